@@ -1,0 +1,1 @@
+"""evaluation/cpu_twin"""

@@ -1,0 +1,211 @@
+"""One C++ file parsed with tree-sitter, with exact byte ranges kept for later edits.
+
+AscendC's qualifiers (`__aicore__`, `__global__`, `__gm__`) are blanked with the
+same number of spaces before parsing, so byte offsets into the original text
+stay exact. Macro-style lines that C++ grammar cannot read (the tiling-data
+macros, `<<<…>>>` launches) are read by their tokens instead.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+
+import tree_sitter_cpp
+from pydantic import BaseModel
+from tree_sitter import Language, Node, Parser, Tree
+
+from ascendopt.operators.issues import Issue
+
+_QUALIFIERS = (b"__aicore__", b"__global__", b"__gm__", b"__inline__")
+# Lines where tree-sitter's ERROR nodes are expected and harmless.
+_MACRO_TOKENS = (
+    b"BEGIN_TILING_DATA_DEF",
+    b"TILING_DATA_FIELD_DEF",
+    b"END_TILING_DATA_DEF",
+    b"REGISTER_TILING_DATA_CLASS",
+    b"REGISTER_TILING_DEFAULT",
+    b"<<<",
+    b"OP_ADD",
+    b"IMPL_OP_OPTILING",
+    b"ASCENDC_TPL",
+)
+
+
+class SourceRange(BaseModel):
+    """A span of one file: byte offsets for edits, 1-based lines/columns for people."""
+
+    file: str
+    start_byte: int
+    end_byte: int
+    start_line: int
+    start_column: int
+    end_line: int
+    end_column: int
+
+
+@cache
+def _parser() -> Parser:
+    return Parser(Language(tree_sitter_cpp.language()))
+
+
+def mask_qualifiers(data: bytes) -> bytes:
+    for q in _QUALIFIERS:
+        data = data.replace(q, b" " * len(q))
+    return data
+
+
+@dataclass
+class Token:
+    type: str
+    text: str
+    node: Node
+
+
+@dataclass
+class CppSource:
+    path: str  # relative to the operator root
+    text: str
+    data: bytes = field(repr=False)
+    tree: Tree = field(repr=False)
+
+    @classmethod
+    def parse(cls, path: str, text: str) -> CppSource:
+        data = text.encode("utf-8")
+        return cls(path=path, text=text, data=data, tree=_parser().parse(mask_qualifiers(data)))
+
+    @property
+    def root(self) -> Node:
+        return self.tree.root_node
+
+    def text_of(self, node: Node) -> str:
+        return self.data[node.start_byte : node.end_byte].decode("utf-8", errors="replace")
+
+    def range_of(self, node: Node) -> SourceRange:
+        return self.range_of_bytes(node.start_byte, node.end_byte)
+
+    def range_of_bytes(self, start: int, end: int) -> SourceRange:
+        sl, sc = self._point(start)
+        el, ec = self._point(end)
+        return SourceRange(
+            file=self.path,
+            start_byte=start,
+            end_byte=end,
+            start_line=sl,
+            start_column=sc,
+            end_line=el,
+            end_column=ec,
+        )
+
+    def _point(self, offset: int) -> tuple[int, int]:
+        line = self.data.count(b"\n", 0, offset) + 1
+        line_start = self.data.rfind(b"\n", 0, offset) + 1
+        return line, offset - line_start + 1
+
+    def line_text(self, line: int) -> str:
+        lines = self.text.splitlines()
+        return lines[line - 1] if 0 < line <= len(lines) else ""
+
+    # -- walking -------------------------------------------------------------------------
+
+    def walk(self, node: Node | None = None) -> Iterator[Node]:
+        stack = [node or self.root]
+        while stack:
+            n = stack.pop()
+            yield n
+            stack.extend(reversed(n.children))
+
+    def tokens(self) -> list[Token]:
+        """Leaf tokens in source order, comments and zero-width (MISSING) tokens left out."""
+        out = []
+        for n in self.walk():
+            if n.child_count == 0 and n.end_byte > n.start_byte and n.type != "comment":
+                out.append(Token(n.type, self.text_of(n), n))
+        return out
+
+    def comments(self) -> list[Node]:
+        return [n for n in self.walk() if n.type == "comment"]
+
+    def syntax_issues(self) -> list[Issue]:
+        """ERROR/MISSING nodes outside lines that are known macro forms."""
+        issues: list[Issue] = []
+        reported: list[Node] = []
+        for n in self.walk():
+            if not (n.is_error or n.is_missing):
+                continue
+            # A top-level ERROR that wraps a whole declaration says little; the first error
+            # inside it (or any error not nested in one already reported) marks the spot.
+            if n.is_error and n.parent == self.root and any(c.has_error for c in n.children):
+                continue
+            if any(r.start_byte <= n.start_byte and n.end_byte <= r.end_byte for r in reported):
+                continue
+            reported.append(n)
+            line_no = n.start_point[0] + 1
+            line = self.line_text(line_no).encode()
+            if any(tok in line for tok in _MACRO_TOKENS) or self._inside_macro_call(n):
+                continue
+            what = f"expected {n.type}" if n.is_missing else "cannot parse this C++"
+            snippet = self.text_of(n).strip().splitlines()[0][:60] if n.end_byte > n.start_byte else ""
+            issues.append(
+                Issue(
+                    file=self.path,
+                    line=line_no,
+                    column=n.start_point[1] + 1,
+                    message=f"{what}" + (f" near `{snippet}`" if snippet else ""),
+                    code="parse",
+                )
+            )
+            if len(issues) >= 20:
+                break
+        return issues
+
+    def _inside_macro_call(self, node: Node) -> bool:
+        # An ERROR spanning several lines that starts at a known macro (e.g. a multi-line OpDef chain).
+        first_line = self.line_text(node.start_point[0] + 1).encode()
+        return any(tok in first_line for tok in _MACRO_TOKENS)
+
+    # -- queries -------------------------------------------------------------------------
+
+    def functions(self) -> Iterator[tuple[str, Node]]:
+        """(name, function_definition) for every function defined in the file, qualified names kept."""
+        for n in self.walk():
+            if n.type != "function_definition":
+                continue
+            decl = n.child_by_field_name("declarator")
+            while decl is not None and decl.type not in ("function_declarator",):
+                decl = decl.child_by_field_name("declarator")
+            if decl is None:
+                continue
+            name_node = decl.child_by_field_name("declarator")
+            if name_node is not None:
+                yield self.text_of(name_node), n
+
+    def enclosing_namespaces(self, node: Node) -> list[str]:
+        names = []
+        parent = node.parent
+        while parent is not None:
+            if parent.type == "namespace_definition":
+                name = parent.child_by_field_name("name")
+                names.append(self.text_of(name) if name is not None else "")
+            parent = parent.parent
+        return list(reversed(names))
+
+    def calls(self, node: Node | None = None) -> Iterator[tuple[str, Node]]:
+        """(callee text, call_expression) under node; callee is e.g. `context->SetBlockDim`."""
+        for n in self.walk(node):
+            if n.type == "call_expression":
+                fn = n.child_by_field_name("function")
+                if fn is not None:
+                    yield self.text_of(fn), n
+
+    def has_qualifier(self, node: Node, qualifier: str) -> bool:
+        """Whether the original (unmasked) text of a definition's head carries a qualifier."""
+        body = node.child_by_field_name("body")
+        head_end = body.start_byte if body is not None else node.end_byte
+        start = node.start_byte
+        # `extern "C" __global__ __aicore__ void f(...)`: the qualifiers may sit before the node.
+        parent = node.parent
+        if parent is not None and parent.type == "linkage_specification":
+            start = parent.start_byte
+        return qualifier.encode() in self.data[start:head_end]

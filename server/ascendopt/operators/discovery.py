@@ -1,0 +1,359 @@
+"""Find the AscendC operators under a folder and describe each one.
+
+Layouts recognised (FIELD-NOTES):
+
+* ``msopgen`` — ``op_host/<op>.cpp`` (TilingFunc + OpDef), ``op_host/<op>_tiling.h``
+  (BEGIN_TILING_DATA_DEF…), ``op_kernel/<op>.cpp``;
+* ``cann_open`` — ``op_host/<op>_tiling.cpp``, ``op_kernel/<op>_tiling_data.h``
+  (a plain struct), kernel with GET_TILING_DATA_WITH_STRUCT / tiling keys;
+* ``kernel_launch`` — a kernel ``.cpp`` plus ``main.cpp`` launching it with ``<<<…>>>``.
+
+A problem in one operator becomes an Issue on that operator (file and line);
+the rest of the tree is still discovered.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from ascendopt.operators import extract
+from ascendopt.operators.cpp_source import CppSource
+from ascendopt.operators.issues import Issue, SpecError
+from ascendopt.operators.knobs import knobs_of
+from ascendopt.operators.model import (
+    Constant,
+    KernelEntry,
+    Knob,
+    Layout,
+    OperatorFiles,
+    OperatorProject,
+    Side,
+    TilingField,
+    TilingProgram,
+)
+from ascendopt.operators.spec import SPEC_FILE, OperatorSpec, load_spec
+
+_SKIP_DIRS = {".git", ".ascendopt", ".venv", "node_modules", "build", "build_out", "__pycache__", "out"}
+_MAX_SOURCE_BYTES = 2_000_000
+
+
+class Discovery(BaseModel):
+    operators: list[OperatorProject] = Field(default_factory=list)
+    issues: list[Issue] = Field(default_factory=list)  # problems not tied to one discovered operator
+
+    def find(self, name: str) -> OperatorProject:
+        for op in self.operators:
+            if op.name == name:
+                return op
+        names = ", ".join(o.name for o in self.operators) or "none"
+        raise KeyError(f"no operator named {name!r} (found: {names})")
+
+
+def discover(root: Path) -> Discovery:
+    root = root.resolve()
+    result = Discovery()
+    if root.is_file():
+        root = root.parent
+    if not root.is_dir():
+        result.issues.append(Issue(file=str(root), message="no such folder"))
+        return result
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        here = Path(dirpath)
+        if "op_kernel" in dirnames and "op_host" in dirnames:
+            _discover_opdir(here, result)
+            dirnames[:] = [d for d in dirnames if d not in ("op_kernel", "op_host")]
+        elif "main.cpp" in filenames:
+            _discover_launch(here, sorted(filenames), result)
+    _flag_duplicate_names(result)
+    result.operators.sort(key=lambda o: (str(o.root), o.name))
+    return result
+
+
+def load_operator(path: Path, name: str | None = None) -> OperatorProject:
+    """The one operator at `path` (or the one named `name` under it); KeyError if absent or ambiguous."""
+    found = discover(path)
+    if name is not None:
+        return found.find(name)
+    here = [o for o in found.operators if o.root == path.resolve()] or found.operators
+    if len(here) == 1:
+        return here[0]
+    if not here:
+        detail = "; ".join(str(i) for i in found.issues) or "no kernel entry found"
+        raise KeyError(f"no AscendC operator under {path}: {detail}")
+    raise KeyError(f"{path} holds several operators ({', '.join(o.name for o in here)}); name one")
+
+
+def _read(path: Path, issues: list[Issue]) -> CppSource | None:
+    try:
+        if path.stat().st_size > _MAX_SOURCE_BYTES:
+            issues.append(
+                Issue(file=str(path), message="file is too large to be an operator source; skipped")
+            )
+            return None
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        issues.append(Issue(file=str(path), message=f"cannot read: {exc}"))
+        return None
+    return CppSource.parse(path.name, text)
+
+
+def _rel(src: CppSource, root: Path, path: Path) -> CppSource:
+    src.path = str(path.relative_to(root))
+    return src
+
+
+def _discover_opdir(root: Path, result: Discovery) -> None:
+    kdir, hdir = root / "op_kernel", root / "op_host"
+    for kpath in sorted(kdir.glob("*.cpp")):
+        issues: list[Issue] = []
+        ksrc = _read(kpath, result.issues)
+        if ksrc is None:
+            continue
+        ksrc = _rel(ksrc, root, kpath)
+        entries = extract.kernel_entries(ksrc)
+        if not entries:
+            continue
+        stem = kpath.stem
+        if (hdir / f"{stem}_tiling.cpp").exists() or (kdir / f"{stem}_tiling_data.h").exists():
+            layout: Layout = "cann_open"
+            host_path = hdir / f"{stem}_tiling.cpp"
+            data_path = kdir / f"{stem}_tiling_data.h"
+        else:
+            layout = "msopgen"
+            host_path = hdir / f"{stem}.cpp"
+            data_path = hdir / f"{stem}_tiling.h"
+        issues.extend(ksrc.syntax_issues())
+        files = OperatorFiles(kernel=str(kpath.relative_to(root)))
+        hsrc = dsrc = None
+        if host_path.exists():
+            hsrc = _read(host_path, issues)
+            if hsrc is not None:
+                hsrc = _rel(hsrc, root, host_path)
+                files.host = hsrc.path
+                issues.extend(hsrc.syntax_issues())
+        else:
+            issues.append(
+                Issue(
+                    file=files.kernel,
+                    line=1,
+                    message=f"no tiling program: expected {host_path.relative_to(root)}",
+                )
+            )
+        if data_path.exists():
+            dsrc = _read(data_path, issues)
+            if dsrc is not None:
+                dsrc = _rel(dsrc, root, data_path)
+                files.tiling_data = dsrc.path
+                issues.extend(dsrc.syntax_issues())
+        elif layout == "msopgen":
+            issues.append(
+                Issue(
+                    file=files.kernel,
+                    line=1,
+                    message=f"no tiling data layout: expected {data_path.relative_to(root)}",
+                )
+            )
+        name, fn = entries[0]
+        for extra_name, extra_fn in entries[1:]:
+            issues.append(
+                Issue(
+                    file=ksrc.path,
+                    line=extra_fn.start_point[0] + 1,
+                    severity="warning",
+                    message=f"second kernel entry {extra_name!r} in one file; only {name!r} is used",
+                )
+            )
+        _build(root, name, layout, files, ksrc, fn, hsrc, dsrc, issues, result)
+    # A tiling program with no kernel beside it.
+    for hpath in sorted(hdir.glob("*.cpp")):
+        stem = hpath.stem.removesuffix("_tiling")
+        looks_like_tiling = hpath.stem != stem or (hdir / f"{stem}_tiling.h").exists()
+        if looks_like_tiling and not (kdir / f"{stem}.cpp").exists():
+            result.issues.append(
+                Issue(
+                    file=str(hpath),
+                    line=1,
+                    message=f"tiling program without a kernel: expected op_kernel/{stem}.cpp",
+                )
+            )
+
+
+def _discover_launch(root: Path, filenames: list[str], result: Discovery) -> None:
+    issues: list[Issue] = []
+    main = _read(root / "main.cpp", result.issues)
+    if main is None:
+        return
+    main = _rel(main, root, root / "main.cpp")
+    sites = extract.launch_sites(main)
+    if not sites:
+        return
+    for fname in filenames:
+        if not fname.endswith(".cpp") or fname == "main.cpp":
+            continue
+        ksrc = _read(root / fname, result.issues)
+        if ksrc is None:
+            continue
+        ksrc = _rel(ksrc, root, root / fname)
+        for name, fn in extract.kernel_entries(ksrc):
+            site = next((s for s in sites if s[0] == name), None)
+            if site is None:
+                continue
+            issues.extend(ksrc.syntax_issues())
+            files = OperatorFiles(kernel=ksrc.path, host=main.path)
+            tiling = TilingProgram(
+                function="main",
+                range=main.range_of(site[2].node),
+                sets_block_dim=True,
+                sets_tiling_key=False,
+                block_dim_expr=site[1],
+            )
+            _build(root, name, "kernel_launch", files, ksrc, fn, main, None, issues, result, tiling=tiling)
+            return
+
+
+def _build(
+    root: Path,
+    name: str,
+    layout: Layout,
+    files: OperatorFiles,
+    ksrc: CppSource,
+    kfn: object,
+    hsrc: CppSource | None,
+    dsrc: CppSource | None,
+    issues: list[Issue],
+    result: Discovery,
+    tiling: TilingProgram | None = None,
+) -> None:
+    spec = _spec_for(root, name, files, issues)
+    opdef = extract.opdef_info(hsrc) if hsrc is not None and layout != "kernel_launch" else None
+    inputs = [t.name for t in opdef.inputs] if opdef else [t.name for t in spec.inputs] if spec else []
+    outputs = [t.name for t in opdef.outputs] if opdef else [t.name for t in spec.outputs] if spec else []
+    kernel: KernelEntry = extract.kernel_entry(ksrc, kfn, name, inputs, outputs)  # type: ignore[arg-type]
+    if tiling is None and hsrc is not None:
+        tiling = extract.tiling_program(hsrc, ("TilingFunc", *extract.registered_tiling_functions(hsrc)))
+        if tiling is None:
+            issues.append(
+                Issue(
+                    file=hsrc.path,
+                    line=1,
+                    message="no tiling program found (a function calling SetBlockDim / SaveToBuffer)",
+                )
+            )
+    struct, fields = None, list[TilingField]()
+    if dsrc is not None:
+        if layout == "msopgen":
+            struct, fields, _ = extract.macro_tiling_fields(dsrc)
+        else:
+            struct, fields = extract.struct_tiling_fields(dsrc)
+    consts: list[Constant] = []
+    knobs: list[Knob] = []
+    for src, side in ((hsrc, "host"), (ksrc, "kernel"), (dsrc, "host")):
+        if src is None or (src is dsrc and dsrc is hsrc):
+            continue
+        side_t: Side = side  # type: ignore[assignment]
+        c = extract.constants(src, side_t)
+        consts.extend(c)
+        knobs.extend(knobs_of(src, side_t, c, issues))
+    knobs = _merge_knobs(knobs)
+    if spec is not None:
+        issues.extend(_spec_vs_kernel(spec, kernel, files.spec or SPEC_FILE, root))
+    if spec is not None and (root / spec.reference.split(":", 1)[0]).exists():
+        files.extra.append(spec.reference.split(":", 1)[0])
+    result.operators.append(
+        OperatorProject(
+            name=name,
+            root=root,
+            layout=layout,
+            files=files,
+            kernel=kernel,
+            tiling=tiling,
+            tiling_struct=struct,
+            tiling_fields=fields,
+            opdef=opdef,
+            constants=consts,
+            knobs=knobs,
+            spec=spec,
+            issues=issues,
+        )
+    )
+
+
+def _merge_knobs(knobs: list[Knob]) -> list[Knob]:
+    """One knob per name: a constant mirrored on both sides with one value becomes a linked knob;
+    same-named constants with different values get a side prefix."""
+    merged: list[Knob] = []
+    for k in knobs:
+        twin = next((m for m in merged if m.name == k.name), None)
+        if twin is None:
+            merged.append(k)
+        elif twin.current == k.current and twin.kind == k.kind:
+            twin.links.append(k.range)
+        else:
+            twin.name = f"{twin.side}.{twin.name}"
+            k.name = f"{k.side}.{k.name}"
+            merged.append(k)
+    return merged
+
+
+def _spec_for(root: Path, name: str, files: OperatorFiles, issues: list[Issue]) -> OperatorSpec | None:
+    for candidate in (root / f"{name}.{SPEC_FILE}", root / SPEC_FILE):
+        if not candidate.exists():
+            continue
+        try:
+            spec = load_spec(candidate)
+        except SpecError as exc:
+            for issue in exc.issues:
+                issue.file = str(candidate.relative_to(root))
+            issues.extend(exc.issues)
+            files.spec = str(candidate.relative_to(root))
+            return None
+        if spec.name != name and candidate.name == SPEC_FILE and (root / f"{spec.name}.{SPEC_FILE}").exists():
+            continue
+        if spec.name != name:
+            continue
+        files.spec = str(candidate.relative_to(root))
+        return spec
+    return None
+
+
+def _spec_vs_kernel(spec: OperatorSpec, kernel: KernelEntry, spec_file: str, root: Path) -> list[Issue]:
+    issues = []
+    for role, declared in (("input", spec.inputs), ("output", spec.outputs)):
+        got = kernel.names(role)  # type: ignore[arg-type]
+        if len(got) != len(declared):
+            issues.append(
+                Issue(
+                    file=spec_file,
+                    line=1,
+                    message=f"the spec declares {len(declared)} {role}(s) "
+                    f"({', '.join(t.name for t in declared)}) but kernel {kernel.name} "
+                    f"takes {len(got)} ({', '.join(got) or 'none'})",
+                )
+            )
+    ref_file = spec.reference.split(":", 1)[0]
+    if not (root / ref_file).exists():
+        issues.append(Issue(file=spec_file, line=1, message=f"reference file {ref_file} does not exist"))
+    return issues
+
+
+def _flag_duplicate_names(result: Discovery) -> None:
+    by_name: dict[str, list[OperatorProject]] = {}
+    for op in result.operators:
+        by_name.setdefault(op.name, []).append(op)
+    for name, ops in by_name.items():
+        if len(ops) < 2:
+            continue
+        for op in ops:
+            others = ", ".join(str(o.root / o.files.kernel) for o in ops if o is not op)
+            op.issues.append(
+                Issue(
+                    file=op.files.kernel,
+                    line=op.kernel.range.start_line,
+                    message=f"kernel name {name!r} is also claimed by {others}",
+                    code="duplicate",
+                )
+            )

@@ -1,0 +1,356 @@
+"""Read the parts of an operator out of parsed C++: kernel entry, tiling program,
+tiling-data fields, OpDef declarations and constants."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from tree_sitter import Node
+
+from ascendopt.operators.cpp_source import CppSource, Token
+from ascendopt.operators.model import (
+    Constant,
+    KernelEntry,
+    OpDefInfo,
+    OpDefTensor,
+    Param,
+    ParamRole,
+    Side,
+    TilingField,
+    TilingProgram,
+)
+
+_OUTPUT_HINTS = ("out", "dst", "result", "res")
+
+
+def kernel_entries(src: CppSource) -> list[tuple[str, Node]]:
+    """Functions declared `__global__` (the NPU entry points)."""
+    return [(name, fn) for name, fn in src.functions() if src.has_qualifier(fn, "__global__")]
+
+
+def kernel_entry(
+    src: CppSource, fn: Node, name: str, inputs: Iterable[str] = (), outputs: Iterable[str] = ()
+) -> KernelEntry:
+    """Describe an entry's parameters; roles come from the OpDef/spec names when known."""
+    inputs, outputs = list(inputs), list(outputs)
+    params: list[tuple[str, str]] = []
+    decl = fn.child_by_field_name("declarator")
+    while decl is not None and decl.type != "function_declarator":
+        decl = decl.child_by_field_name("declarator")
+    plist = decl.child_by_field_name("parameters") if decl is not None else None
+    for p in plist.named_children if plist is not None else []:
+        if p.type != "parameter_declaration":
+            continue
+        pname = p.child_by_field_name("declarator")
+        ptype = p.child_by_field_name("type")
+        name_text = src.text_of(pname).lstrip("*& ") if pname is not None else ""
+        type_text = " ".join(src.text_of(ptype).split()) if ptype is not None else ""
+        params.append((name_text, type_text))
+    roles = _roles([n for n, _ in params], inputs, outputs)
+    return KernelEntry(
+        name=name,
+        params=[Param(name=n, type=t, role=r) for (n, t), r in zip(params, roles, strict=True)],
+        range=src.range_of(
+            fn.parent if fn.parent is not None and fn.parent.type == "linkage_specification" else fn
+        ),
+    )
+
+
+def _roles(names: list[str], inputs: list[str], outputs: list[str]) -> list[ParamRole]:
+    roles: list[ParamRole] = []
+    for i, n in enumerate(names):
+        low = n.lower()
+        tail = len(names) - i
+        if low in ("tiling", "tilingdata", "tiling_data", "tiling_gm") or (tail == 1 and "tiling" in low):
+            roles.append("tiling")
+        elif low in ("workspace", "usrworkspace", "user_workspace", "workspace_gm") or (
+            tail <= 2 and "workspace" in low
+        ):
+            roles.append("workspace")
+        elif n in outputs:
+            roles.append("output")
+        elif n in inputs:
+            roles.append("input")
+        elif outputs or inputs:
+            # Names differ from the declaration (kernels often rename): keep declaration order.
+            roles.append("input" if sum(r == "input" for r in roles) < len(inputs) else "output")
+        else:
+            roles.append("output" if low.startswith(_OUTPUT_HINTS) else "input")
+    if "output" not in roles:
+        # With no declaration to go by, the last data parameter is the output.
+        data = [i for i, r in enumerate(roles) if r == "input"]
+        if len(data) > 1:
+            roles[data[-1]] = "output"
+    return roles
+
+
+def tiling_program(src: CppSource, preferred: Iterable[str] = ("TilingFunc",)) -> TilingProgram | None:
+    """The function that fills tiling data: registered/named as such, or the one calling SetBlockDim."""
+    best: tuple[int, str, Node, set[str]] | None = None
+    names = set(preferred)
+    for name, fn in src.functions():
+        callees = {c.rsplit("->", 1)[-1].rsplit(".", 1)[-1] for c, _ in src.calls(fn)}
+        score = (
+            (4 if name.rsplit("::", 1)[-1] in names else 0)
+            + (2 if "SetBlockDim" in callees else 0)
+            + (1 if callees & {"SaveToBuffer", "GetTilingData", "GetRawTilingData", "SetTilingKey"} else 0)
+        )
+        if score >= 2 and (best is None or score > best[0]):
+            best = (score, name, fn, callees)
+    if best is None:
+        return None
+    _, name, fn, callees = best
+    return TilingProgram(
+        function=name,
+        range=src.range_of(fn),
+        sets_block_dim="SetBlockDim" in callees,
+        sets_tiling_key="SetTilingKey" in callees,
+    )
+
+
+def registered_tiling_functions(src: CppSource) -> list[str]:
+    """Names passed to `.SetTiling(fn)` or `IMPL_OP_OPTILING(Op).Tiling(fn)`."""
+    out = []
+    toks = src.tokens()
+    for i, t in enumerate(toks):
+        if t.text in ("SetTiling", "Tiling") and i + 2 < len(toks) and toks[i + 1].text == "(":
+            j = i + 2
+            parts = []
+            while j < len(toks) and toks[j].text != ")":
+                parts.append(toks[j].text)
+                j += 1
+            if parts:
+                out.append("".join(parts).rsplit("::", 1)[-1])
+    return out
+
+
+def launch_sites(src: CppSource) -> list[tuple[str, str, Token]]:
+    """Kernel-launch samples: (kernel name, block-dim expression, token) for each `k<<<n, …>>>(…)`."""
+    toks = src.tokens()
+    sites = []
+    for i in range(1, len(toks) - 1):
+        if toks[i].text == "<<" and toks[i + 1].text == "<" and toks[i - 1].type == "identifier":
+            depth, j, expr = 0, i + 2, []
+            while j < len(toks):
+                t = toks[j].text
+                if t in ("(", "[", "{"):
+                    depth += 1
+                elif t in (")", "]", "}"):
+                    depth -= 1
+                elif depth == 0 and t in (",", ">", ">>"):
+                    break
+                expr.append(t)
+                j += 1
+            sites.append((toks[i - 1].text, " ".join(expr), toks[i - 1]))
+    return sites
+
+
+def macro_tiling_fields(src: CppSource) -> tuple[str | None, list[TilingField], list[tuple[str, str]]]:
+    """msOpGen tiling header: (struct name, fields, [(op type, struct)] registrations), read by tokens."""
+    toks = src.tokens()
+    struct: str | None = None
+    fields: list[TilingField] = []
+    registrations: list[tuple[str, str]] = []
+    i = 0
+    while i < len(toks):
+        t = toks[i].text
+        if t in _FIELD_MACROS or t in ("BEGIN_TILING_DATA_DEF", "REGISTER_TILING_DATA_CLASS"):
+            args, end = _macro_args(toks, i + 1)
+            if t == "BEGIN_TILING_DATA_DEF" and args:
+                struct = args[0]
+            elif t == "REGISTER_TILING_DATA_CLASS" and len(args) == 2:
+                registrations.append((args[0], args[1]))
+            elif t in _FIELD_MACROS and len(args) == _FIELD_MACROS[t]:
+                name_tok = end - 1  # the last argument's token
+                fields.append(
+                    TilingField(
+                        name=args[-1],
+                        type=args[0],
+                        array_length=args[1] if t == "TILING_DATA_FIELD_DEF_ARR" else None,
+                        range=src.range_of_bytes(toks[i].node.start_byte, toks[name_tok].node.end_byte + 1),
+                    )
+                )
+            i = end
+        i += 1
+    return struct, fields, registrations
+
+
+_FIELD_MACROS = {
+    "TILING_DATA_FIELD_DEF": 2,
+    "TILING_DATA_FIELD_DEF_ARR": 3,
+    "TILING_DATA_FIELD_DEF_STRUCT": 2,
+}
+
+
+def _macro_args(toks: list[Token], start: int) -> tuple[list[str], int]:
+    """Arguments of `(a, b c, d)` starting at toks[start] == '(' → (['a', 'b c', 'd'], index of ')')."""
+    if start >= len(toks) or toks[start].text != "(":
+        return [], start
+    args: list[str] = []
+    cur: list[str] = []
+    depth, j = 0, start + 1
+    while j < len(toks):
+        t = toks[j].text
+        if t == "(":
+            depth += 1
+        elif t == ")":
+            if depth == 0:
+                break
+            depth -= 1
+        if t == "," and depth == 0:
+            args.append(" ".join(cur))
+            cur = []
+        else:
+            cur.append(t)
+        j += 1
+    if cur:
+        args.append(" ".join(cur))
+    return args, j
+
+
+def struct_tiling_fields(
+    src: CppSource, struct_name: str | None = None
+) -> tuple[str | None, list[TilingField]]:
+    """CANN open-repo style: a plain struct in `<op>_tiling_data.h`."""
+    for n in src.walk():
+        if n.type != "struct_specifier":
+            continue
+        name = n.child_by_field_name("name")
+        body = n.child_by_field_name("body")
+        if name is None or body is None:
+            continue
+        sname = src.text_of(name)
+        if struct_name and sname != struct_name:
+            continue
+        fields = []
+        for f in body.named_children:
+            if f.type != "field_declaration":
+                continue
+            ftype = f.child_by_field_name("type")
+            decl = f.child_by_field_name("declarator")
+            if ftype is None or decl is None:
+                continue
+            length = None
+            if decl.type == "array_declarator":
+                size = decl.child_by_field_name("size")
+                length = src.text_of(size) if size is not None else None
+                decl = decl.child_by_field_name("declarator") or decl
+            fields.append(
+                TilingField(
+                    name=src.text_of(decl),
+                    type=src.text_of(ftype),
+                    array_length=length,
+                    range=src.range_of(f),
+                )
+            )
+        if fields:
+            return sname, fields
+    return None, []
+
+
+def opdef_info(src: CppSource) -> OpDefInfo | None:
+    """`class X : public OpDef { … this->Input("x").DataType({…}) … }` and `OP_ADD(X)`."""
+    op_type = None
+    for n in src.walk():
+        if n.type == "class_specifier":
+            base = next((c for c in n.children if c.type == "base_class_clause"), None)
+            name = n.child_by_field_name("name")
+            if base is not None and name is not None and "OpDef" in src.text_of(base):
+                op_type = src.text_of(name)
+                break
+    if op_type is None:
+        return None
+    info = OpDefInfo(op_type=op_type)
+    toks = src.tokens()
+    for i, t in enumerate(toks):
+        if t.text in ("Input", "Output", "Attr") and i > 0 and toks[i - 1].text == "->":
+            args, end = _macro_args(toks, i + 1)
+            if not args:
+                continue
+            tname = args[0].strip('" ')
+            if t.text == "Attr":
+                info.attrs.append(tname)
+                continue
+            dtypes = _chain_dtypes(toks, end)
+            (info.inputs if t.text == "Input" else info.outputs).append(
+                OpDefTensor(name=tname, dtypes=dtypes)
+            )
+    return info
+
+
+def _chain_dtypes(toks: list[Token], start: int) -> list[str]:
+    """The `DataType({…})` list of a builder chain that begins after `start`, up to its `;`."""
+    j = start
+    while j < len(toks) and toks[j].text != ";":
+        if toks[j].text in ("DataType", "DataTypeList") and j + 1 < len(toks):
+            args, _ = _macro_args(toks, j + 1)
+            inner = " ".join(args).replace("{", " ").replace("}", " ")
+            return [a.split("::")[-1].strip() for a in inner.replace(" :: ", "::").split() if "DT_" in a]
+        j += 1
+    return []
+
+
+def constants(src: CppSource, side: Side) -> list[Constant]:
+    """`const`/`constexpr` declarations and `#define`s whose value is a plain number literal."""
+    out: list[Constant] = []
+    for n in src.walk():
+        if n.type == "declaration":
+            quals = {src.text_of(c) for c in n.children if c.type == "type_qualifier"}
+            if not quals & {"const", "constexpr"}:
+                continue
+            ctype = n.child_by_field_name("type")
+            for d in n.children_by_field_name("declarator"):
+                if d.type != "init_declarator":
+                    continue
+                ident = d.child_by_field_name("declarator")
+                value = d.child_by_field_name("value")
+                if ident is None or value is None or value.type != "number_literal":
+                    continue
+                out.append(
+                    Constant(
+                        name=src.text_of(ident),
+                        type=src.text_of(ctype) if ctype is not None else "",
+                        value=src.text_of(value),
+                        side=side,
+                        range=src.range_of(value),
+                    )
+                )
+        elif n.type == "preproc_def":
+            ident = n.child_by_field_name("name")
+            value = n.child_by_field_name("value")
+            if ident is None or value is None:
+                continue
+            raw = src.text_of(value)
+            stripped = raw.split("//", 1)[0].split("/*", 1)[0].strip()
+            if stripped and _is_number(stripped):
+                start = value.start_byte + raw.index(stripped)
+                out.append(
+                    Constant(
+                        name=src.text_of(ident),
+                        type="#define",
+                        value=stripped,
+                        side=side,
+                        range=src.range_of_bytes(start, start + len(stripped.encode())),
+                    )
+                )
+    return out
+
+
+def _is_number(text: str) -> bool:
+    body = text.rstrip("uUlLfF")
+    try:
+        float(body) if "." in body or ("e" in body.lower() and not body.lower().startswith("0x")) else int(
+            body, 0
+        )
+    except ValueError:
+        return False
+    return True
+
+
+def number_value(literal: str) -> int | None:
+    """An integer literal's value (`4096`, `0x100`, `8u`), or None for anything else."""
+    body = literal.rstrip("uUlL").replace("'", "")
+    try:
+        return int(body, 0)
+    except ValueError:
+        return None

@@ -1,0 +1,272 @@
+"""The knob space of an operator: the tunable choices, where they live, what they may be.
+
+Three sources, merged (an annotation wins over an inference on the same constant):
+
+* **annotations** — a comment on a constant's line, or on the line just above it::
+
+      constexpr uint32_t TILE_LENGTH = 4096;  // ascendopt: knob values=1024,2048,4096,8192
+      // ascendopt: knob range=1..48
+      const uint32_t CORE_NUM = 40;
+      #define ROWS 8  // ascendopt: knob pow2=1..64
+
+  `values=a,b,c` lists the choices; `range=lo..hi` (with optional `step=s`) and
+  `pow2=lo..hi` generate them; `name=…` renames the knob. `ascendopt: fixed`
+  stops a constant being inferred as a knob.
+* **inferred** — well-known tunables by name: buffer count (`BUFFER_NUM`),
+  tile length (`TILE_LENGTH`, `UB_FACTOR`, …), block dim / core count
+  (`BLOCK_DIM`, `CORE_NUM`, …), tile count (`TILE_NUM`), and a literal passed
+  to `SetBlockDim(n)`.
+* **evolve regions** — the lines between `// # evolve_tiling_block_start` and
+  `// # evolve_tiling_block_end` in the tiling program (the seed paper's
+  marker): a free-form region host search and rewriting may replace.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ascendopt.operators.cpp_source import CppSource
+from ascendopt.operators.extract import number_value
+from ascendopt.operators.issues import Issue
+from ascendopt.operators.model import Constant, Knob, KnobKind, Side
+
+EVOLVE_START = "# evolve_tiling_block_start"
+EVOLVE_END = "# evolve_tiling_block_end"
+_ANNOTATION = re.compile(r"ascendopt:\s*(knob|fixed)\b(.*)")
+
+_INFERRED: list[tuple[KnobKind, re.Pattern[str], list[int], str]] = [
+    (
+        "buffer_num",
+        re.compile(r"^(BUFFER_NUM|BUFFER_COUNT|BUF_NUM|DOUBLE_BUFFER|QUEUE_DEPTH)$", re.I),
+        [1, 2, 3, 4],
+        "every queue holds this many tiles: tile bytes x buffers must fit the Unified Buffer",
+    ),
+    (
+        "tile_length",
+        re.compile(
+            r"^(TILE_LENGTH|TILE_LEN|TILE_SIZE|TILE_ELEMS|UB_FACTOR|UB_TILE|ROWS_PER_TILE|TILE_ROWS"
+            r"|MAX_TILE_LENGTH|TILE_COLS)$",
+            re.I,
+        ),
+        [],
+        "tile bytes x buffers must fit the Unified Buffer; GM<->UB copies move whole 32 B blocks",
+    ),
+    (
+        "block_dim",
+        re.compile(r"^(BLOCK_DIM|BLOCK_NUM|CORE_NUM|USED_CORE_NUM|MAX_CORE_NUM|NUM_CORES)$", re.I),
+        [1, 2, 4, 8, 16, 20, 24, 32, 40, 48],
+        "at most the SoC's vector cores per wave (40 on 910B4, 48 on 910B1); more blocks run in waves",
+    ),
+    (
+        "tile_num",
+        re.compile(r"^(TILE_NUM|TILE_COUNT|NUM_TILES)$", re.I),
+        [1, 2, 4, 8, 16, 32, 64],
+        "the per-core length must split into this many 32 B aligned tiles",
+    ),
+]
+
+
+def _pow2_between(lo: int, hi: int) -> list[int]:
+    out, v = [], 1
+    while v <= hi:
+        if v >= lo:
+            out.append(v)
+        v *= 2
+    return out
+
+
+def _tile_values(current: int) -> list[int]:
+    # Powers of two from an eighth to eight times the current value, current included.
+    lo, hi = max(1, current // 8), current * 8
+    return sorted({*_pow2_between(lo, hi), current})
+
+
+def parse_annotation(text: str) -> tuple[str, dict[str, str]] | None:
+    """`// ascendopt: knob values=1,2` → ('knob', {'values': '1,2'})."""
+    m = _ANNOTATION.search(text)
+    if not m:
+        return None
+    opts = dict(re.findall(r"(\w+)\s*=\s*([^\s]+)", m.group(2)))
+    return m.group(1), opts
+
+
+def annotation_values(opts: dict[str, str], current: int) -> list[int]:
+    """The value list an annotation describes; raises ValueError with a readable reason."""
+    if "values" in opts:
+        vals = [int(v, 0) for v in opts["values"].split(",") if v.strip()]
+    elif "range" in opts or "pow2" in opts:
+        key = "range" if "range" in opts else "pow2"
+        lo_s, sep, hi_s = opts[key].partition("..")
+        if not sep:
+            raise ValueError(f"{key}= needs 'lo..hi', got {opts[key]!r}")
+        lo, hi = int(lo_s, 0), int(hi_s, 0)
+        if lo > hi:
+            raise ValueError(f"{key}={opts[key]} is empty")
+        step = int(opts.get("step", "1"), 0)
+        if step <= 0:
+            raise ValueError("step must be positive")
+        vals = _pow2_between(lo, hi) if key == "pow2" else list(range(lo, hi + 1, step))
+        if len(vals) > 4096:
+            raise ValueError(f"{key}={opts[key]} gives {len(vals)} values; at most 4096")
+    else:
+        raise ValueError("an annotation needs values=…, range=lo..hi or pow2=lo..hi")
+    if not vals:
+        raise ValueError("the annotation gives no values")
+    return sorted(set(vals) | {current})
+
+
+def knobs_of(src: CppSource, side: Side, consts: list[Constant], issues: list[Issue]) -> list[Knob]:
+    """Every knob one file holds; annotation problems go to `issues`."""
+    notes: dict[int, tuple[str, dict[str, str], int]] = {}  # line → (verb, opts, comment line)
+    # Lines, not comment nodes: a comment after `#define X 16` is part of the macro's value node.
+    for line, text in enumerate(src.text.splitlines(), start=1):
+        code, sep, comment = text.partition("//")
+        parsed = parse_annotation(comment) if sep else None
+        if parsed is not None:
+            notes[line if code.strip() else line + 1] = (parsed[0], parsed[1], line)
+
+    knobs: list[Knob] = []
+    for const in consts:
+        current = number_value(const.value)
+        if current is None:
+            continue
+        note = notes.pop(const.range.start_line, None)
+        if note is not None:
+            verb, opts, note_line = note
+            if verb == "fixed":
+                continue
+            try:
+                values = annotation_values(opts, current)
+            except ValueError as exc:
+                issues.append(
+                    Issue(file=src.path, line=note_line, message=f"knob annotation: {exc}", code="knob")
+                )
+                continue
+            knobs.append(
+                Knob(
+                    name=opts.get("name", const.name),
+                    kind=_kind_of(const.name) or "annotated",
+                    side=side,
+                    source="annotation",
+                    range=const.range,
+                    current=current,
+                    values=values,
+                    constraints=_constraints_of(const.name),
+                )
+            )
+            continue
+        kind = _kind_of(const.name)
+        if kind is None:
+            continue
+        values = next(v for k, _, v, _ in _INFERRED if k == kind) or _tile_values(current)
+        knobs.append(
+            Knob(
+                name=const.name,
+                kind=kind,
+                side=side,
+                source="inferred",
+                range=const.range,
+                current=current,
+                values=sorted({*values, current}),
+                constraints=_constraints_of(const.name),
+            )
+        )
+    for _, _, note_line in notes.values():
+        issues.append(
+            Issue(
+                file=src.path,
+                line=note_line,
+                severity="warning",
+                code="knob",
+                message="knob annotation is not on (or just above) a constant with a number literal; ignored",
+            )
+        )
+    knobs.extend(_set_block_dim_literals(src, side))
+    knobs.extend(evolve_regions(src, side, issues))
+    return knobs
+
+
+def _kind_of(name: str) -> KnobKind | None:
+    for kind, pattern, _, _ in _INFERRED:
+        if pattern.match(name):
+            return kind
+    return None
+
+
+def _constraints_of(name: str) -> list[str]:
+    kind = _kind_of(name)
+    return [c for k, _, _, c in _INFERRED if k == kind]
+
+
+def _set_block_dim_literals(src: CppSource, side: Side) -> list[Knob]:
+    out = []
+    for callee, call in src.calls():
+        if not callee.endswith("SetBlockDim"):
+            continue
+        args = call.child_by_field_name("arguments")
+        lits = [a for a in (args.named_children if args is not None else []) if a.type == "number_literal"]
+        if len(lits) == 1:
+            current = number_value(src.text_of(lits[0]))
+            if current is not None:
+                out.append(
+                    Knob(
+                        name="SetBlockDim",
+                        kind="block_dim",
+                        side=side,
+                        source="inferred",
+                        range=src.range_of(lits[0]),
+                        current=current,
+                        values=sorted({*next(v for k, _, v, _ in _INFERRED if k == "block_dim"), current}),
+                        constraints=_constraints_of("BLOCK_DIM"),
+                    )
+                )
+    return out
+
+
+def evolve_regions(src: CppSource, side: Side, issues: list[Issue]) -> list[Knob]:
+    starts = [c for c in src.comments() if EVOLVE_START in src.text_of(c)]
+    ends = [c for c in src.comments() if EVOLVE_END in src.text_of(c)]
+    out = []
+    for n, start in enumerate(starts):
+        end = next((e for e in ends if e.start_byte > start.end_byte), None)
+        if end is None:
+            issues.append(
+                Issue(
+                    file=src.path,
+                    line=start.start_point[0] + 1,
+                    code="knob",
+                    message=f"`{EVOLVE_START}` has no matching `{EVOLVE_END}`",
+                )
+            )
+            continue
+        ends.remove(end)
+        # The region is the whole lines between the two marker lines.
+        body_start = (
+            src.data.index(b"\n", start.end_byte) + 1
+            if b"\n" in src.data[start.end_byte :]
+            else start.end_byte
+        )
+        body_end = src.data.rfind(b"\n", 0, end.start_byte) + 1
+        body_end = max(body_end, body_start)
+        rng = src.range_of_bytes(body_start, body_end)
+        out.append(
+            Knob(
+                name=f"evolve_region_{n}" if len(starts) > 1 else "evolve_region",
+                kind="region",
+                side=side,
+                source="evolve_region",
+                range=rng,
+                current=src.data[body_start:body_end].decode("utf-8", errors="replace"),
+                constraints=["free-form C++ inside the tiling program; must keep the tiling data it fills"],
+            )
+        )
+    for e in ends:
+        issues.append(
+            Issue(
+                file=src.path,
+                line=e.start_point[0] + 1,
+                code="knob",
+                message=f"`{EVOLVE_END}` has no `{EVOLVE_START}` before it",
+            )
+        )
+    return out

@@ -1,0 +1,130 @@
+"""Records that describe an AscendC operator found in a workspace."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ascendopt.operators.cpp_source import SourceRange
+from ascendopt.operators.issues import Issue
+from ascendopt.operators.spec import OperatorSpec
+
+Layout = Literal["msopgen", "cann_open", "kernel_launch"]
+Side = Literal["host", "kernel"]
+ParamRole = Literal["input", "output", "workspace", "tiling"]
+
+
+class Param(BaseModel):
+    name: str
+    type: str
+    role: ParamRole
+
+
+class KernelEntry(BaseModel):
+    name: str
+    params: list[Param]
+    range: SourceRange  # the whole function definition
+
+    def names(self, role: ParamRole) -> list[str]:
+        return [p.name for p in self.params if p.role == role]
+
+
+class TilingProgram(BaseModel):
+    function: str
+    range: SourceRange
+    sets_block_dim: bool
+    sets_tiling_key: bool
+    block_dim_expr: str | None = None  # kernel-launch: the expression at `<<<blockDim, …>>>`
+
+
+class TilingField(BaseModel):
+    name: str
+    type: str
+    array_length: str | None = None
+    range: SourceRange
+
+
+class Constant(BaseModel):
+    name: str
+    type: str
+    value: str  # the literal as written
+    side: Side
+    range: SourceRange  # of the literal only: replacing it changes the value
+
+
+class OpDefTensor(BaseModel):
+    name: str
+    dtypes: list[str]  # ge::DataType names as written (DT_FLOAT16, …)
+
+
+class OpDefInfo(BaseModel):
+    """What the host file's `class X : public OpDef` declares."""
+
+    op_type: str
+    inputs: list[OpDefTensor] = Field(default_factory=list)
+    outputs: list[OpDefTensor] = Field(default_factory=list)
+    attrs: list[str] = Field(default_factory=list)
+
+
+KnobKind = Literal["buffer_num", "tile_length", "block_dim", "tile_num", "annotated", "region"]
+
+
+class Knob(BaseModel):
+    name: str
+    kind: KnobKind
+    side: Side
+    source: Literal["annotation", "inferred", "evolve_region"]
+    range: SourceRange
+    # Other places that must carry the same value (BUFFER_NUM mirrored on host and kernel).
+    links: list[SourceRange] = Field(default_factory=list)
+    current: int | str
+    values: list[int] = Field(default_factory=list)  # empty for a free-form region
+    constraints: list[str] = Field(default_factory=list)
+
+
+class OperatorFiles(BaseModel):
+    """Paths relative to the operator root."""
+
+    kernel: str
+    host: str | None = None  # the file with the tiling program
+    tiling_data: str | None = None  # where the tiling-data layout is declared
+    spec: str | None = None
+    extra: list[str] = Field(
+        default_factory=list
+    )  # other files the candidate carries (reference, launch main)
+
+    def all(self) -> list[str]:
+        return [f for f in (self.kernel, self.host, self.tiling_data, self.spec, *self.extra) if f]
+
+
+class OperatorProject(BaseModel):
+    name: str  # the kernel entry's name
+    root: Path
+    layout: Layout
+    files: OperatorFiles
+    kernel: KernelEntry
+    tiling: TilingProgram | None = None
+    tiling_struct: str | None = None
+    tiling_fields: list[TilingField] = Field(default_factory=list)
+    opdef: OpDefInfo | None = None
+    constants: list[Constant] = Field(default_factory=list)
+    knobs: list[Knob] = Field(default_factory=list)
+    spec: OperatorSpec | None = None
+    issues: list[Issue] = Field(default_factory=list)
+
+    @property
+    def op_type(self) -> str:
+        if self.opdef is not None:
+            return self.opdef.op_type
+        return "".join(part.capitalize() for part in self.name.split("_"))
+
+    def knob(self, name: str) -> Knob:
+        for k in self.knobs:
+            if k.name == name:
+                return k
+        raise KeyError(f"{self.name} has no knob {name!r}; knobs: {', '.join(k.name for k in self.knobs)}")
+
+    def read_files(self) -> dict[str, str]:
+        return {rel: (self.root / rel).read_text(encoding="utf-8") for rel in self.files.all()}

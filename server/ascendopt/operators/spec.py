@@ -1,0 +1,241 @@
+"""The operator spec, `ascendopt.toml`: tensors, dtypes, cases, reference, tolerances.
+
+Every error names the spec file and the line it comes from, so the editor can
+put a diagnostic on it.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from ascendopt.operators.issues import Issue, SpecError
+from ascendopt.operators.toml_lines import TomlLineIndex
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+SPEC_FILE = "ascendopt.toml"
+SCHEMA_VERSION = 1
+
+DType = Literal["float16", "float32", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool"]
+
+# CANN's own precision conventions (FIELD-NOTES): fp16 1e-3, fp32 1e-4, bf16 ~4e-3, integers exact.
+DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
+    "float16": (1e-3, 1e-3),
+    "float32": (1e-4, 1e-4),
+    "bfloat16": (4e-3, 4e-3),
+}
+
+SOCS = ("Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4")
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class TensorSpec(_Strict):
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    dtypes: list[DType] = Field(min_length=1)
+    range: tuple[float, float] = (-1.0, 1.0)
+
+    @model_validator(mode="after")
+    def _range_ordered(self) -> TensorSpec:
+        if self.range[0] > self.range[1]:
+            raise ValueError(f"range [{self.range[0]}, {self.range[1]}] has its low end above its high end")
+        return self
+
+
+class AttrSpec(_Strict):
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    type: Literal["float", "int", "bool"]
+    default: float | int | bool
+
+
+class Tolerance(_Strict):
+    rtol: float = Field(ge=0)
+    atol: float = Field(ge=0)
+    # Share of elements allowed outside rtol/atol (CANN's "99.9 % within 1e-3" style checks).
+    mismatch_fraction: float = Field(default=0.0, ge=0, le=1)
+
+
+class CaseSpec(_Strict):
+    name: str
+    shapes: dict[str, list[int]]
+    dtype: DType | None = None
+    dtypes: dict[str, DType] = Field(default_factory=dict)
+    attrs: dict[str, float | int | bool] = Field(default_factory=dict)
+
+
+class ResolvedCase(BaseModel):
+    """A case with every tensor's dtype and every attr's value decided."""
+
+    index: int
+    name: str
+    input_shapes: dict[str, list[int]]
+    dtypes: dict[str, DType]
+    attrs: dict[str, float | int | bool]
+
+
+class OperatorSpec(_Strict):
+    schema_version: int = SCHEMA_VERSION
+    name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    soc: str = "Ascend910B4"
+    reference: str = "reference.py:reference"
+    block_dim: int | None = Field(default=None, ge=1, le=65535)
+    inputs: list[TensorSpec] = Field(min_length=1)
+    outputs: list[TensorSpec] = Field(min_length=1)
+    attrs: list[AttrSpec] = Field(default_factory=list)
+    cases: list[CaseSpec] = Field(min_length=1)
+    tolerances: dict[DType, Tolerance] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> OperatorSpec:
+        if self.schema_version != SCHEMA_VERSION:
+            raise ValueError(
+                f"schema_version {self.schema_version} is not supported (this is {SCHEMA_VERSION})"
+            )
+        if ":" not in self.reference:
+            raise ValueError(f"reference {self.reference!r} must be 'file.py:function'")
+        names = [t.name for t in (*self.inputs, *self.outputs)]
+        dupes = sorted({n for n in names if names.count(n) > 1})
+        if dupes:
+            raise ValueError(f"tensor names must be unique; repeated: {', '.join(dupes)}")
+        return self
+
+    def tolerance(self, dtype: str) -> Tolerance:
+        if dtype in self.tolerances:
+            return self.tolerances[dtype]
+        rtol, atol = DEFAULT_TOLERANCES.get(dtype, (0.0, 0.0))
+        return Tolerance(rtol=rtol, atol=atol)
+
+    def resolve_cases(self) -> list[ResolvedCase]:
+        """Decide each case's dtypes and attrs; raise ValueError naming the case on a mismatch."""
+        return [self._resolve(i, c) for i, c in enumerate(self.cases)]
+
+    def _resolve(self, index: int, case: CaseSpec) -> ResolvedCase:
+        where = f"case {case.name!r}"
+        input_names = [t.name for t in self.inputs]
+        missing = [n for n in input_names if n not in case.shapes]
+        extra = [n for n in case.shapes if n not in input_names]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append(f"no shape for input(s) {', '.join(missing)}")
+            if extra:
+                parts.append(f"shape(s) for unknown input(s) {', '.join(extra)}")
+            raise _CaseError(
+                index, "shapes", f"{where}: {'; '.join(parts)} (inputs are {', '.join(input_names)})"
+            )
+        for name, shape in case.shapes.items():
+            if not shape or any(d <= 0 for d in shape):
+                raise _CaseError(index, "shapes", f"{where}: shape {shape} of {name!r} needs positive dims")
+        unknown = [n for n in case.dtypes if n not in {t.name for t in (*self.inputs, *self.outputs)}]
+        if unknown:
+            raise _CaseError(index, "dtypes", f"{where}: dtypes for unknown tensor(s) {', '.join(unknown)}")
+        dtypes: dict[str, DType] = {}
+        for t in (*self.inputs, *self.outputs):
+            chosen = case.dtypes.get(t.name) or case.dtype or (t.dtypes[0] if len(t.dtypes) == 1 else None)
+            if chosen is None:
+                raise _CaseError(
+                    index, "dtype", f"{where}: say which dtype {t.name!r} has ({', '.join(t.dtypes)})"
+                )
+            if chosen not in t.dtypes:
+                raise _CaseError(
+                    index,
+                    "dtype",
+                    f"{where}: {t.name!r} does not take {chosen} (it takes {', '.join(t.dtypes)})",
+                )
+            dtypes[t.name] = chosen
+        self._check_dtype_column(index, where, dtypes)
+        attrs: dict[str, float | int | bool] = {a.name: a.default for a in self.attrs}
+        for k, v in case.attrs.items():
+            if k not in attrs:
+                raise _CaseError(index, "attrs", f"{where}: unknown attr {k!r}")
+            attrs[k] = v
+        return ResolvedCase(index=index, name=case.name, input_shapes=case.shapes, dtypes=dtypes, attrs=attrs)
+
+    def _check_dtype_column(self, index: int, where: str, dtypes: dict[str, DType]) -> None:
+        # OpDef dtype lists are columns: the i-th entry of every tensor forms one supported combination.
+        tensors = [*self.inputs, *self.outputs]
+        widths = {len(t.dtypes) for t in tensors}
+        if len(widths) != 1:
+            return
+        for col in range(widths.pop()):
+            if all(t.dtypes[col] == dtypes[t.name] for t in tensors):
+                return
+        combo = ", ".join(f"{n}={d}" for n, d in dtypes.items())
+        raise _CaseError(
+            index, "dtype", f"{where}: dtype combination {combo} is not one the operator declares"
+        )
+
+
+class _CaseError(ValueError):
+    def __init__(self, index: int, key: str, message: str) -> None:
+        super().__init__(message)
+        self.index = index
+        self.key = key
+
+
+def load_spec(path: Path) -> OperatorSpec:
+    """Read and validate a spec; raise SpecError with file:line issues on any problem."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError([Issue(file=str(path), line=1, message=f"cannot read spec: {exc}")]) from exc
+    return parse_spec(text, path)
+
+
+def parse_spec(text: str, path: Path) -> OperatorSpec:
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = getattr(exc, "lineno", None) or _line_from_message(str(exc), text)
+        raise SpecError(
+            [Issue(file=str(path), line=line, message=f"TOML syntax: {exc.args[0] if exc.args else exc}")]
+        ) from exc
+    index = TomlLineIndex(text)
+    try:
+        spec = OperatorSpec.model_validate(data)
+    except ValidationError as exc:
+        issues = []
+        for err in exc.errors():
+            loc = tuple(err["loc"])
+            got = err.get("input")
+            shown = f" (got {got!r})" if isinstance(got, str | int | float | bool) else ""
+            issues.append(
+                Issue(file=str(path), line=index.line_of(loc), message=f"{_dotted(loc)}: {err['msg']}{shown}")
+            )
+        raise SpecError(issues) from exc
+    try:
+        spec.resolve_cases()
+    except _CaseError as exc:
+        keys = ("dtypes", "dtype") if exc.key in ("dtype", "dtypes") else (exc.key,)
+        exact = [index.exact(("cases", exc.index, k)) for k in keys]
+        line = next((n for n in exact if n), None) or index.line_of(("cases", exc.index))
+        raise SpecError([Issue(file=str(path), line=line, message=str(exc))]) from exc
+    return spec
+
+
+def _dotted(loc: tuple[object, ...]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+    return out or "spec"
+
+
+def _line_from_message(message: str, text: str) -> int:
+    # tomllib on Python < 3.14 only puts "(at line N, column M)" or "(at end of document)" in the message.
+    if "at end of document" in message:
+        return max(1, len(text.splitlines()))
+    marker = "at line "
+    if marker in message:
+        digits = message.split(marker, 1)[1].split(",", 1)[0].strip(") ")
+        if digits.isdigit():
+            return int(digits)
+    return 1
