@@ -1,0 +1,264 @@
+"""Compile an operator for x86 with g++ against the twin's headers; objects cached by content.
+
+Four kinds of object go into one runner executable: the twin runtime (built once
+per version of the twin), the host tiling program, the kernel (once per dtype
+combination: the `DTYPE_X` macros differ), and a generated launcher that calls
+the kernel entry. An object is rebuilt only when its inputs change, so a knob
+that lives in the host file does not recompile the kernel.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import os
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
+from ascendopt.evaluation.cpu_twin.sandbox import Limits, run_limited
+from ascendopt.operators.issues import Issue
+from ascendopt.operators.model import OperatorProject
+
+TWIN_DIR = Path(__file__).resolve().parent
+INCLUDE_DIR = TWIN_DIR / "include"
+RUNTIME_DIR = TWIN_DIR / "runtime"
+
+CXX = os.environ.get("ASCENDOPT_CXX", "g++")
+CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
+_COMPILE_LIMITS = Limits(wall_seconds=120, cpu_seconds=120, memory_mb=4096, file_mb=512, no_network=False)
+
+# spec dtype → the C++ type CANN's build puts in DTYPE_<NAME>
+CTYPES = {
+    "float16": "half",
+    "float32": "float",
+    "bfloat16": "bfloat16_t",
+    "int8": "int8_t",
+    "int16": "int16_t",
+    "int32": "int32_t",
+    "int64": "int64_t",
+    "uint8": "uint8_t",
+    "bool": "bool",
+}
+
+
+class CompileError(Exception):
+    def __init__(self, issues: list[Issue]) -> None:
+        super().__init__("\n".join(str(i) for i in issues))
+        self.issues = issues
+
+
+class BuildCache(BaseModel):
+    """Objects and executables under one folder, named by the hash of what produced them."""
+
+    root: Path
+
+    def path(self, key: str, suffix: str) -> Path:
+        return self.root / key[:2] / f"{key}{suffix}"
+
+
+def default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ascendopt" / "twin"
+
+
+def _digest(*parts: bytes | str) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p.encode() if isinstance(p, str) else p)
+        h.update(b"\0")
+    return h.hexdigest()[:32]
+
+
+def _tree_digest(folder: Path) -> str:
+    h = hashlib.sha256()
+    for f in sorted(folder.rglob("*")):
+        if f.is_file() and f.suffix in (".h", ".hpp", ".cpp"):
+            h.update(str(f.relative_to(folder)).encode() + b"\0" + f.read_bytes())
+    return h.hexdigest()
+
+
+class Builder:
+    """Builds runner executables for candidates; safe to share between concurrent evaluations."""
+
+    def __init__(self, cache: BuildCache | None = None) -> None:
+        self.cache = cache or BuildCache(root=default_cache_dir())
+        self._twin_digest = _digest(_tree_digest(INCLUDE_DIR), _tree_digest(RUNTIME_DIR), CXX, *CXXFLAGS)
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    async def _cached(
+        self, key: str, suffix: str, argv_for: list[str], cwd: Path, user_files: set[str], fallback: Issue
+    ) -> Path:
+        """Run a compile/link command that writes `{out}` unless its product is already cached."""
+        out = self.cache.path(key, suffix)
+        lock = self._locks.setdefault(key, asyncio.Lock())
+        async with lock:
+            if out.exists():
+                return out
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")
+            argv = [a.replace("{out}", str(tmp)) for a in argv_for]
+            result = await run_limited(argv, cwd, _COMPILE_LIMITS)
+            if result.returncode != 0 or not tmp.exists():
+                tmp.unlink(missing_ok=True)
+                detail = result.killed_reason
+                if detail:
+                    raise CompileError([fallback.model_copy(update={"message": f"compiler {detail}"})])
+                raise CompileError(map_diagnostics(result.stderr, user_files, fallback, INCLUDE_DIR))
+            tmp.replace(out)
+            return out
+
+    async def runtime_objects(self) -> list[Path]:
+        sources = sorted(RUNTIME_DIR.glob("*.cpp"))
+        fallback = Issue(file="(cpu twin runtime)", message="the CPU twin's own runtime failed to build")
+        return list(
+            await asyncio.gather(
+                *(
+                    self._cached(
+                        _digest(self._twin_digest, src.name),
+                        ".o",
+                        [CXX, *CXXFLAGS, "-I", str(INCLUDE_DIR), "-c", str(src), "-o", "{out}"],
+                        RUNTIME_DIR,
+                        set(),
+                        fallback,
+                    )
+                    for src in sources
+                )
+            )
+        )
+
+    async def host_object(
+        self, project: OperatorProject, src_dir: Path, files: dict[str, str]
+    ) -> Path | None:
+        host = project.files.host
+        if host is None or project.layout == "kernel_launch":
+            return None
+        headers = _headers(files)
+        key = _digest(self._twin_digest, "host", host, files[host], *headers)
+        argv = [
+            CXX,
+            *CXXFLAGS,
+            "-I",
+            str(INCLUDE_DIR),
+            "-I",
+            str(Path(host).parent),
+            "-c",
+            host,
+            "-o",
+            "{out}",
+        ]
+        fallback = Issue(
+            file=host,
+            line=project.tiling.range.start_line if project.tiling else 1,
+            message="the tiling program failed to build",
+        )
+        return await self._cached(key, ".o", argv, src_dir, set(files), fallback)
+
+    async def kernel_object(
+        self, project: OperatorProject, src_dir: Path, files: dict[str, str], dtypes: dict[str, str]
+    ) -> Path:
+        kernel = project.files.kernel
+        macros = [f"-DDTYPE_{name.upper()}={CTYPES[dt]}" for name, dt in sorted(dtypes.items())]
+        include_tiling: list[str] = []
+        if project.layout == "msopgen" and project.files.tiling_data:
+            include_tiling = ["-include", project.files.tiling_data]
+        key = _digest(
+            self._twin_digest, "kernel", kernel, files[kernel], *_headers(files), *macros, *include_tiling
+        )
+        argv = [
+            CXX,
+            *CXXFLAGS,
+            "-I",
+            str(INCLUDE_DIR),
+            "-I",
+            str(Path(kernel).parent),
+            "-DASCENDOPT_TWIN_KERNEL",
+            f"-DASCENDOPT_OP_TYPE={project.op_type}",
+            *macros,
+            *include_tiling,
+            "-c",
+            kernel,
+            "-o",
+            "{out}",
+        ]
+        fallback = Issue(
+            file=kernel, line=project.kernel.range.start_line, message="the kernel failed to build"
+        )
+        return await self._cached(key, ".o", argv, src_dir, set(files), fallback)
+
+    async def launcher_object(self, project: OperatorProject, src_dir: Path) -> Path:
+        code = launcher_source(project)
+        key = _digest(self._twin_digest, "launcher", code)
+        path = src_dir / "ascendopt_launch.cpp"
+        path.write_text(code, encoding="utf-8")
+        fallback = Issue(
+            file=project.files.kernel,
+            line=project.kernel.range.start_line,
+            message="the kernel entry's signature cannot be launched",
+        )
+        argv = [CXX, *CXXFLAGS, "-I", str(INCLUDE_DIR), "-c", path.name, "-o", "{out}"]
+        return await self._cached(key, ".o", argv, src_dir, set(), fallback)
+
+    async def link(self, objects: list[Path], src_dir: Path, project: OperatorProject) -> Path:
+        key = _digest(self._twin_digest, "link", *(o.name for o in objects))
+        fallback = Issue(
+            file=project.files.kernel,
+            line=project.kernel.range.start_line,
+            message="linking the operator failed",
+        )
+        argv = [CXX, *(str(o) for o in objects), "-pthread", "-o", "{out}"]
+        return await self._cached(key, ".bin", argv, src_dir, set(), fallback)
+
+    async def build(
+        self, project: OperatorProject, src_dir: Path, files: dict[str, str], dtypes: dict[str, str]
+    ) -> Path:
+        """The runner executable for one dtype combination (compiles run concurrently)."""
+        runtime, host, kernel, launcher = await asyncio.gather(
+            self.runtime_objects(),
+            self.host_object(project, src_dir, files),
+            self.kernel_object(project, src_dir, files, dtypes),
+            self.launcher_object(project, src_dir),
+            return_exceptions=True,
+        )
+        errors = [r for r in (runtime, host, kernel, launcher) if isinstance(r, BaseException)]
+        if errors:
+            issues = [i for e in errors if isinstance(e, CompileError) for i in e.issues]
+            if len(issues) == 0:
+                raise errors[0]
+            raise CompileError(issues)
+        objects = [*runtime, *([host] if host else []), kernel, launcher]  # type: ignore[misc]
+        return await self.link(objects, src_dir, project)
+
+
+def _headers(files: dict[str, str]) -> list[str]:
+    return [f"{p}\0{files[p]}" for p in sorted(files) if p.endswith((".h", ".hpp"))]
+
+
+def launcher_source(project: OperatorProject) -> str:
+    """main() for the runner: calls the kernel entry with its arguments in the declared order.
+
+    The runner hands over buffers as inputs…, outputs…, workspace, tiling; kernel-launch
+    kernels that take no workspace or tiling simply do not receive them.
+    """
+    order = {"input": 0, "output": 1, "workspace": 2, "tiling": 3}
+    slots: list[str] = []
+    counters = {"input": 0, "output": 0}
+    n_in, n_out = len(project.kernel.names("input")), len(project.kernel.names("output"))
+    for p in project.kernel.params:
+        if p.role in counters:
+            idx = counters[p.role] + (n_in if p.role == "output" else 0)
+            counters[p.role] += 1
+        else:
+            idx = n_in + n_out + order[p.role] - 2
+        slots.append(f"a[{idx}]")
+    params = ", ".join("uint8_t*" for _ in slots)
+    return (
+        "// Generated by ascendopt: calls the kernel entry for one block.\n"
+        '#include "ascendopt_twin/runner.h"\n'
+        f'extern "C" void {project.name}({params});\n'
+        f"static void ascendopt_launch(uint8_t** a) {{ {project.name}({', '.join(slots)}); }}\n"
+        "int main(int argc, char** argv) {\n"
+        "    return ascendopt_twin::RunnerMain(argc, argv, &ascendopt_launch);\n"
+        "}\n"
+    )

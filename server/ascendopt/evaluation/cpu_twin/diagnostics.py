@@ -1,0 +1,95 @@
+"""g++ diagnostics mapped back to the user's files and lines.
+
+g++ runs in the candidate's source folder with relative paths, so a user file
+appears as `op_kernel/x.cpp`; an error inside the twin's headers is pinned to
+the user line that instantiated it ("required from here").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from ascendopt.operators.issues import Issue
+
+_DIAG = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+):\s+(?P<kind>fatal error|error|warning):\s?(?P<msg>.*)$"
+)
+_CONTEXT = re.compile(
+    r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+):\s+(?:required from|  required from|in )"
+)
+_MISSING = re.compile(
+    r"'(?:AscendC::)?(?P<name>[A-Za-z_]\w*)' "
+    r"(?:is not a member of '(?P<ns>[\w:]+)'|was not declared in this scope)"
+)
+_API_NAME = re.compile(r"__aicore__\s+(?:inline\s+)?[\w:<>,\s\*&]*?\b([A-Z]\w+)\s*\(")
+
+
+@cache
+def supported_api(include_dir: Path) -> tuple[str, ...]:
+    """AscendC entry points the twin's headers define (for the 'not supported' message)."""
+    names: set[str] = set()
+    for header in include_dir.rglob("*.h"):
+        names.update(_API_NAME.findall(header.read_text(encoding="utf-8", errors="replace")))
+    return tuple(sorted(n for n in names if not n.endswith("Impl")))
+
+
+def map_diagnostics(stderr: str, user_files: set[str], fallback: Issue, include_dir: Path) -> list[Issue]:
+    """Errors (and warnings) as Issues on user files; anything unplaceable lands on `fallback`."""
+    issues: list[Issue] = []
+    context: tuple[str, int, int] | None = None
+    for raw in stderr.splitlines():
+        m = _DIAG.match(raw)
+        if m is None:
+            c = _CONTEXT.match(raw)
+            if c is not None and c.group("file") in user_files:
+                context = (c.group("file"), int(c.group("line")), int(c.group("col")))
+            elif raw and not raw.startswith(" ") and ": In " in raw:
+                context = None  # a new "In function …" block starts
+            continue
+        severity = "warning" if m.group("kind") == "warning" else "error"
+        if severity == "warning":
+            continue  # warnings from our own headers or harmless ones would drown the errors
+        file, line, col = m.group("file"), int(m.group("line")), int(m.group("col"))
+        if file not in user_files:
+            if context is not None:
+                file, line, col = context
+            else:
+                file, line, col = fallback.file, fallback.line, fallback.column
+        issues.append(
+            Issue(
+                file=file,
+                line=line,
+                column=col,
+                severity="error",
+                message=_explain(m.group("msg"), include_dir),
+                code="compile",
+            )
+        )
+        context = None
+    if not issues and stderr.strip():
+        tail = stderr.strip().splitlines()[-1][:300]
+        issues.append(fallback.model_copy(update={"message": f"{fallback.message}: {tail}"}))
+    return _dedupe(issues)
+
+
+def _explain(message: str, include_dir: Path) -> str:
+    m = _MISSING.search(message)
+    if m and m.group("name")[0].isupper() and (m.group("ns") in (None, "AscendC") or "AscendC" in message):
+        api = supported_api(include_dir)
+        return (
+            f"`{m.group('name')}` is not supported by the CPU twin; supported: {', '.join(api)}; "
+            "use an Ascend machine over SSH for this operator"
+        )
+    return message
+
+
+def _dedupe(issues: list[Issue]) -> list[Issue]:
+    seen, out = set(), []
+    for i in issues:
+        key = (i.file, i.line, i.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(i)
+    return out[:50]

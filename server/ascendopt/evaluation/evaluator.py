@@ -1,0 +1,32 @@
+"""The one seam every backend implements: evaluate a candidate on a list of cases."""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+
+from ascendopt.evaluation.records import Evaluation
+from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.spec import ResolvedCase
+
+
+@runtime_checkable
+class Evaluator(Protocol):
+    """Build, verify on every case, and (when `profile`) measure a candidate.
+
+    Implementations: the CPU twin (local g++), later SSH/CANN. The agent never
+    knows which one it has. `seed` chooses the random inputs; a new seed gives
+    fresh inputs for the re-check before a speedup is reported.
+    """
+
+    name: str
+
+    async def evaluate(
+        self,
+        project: OperatorProject,
+        candidate: Candidate,
+        cases: list[ResolvedCase],
+        *,
+        seed: int = 0,
+        profile: bool = False,
+    ) -> Evaluation: ...

@@ -1,0 +1,126 @@
+"""What an evaluation produces: per case correctness, findings, and (when profiled) durations.
+
+These records cross every boundary (journal, cache, CLI JSON, LSP hovers), so
+they are versioned pydantic models.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+from ascendopt.operators.issues import Issue
+
+RECORD_VERSION = 1
+
+
+class Finding(BaseModel):
+    """A hardware-rule violation the sanitizer saw, at the user's call site."""
+
+    kind: str
+    severity: Literal["error", "warning"] = "error"
+    message: str
+    file: str | None = None
+    line: int | None = None
+    block: int | None = None
+    count: int = 1
+
+    def as_issue(self) -> Issue:
+        return Issue(
+            file=self.file or "?",
+            line=self.line or 1,
+            severity=self.severity,
+            message=self.message,
+            code=f"twin.{self.kind}",
+        )
+
+
+class OutputCheck(BaseModel):
+    name: str
+    dtype: str
+    shape: list[int]
+    passed: bool
+    max_abs_error: float
+    max_rel_error: float
+    mismatches: int
+    mismatch_fraction: float
+    first_bad_index: list[int] | None = None
+    expected_at_first_bad: float | None = None
+    actual_at_first_bad: float | None = None
+    rtol: float
+    atol: float
+
+
+class PipeTime(BaseModel):
+    """Busy time of one pipe, named after msprof's PipeUtilization columns (aiv_mte2_time(us) …)."""
+
+    pipe: str
+    time_us: float
+    ratio: float
+
+
+class Profile(BaseModel):
+    duration_us: float
+    kind: Literal["estimate", "measured"]
+    source: str  # e.g. "timing model, Ascend910B4" or "msprof op, Ascend910B2, device 3"
+    pipes: list[PipeTime] = Field(default_factory=list)
+    bound: str | None = None
+    hot_lines: list[str] = Field(default_factory=list)  # "op_kernel/x.cpp:42"
+
+
+class CaseResult(BaseModel):
+    index: int
+    name: str
+    dtypes: dict[str, str]
+    status: Literal["passed", "failed", "error"]
+    message: str = ""
+    outputs: list[OutputCheck] = Field(default_factory=list)
+    findings: list[Finding] = Field(default_factory=list)
+    block_dim: int | None = None
+    tiling_key: int | None = None
+    ub_bytes_per_block: int | None = None
+    profile: Profile | None = None
+    run_seconds: float | None = None
+
+
+EvalStatus = Literal["ok", "compile_error", "error"]
+
+
+class Evaluation(BaseModel):
+    version: int = RECORD_VERSION
+    candidate_id: str
+    operator: str
+    backend: str  # "cpu-twin", "ssh:npu-box/cann", …
+    hardware: str  # what ran it, in words
+    seed: int
+    status: EvalStatus
+    message: str = ""
+    compile_errors: list[Issue] = Field(default_factory=list)
+    cases: list[CaseResult] = Field(default_factory=list)
+    wall_seconds: float = 0.0
+    created: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+
+    @property
+    def correct(self) -> bool:
+        """Every case passed, with no error-level finding: only then may a speedup count."""
+        return (
+            self.status == "ok"
+            and bool(self.cases)
+            and all(
+                c.status == "passed" and not any(f.severity == "error" for f in c.findings)
+                for c in self.cases
+            )
+        )
+
+    def findings(self) -> list[Finding]:
+        seen: dict[tuple[str, str | None, int | None], Finding] = {}
+        for case in self.cases:
+            for f in case.findings:
+                key = (f.kind, f.file, f.line)
+                if key in seen:
+                    seen[key].count += f.count
+                else:
+                    seen[key] = f.model_copy()
+        return list(seen.values())

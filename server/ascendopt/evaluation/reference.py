@@ -1,0 +1,60 @@
+"""Run an operator's NumPy reference (the user's `reference.py:function`) on a case's inputs."""
+
+from __future__ import annotations
+
+import importlib.util
+import inspect
+from collections.abc import Callable
+from pathlib import Path
+
+import numpy as np
+
+from ascendopt.operators.spec import OperatorSpec, ResolvedCase
+
+
+class ReferenceError(RuntimeError):
+    pass
+
+
+def load_reference(root: Path, spec: OperatorSpec, source: str | None = None) -> Callable[..., object]:
+    """The reference function; `source` (the candidate's copy of the file) wins over the file on disk."""
+    rel, _, func = spec.reference.partition(":")
+    path = root / rel
+    try:
+        code = source if source is not None else path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ReferenceError(f"{rel}: cannot read the reference: {exc}") from exc
+    module_spec = importlib.util.spec_from_loader(f"ascendopt_reference_{spec.name}", loader=None)
+    assert module_spec is not None
+    module = importlib.util.module_from_spec(module_spec)
+    module.__file__ = str(path)
+    try:
+        exec(compile(code, str(path), "exec"), module.__dict__)
+    except Exception as exc:  # the user's code: any error is theirs to see, with its line
+        raise ReferenceError(f"{rel}: {type(exc).__name__}: {exc}") from exc
+    fn = module.__dict__.get(func)
+    if not callable(fn):
+        raise ReferenceError(f"{rel}: no function {func!r}")
+    return fn
+
+
+def run_reference(
+    fn: Callable[..., object], spec: OperatorSpec, case: ResolvedCase, inputs: dict[str, np.ndarray]
+) -> dict[str, np.ndarray]:
+    args = [
+        inputs[t.name].astype(np.float32) if case.dtypes[t.name] == "bfloat16" else inputs[t.name]
+        for t in spec.inputs
+    ]
+    params = inspect.signature(fn).parameters
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    kwargs = {k: v for k, v in case.attrs.items() if takes_any or k in params}
+    try:
+        result = fn(*args, **kwargs)
+    except Exception as exc:
+        raise ReferenceError(f"reference failed on case {case.name!r}: {type(exc).__name__}: {exc}") from exc
+    results = result if isinstance(result, tuple | list) else (result,)
+    if len(results) != len(spec.outputs):
+        raise ReferenceError(
+            f"reference returned {len(results)} output(s); the spec declares {len(spec.outputs)}"
+        )
+    return {t.name: np.asarray(r) for t, r in zip(spec.outputs, results, strict=True)}

@@ -1,0 +1,90 @@
+"""Tensors on disk for a run: seeded random inputs per dtype, raw little-endian files, bf16 bits."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import numpy as np
+
+from ascendopt.operators.spec import ResolvedCase, TensorSpec
+
+# How each spec dtype is stored in a raw file (bf16 as its 16 bits).
+STORAGE: dict[str, np.dtype] = {
+    "float16": np.dtype("<f2"),
+    "float32": np.dtype("<f4"),
+    "bfloat16": np.dtype("<u2"),
+    "int8": np.dtype("i1"),
+    "int16": np.dtype("<i2"),
+    "int32": np.dtype("<i4"),
+    "int64": np.dtype("<i8"),
+    "uint8": np.dtype("u1"),
+    "bool": np.dtype("u1"),
+}
+
+
+def bf16_bits(values: np.ndarray) -> np.ndarray:
+    """fp32 → bf16 bit patterns, round to nearest even (NaN kept quiet)."""
+    f = np.ascontiguousarray(values, dtype=np.float32)
+    bits = f.view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
+    nan = np.isnan(f)
+    out = rounded.astype(np.uint16)
+    out[nan] = 0x7FC0
+    return out
+
+
+def bf16_values(bits: np.ndarray) -> np.ndarray:
+    return (bits.astype(np.uint32) << 16).view(np.float32)
+
+
+def to_storage(values: np.ndarray, dtype: str) -> np.ndarray:
+    if dtype == "bfloat16":
+        return bf16_bits(values)
+    if dtype == "bool":
+        return (values != 0).astype(np.uint8)
+    return np.asarray(values).astype(STORAGE[dtype])
+
+
+def from_storage(raw: np.ndarray, dtype: str) -> np.ndarray:
+    """Stored values as the numbers they mean (bf16 → float32)."""
+    return bf16_values(raw) if dtype == "bfloat16" else raw
+
+
+def round_to(values: np.ndarray, dtype: str) -> np.ndarray:
+    """What a result looks like once stored in `dtype`, as float64 for comparison."""
+    return from_storage(to_storage(np.asarray(values, dtype=np.float64), dtype), dtype).astype(np.float64)
+
+
+def case_seed(seed: int, case: ResolvedCase, tensor: str) -> int:
+    digest = hashlib.sha256(f"{seed}/{case.index}/{case.name}/{tensor}".encode()).digest()
+    return int.from_bytes(digest[:8], "little")
+
+
+def make_input(spec: TensorSpec, case: ResolvedCase, seed: int) -> np.ndarray:
+    """Seeded random values in the spec's range, already representable in the case's dtype."""
+    dtype = case.dtypes[spec.name]
+    shape = case.input_shapes[spec.name]
+    rng = np.random.default_rng(case_seed(seed, case, spec.name))
+    lo, hi = spec.range
+    values: np.ndarray
+    if dtype in ("float16", "float32", "bfloat16"):
+        values = rng.uniform(lo, hi, size=shape)
+    elif dtype == "bool":
+        values = rng.integers(0, 2, size=shape)
+    else:
+        info = np.iinfo(STORAGE[dtype])
+        values = rng.integers(max(int(lo), info.min), min(int(hi), info.max) + 1, size=shape)
+    return from_storage(to_storage(values, dtype), dtype)
+
+
+def write_raw(path: Path, values: np.ndarray, dtype: str) -> None:
+    to_storage(values, dtype).tofile(path)
+
+
+def read_raw(path: Path, dtype: str, shape: list[int]) -> np.ndarray:
+    raw = np.fromfile(path, dtype=STORAGE[dtype])
+    expected = int(np.prod(shape)) if shape else 1
+    if raw.size != expected:
+        raise ValueError(f"{path.name}: {raw.size} elements, expected {expected}")
+    return from_storage(raw, dtype).reshape(shape)

@@ -1,0 +1,46 @@
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR
+from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
+from ascendopt.evaluation.cpu_twin.sandbox import Limits, network_isolation_prefix, run_limited
+from ascendopt.operators.issues import Issue
+
+
+async def test_endless_loop_is_killed_at_the_wall_limit(tmp_path: Path) -> None:
+    result = await run_limited([sys.executable, "-c", "while True: pass"], tmp_path, Limits(wall_seconds=1))
+    assert result.timed_out and "wall-time" in (result.killed_reason or "")
+
+
+async def test_runaway_allocation_is_stopped(tmp_path: Path) -> None:
+    code = "x = []\nwhile True: x.append(bytearray(50_000_000))"
+    result = await run_limited([sys.executable, "-c", code], tmp_path, Limits(wall_seconds=20, memory_mb=512))
+    assert result.returncode != 0 and not result.timed_out
+
+
+async def test_no_network_inside(tmp_path: Path) -> None:
+    if not network_isolation_prefix():
+        pytest.skip("this kernel allows no network namespace here")
+    code = "import socket\nprint(sorted(name for _, name in socket.if_nameindex()))"
+    inside = await run_limited([sys.executable, "-c", code], tmp_path, Limits(wall_seconds=10))
+    assert inside.returncode == 0, inside.stderr
+    assert inside.stdout.strip() == "['lo']"
+
+
+def test_errors_inside_twin_headers_land_on_the_user_line() -> None:
+    stderr = (
+        "op_kernel/k.cpp: In instantiation of 'void Kernel<T>::Compute() [with T = half]':\n"
+        "op_kernel/k.cpp:40:20:   required from here\n"
+        f"{INCLUDE_DIR}/kernel_operator.h:10:5: error: no matching function for call to 'Foo(int)'\n"
+        "op_kernel/k.cpp:12:5: error: 'Tanh' is not a member of 'AscendC'\n"
+    )
+    fallback = Issue(file="op_kernel/k.cpp", line=3, message="build failed")
+    issues = map_diagnostics(stderr, {"op_kernel/k.cpp"}, fallback, INCLUDE_DIR)
+    assert [(i.file, i.line) for i in issues] == [("op_kernel/k.cpp", 40), ("op_kernel/k.cpp", 12)]
+    assert "no matching function" in issues[0].message
+    assert issues[1].message.startswith("`Tanh` is not supported by the CPU twin; supported:")
+    assert "SSH" in issues[1].message
