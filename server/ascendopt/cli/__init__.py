@@ -1,0 +1,16 @@
+"""`ascendopt …`: the terminal face. Each command parses arguments, calls a service, renders.
+
+One module per command group; importing them registers their commands on `app`.
+"""
+
+from __future__ import annotations
+
+from ascendopt.cli import operators, verify  # noqa: F401  (registers commands)
+from ascendopt.cli.common import app
+
+
+def main() -> None:
+    app()
+
+
+__all__ = ["app", "main"]

@@ -1,0 +1,28 @@
+"""Shared pieces of the CLI: the Typer app, consoles, common arguments."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.model import OperatorProject
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Tune AscendC operators: tiling + kernel.")
+out = Console()
+err = Console(stderr=True)
+
+OpArg = Annotated[Path, typer.Argument(help="operator folder (or a folder holding one operator)")]
+NameOpt = Annotated[str | None, typer.Option("--name", help="operator name when the folder holds several")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
+
+
+def load(path: Path, name: str | None) -> OperatorProject:
+    try:
+        return load_operator(path, name)
+    except KeyError as exc:
+        err.print(f"[red]error:[/] {exc.args[0]}")
+        raise typer.Exit(2) from exc

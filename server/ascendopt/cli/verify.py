@@ -1,0 +1,93 @@
+"""`ascendopt verify`: build and check an operator on the CPU twin."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.records import Evaluation
+from ascendopt.evaluation.verify import VerifyError, verify
+from ascendopt.operators.model import OperatorProject
+
+
+@app.command("verify")
+def verify_cmd(
+    op_path: OpArg,
+    name: NameOpt = None,
+    case: Annotated[str | None, typer.Option("--case", help="case name or index (default: all)")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="seed for the random inputs")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Build the operator on the CPU twin, run every case, compare with the reference, report findings."""
+    op = load(op_path, name)
+    try:
+        evaluation = asyncio.run(verify(CpuTwinEvaluator(), op, case, seed))
+    except VerifyError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    if as_json:
+        print(evaluation.model_dump_json(indent=2))
+    else:
+        _render_evaluation(op, evaluation)
+    raise typer.Exit(0 if evaluation.correct else 1)
+
+
+def _render_evaluation(op: OperatorProject, ev: Evaluation) -> None:
+    if ev.status == "compile_error":
+        out.print(f"[red]{op.name}: does not compile[/] ({ev.backend})")
+        for issue in ev.compile_errors:
+            out.print(f"  {op.root / issue.file}:{issue.line}:{issue.column}: {issue.message}")
+        return
+    if ev.status != "ok":
+        out.print(f"[red]{op.name}: {ev.message}[/]")
+        return
+    table = Table(title=f"{op.name} on {ev.hardware} (seed {ev.seed}, {ev.wall_seconds:.2f} s)")
+    for col in (
+        "case",
+        "dtypes",
+        "status",
+        "output",
+        "max abs err",
+        "max rel err",
+        "mismatches",
+        "block dim",
+    ):
+        table.add_column(col)
+    for c in ev.cases:
+        dts = ",".join(sorted(set(c.dtypes.values())))
+        status = {"passed": "[green]passed[/]", "failed": "[red]failed[/]"}.get(
+            c.status, f"[red]{c.status}[/]"
+        )
+        if not c.outputs:
+            table.add_row(c.name, dts, status, "-", "-", "-", c.message, str(c.block_dim or "-"))
+        for i, o in enumerate(c.outputs):
+            mism = f"{o.mismatches} ({o.mismatch_fraction:.2%})" if o.mismatches else "0"
+            if o.first_bad_index is not None:
+                mism += (
+                    f" first at {o.first_bad_index}: {o.actual_at_first_bad:g} vs {o.expected_at_first_bad:g}"
+                )
+            table.add_row(
+                c.name if i == 0 else "",
+                dts if i == 0 else "",
+                status if i == 0 else "",
+                o.name,
+                f"{o.max_abs_error:.3g}",
+                f"{o.max_rel_error:.3g}",
+                mism,
+                str(c.block_dim or "-") if i == 0 else "",
+            )
+    out.print(table)
+    for f in ev.findings():
+        where = f"{op.root / f.file}:{f.line}" if f.file else op.name
+        colour = "red" if f.severity == "error" else "yellow"
+        out.print(
+            f"[{colour}]{where}[/] {f.severity} [{f.kind}] {f.message}"
+            + (f" (x{f.count})" if f.count > 1 else "")
+        )
+    verdict = "[green]correct on every case[/]" if ev.correct else "[red]not correct[/]"
+    out.print(f"{op.name}: {verdict}")

@@ -1,0 +1,162 @@
+"""Deliberately broken variants of the templates: each must be caught, with the right diagnostic on
+the right line. The correct templates must produce no finding (test_templates_verify.py)."""
+
+from __future__ import annotations
+
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.records import Evaluation
+from ascendopt.evaluation.verify import verify
+from ascendopt.operators.discovery import load_operator
+
+pytestmark = pytest.mark.slow
+
+KERNEL = "op_kernel/add_custom.cpp"
+
+
+@dataclass
+class Variant:
+    id: str
+    old: str  # text in the template, replaced once
+    new: str  # the broken text; `marker` names the line the diagnostic must point at
+    kind: str | None  # expected finding kind, or None when only a wrong output is expected
+    marker: str | None = None
+    case: str = "small-tail"
+    template: str = "add_custom"
+    file: str = KERNEL
+
+
+VARIANTS = [
+    Variant(
+        "tail-off-by-one",
+        "? length - i * tileLength : tileLength;",
+        "? length - i * tileLength - 1 : tileLength;",
+        None,
+    ),
+    Variant(
+        "last-tile-ignored",
+        "for (uint32_t i = 0; i < tileCount; i++) {",
+        "for (uint32_t i = 0; i + 1 < tileCount; i++) {",
+        None,
+        case="large",
+    ),
+    Variant(
+        "missing-enque",
+        "        inQueueX.EnQue(xLocal);\n",
+        "",
+        "deque_empty",
+        marker="AscendC::LocalTensor<T> xLocal = inQueueX.DeQue<T>();",
+    ),
+    Variant(
+        "ub-overflow",
+        "pipe.InitBuffer(outQueueZ, BUFFER_NUM, tileLength * sizeof(T));",
+        "pipe.InitBuffer(outQueueZ, BUFFER_NUM, 64 * tileLength * sizeof(T));  // BUG",
+        "ub_overflow",
+        marker="// BUG",
+    ),
+    Variant(
+        "misaligned-copy",
+        "AscendC::DataCopyPad(xLocal, xGm[progress * tileLength], params, pad);",
+        "AscendC::DataCopy(xLocal, xGm[progress * tileLength], count);  // BUG",
+        "misaligned_copy",
+        marker="// BUG",
+    ),
+    Variant(
+        "misaligned-ub-address",
+        "AscendC::DataCopyPad(yLocal, yGm[progress * tileLength], params, pad);",
+        "AscendC::DataCopy(yLocal[3], yGm[progress * tileLength], 16);  // BUG",
+        "misaligned_copy",
+        marker="// BUG",
+    ),
+    Variant(
+        "gm-write-out-of-bounds",
+        "AscendC::DataCopyPad(zGm[progress * tileLength], zLocal, params);",
+        "AscendC::DataCopyPad(zGm[progress * tileLength + 16], zLocal, params);  // BUG",
+        "gm_out_of_bounds",
+        marker="// BUG",
+    ),
+    Variant(
+        "local-out-of-range",
+        "AscendC::Add(zLocal, xLocal, yLocal, count);",
+        "AscendC::Add(zLocal, xLocal, yLocal, tileLength + 64);  // BUG",
+        "local_out_of_bounds",
+        marker="// BUG",
+    ),
+    Variant(
+        "wrong-cast-rounding",
+        "AscendC::Cast(zLocal, zf, AscendC::RoundMode::CAST_RINT, count);",
+        "AscendC::Cast(zLocal, zf, AscendC::RoundMode::CAST_TRUNC, count);",
+        None,
+        case="bf16",
+    ),
+    Variant(
+        "race-between-blocks",
+        "? totalLength - offset : blockLength;",
+        "? totalLength - offset : blockLength + 16;",
+        "cross_block_write_race",
+        marker="AscendC::DataCopyPad(zGm[progress * tileLength], zLocal, params);",
+        case="large",
+    ),
+    Variant(
+        "scalar-read-without-v-s-sync",
+        "            AscendC::Add(zLocal, xLocal, yLocal, count);\n",
+        "            AscendC::Add(zLocal, xLocal, yLocal, count);\n"
+        "            T first = zLocal.GetValue(0);  // BUG\n"
+        "            zLocal.SetValue(0, first);\n",
+        "pipe_hazard",
+        marker="// BUG",
+    ),
+    Variant(
+        "double-free",
+        "        inQueueY.FreeTensor(yLocal);\n",
+        "        inQueueY.FreeTensor(yLocal);\n        inQueueY.FreeTensor(yLocal);  // BUG\n",
+        "double_free",
+        marker="// BUG",
+    ),
+    Variant(
+        "alloc-beyond-depth",
+        "        AscendC::LocalTensor<T> yLocal = inQueueY.AllocTensor<T>();\n",
+        "        AscendC::LocalTensor<T> yLocal = inQueueY.AllocTensor<T>();\n"
+        "        AscendC::LocalTensor<T> leak = inQueueY.AllocTensor<T>();  // BUG\n",
+        "alloc_beyond_depth",
+        marker="// BUG",
+    ),
+]
+
+
+def _line_of(text: str, marker: str) -> int:
+    for n, line in enumerate(text.splitlines(), start=1):
+        if marker in line:
+            return n
+    raise AssertionError(f"marker {marker!r} not in file")
+
+
+async def _run_variant(tmp_path: Path, templates: Path, v: Variant) -> tuple[Evaluation, str]:
+    root = tmp_path / v.template
+    shutil.copytree(templates / v.template, root)
+    path = root / v.file
+    text = path.read_text()
+    assert text.count(v.old) == 1, f"{v.id}: the template changed; {v.old!r} not found once"
+    broken = text.replace(v.old, v.new)
+    path.write_text(broken)
+    op = load_operator(root)
+    return await verify(CpuTwinEvaluator(), op, case=v.case), broken
+
+
+@pytest.mark.parametrize("variant", VARIANTS, ids=[v.id for v in VARIANTS])
+async def test_broken_variant_is_caught(tmp_path: Path, templates: Path, variant: Variant) -> None:
+    evaluation, broken = await _run_variant(tmp_path, templates, variant)
+    assert evaluation.status == "ok", evaluation.compile_errors or evaluation.message
+    assert not evaluation.correct, f"{variant.id} was not caught"
+    if variant.kind is None:
+        [case] = evaluation.cases
+        assert any(not o.passed for o in case.outputs), case
+        return
+    kinds = {(f.kind, f.file, f.line) for f in evaluation.findings()}
+    expected_line = _line_of(broken, variant.marker or variant.new.strip().splitlines()[0])
+    assert (variant.kind, variant.file, expected_line) in kinds, sorted(kinds, key=str)
