@@ -47,8 +47,10 @@ def main() -> None:
                 warms.append(t)
         cases = (TEMPLATES / name / "ascendopt.toml").read_text().count("[[cases]]")
         colds_all.append(statistics.median(colds))
-        print(f"{name:24} {statistics.median(colds):14.2f} {statistics.median(warms):14.2f} {cases:6}  "
-              f"{'ok' if rc == 0 else f'exit {rc}'}")
+        print(
+            f"{name:24} {statistics.median(colds):14.2f} {statistics.median(warms):14.2f} {cases:6}  "
+            f"{'ok' if rc == 0 else f'exit {rc}'}"
+        )
     print(f"{'median over templates':24} {statistics.median(colds_all):14.2f}")
 
 

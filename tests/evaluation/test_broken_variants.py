@@ -27,6 +27,8 @@ class Variant:
     kind: str | None  # expected finding kind, or None when only a wrong output is expected
     marker: str | None = None
     case: str = "small-tail"
+    # A V->S hazard is a warning: CANN's default --cce-auto-sync inserts S<->V syncs (runtime/README.md).
+    severity: str = "error"
     template: str = "add_custom"
     file: str = KERNEL
 
@@ -110,6 +112,7 @@ VARIANTS = [
         "            zLocal.SetValue(0, first);\n",
         "pipe_hazard",
         marker="// BUG",
+        severity="warning",
     ),
     Variant(
         "double-free",
@@ -125,6 +128,7 @@ VARIANTS = [
         "        AscendC::LocalTensor<T> leak = inQueueY.AllocTensor<T>();  // BUG\n",
         "alloc_beyond_depth",
         marker="// BUG",
+        case="large",  # needs more tiles than the queue depth
     ),
 ]
 
@@ -152,11 +156,12 @@ async def _run_variant(tmp_path: Path, templates: Path, v: Variant) -> tuple[Eva
 async def test_broken_variant_is_caught(tmp_path: Path, templates: Path, variant: Variant) -> None:
     evaluation, broken = await _run_variant(tmp_path, templates, variant)
     assert evaluation.status == "ok", evaluation.compile_errors or evaluation.message
-    assert not evaluation.correct, f"{variant.id} was not caught"
+    if variant.severity == "error":
+        assert not evaluation.correct, f"{variant.id} was not caught"
     if variant.kind is None:
         [case] = evaluation.cases
         assert any(not o.passed for o in case.outputs), case
         return
-    kinds = {(f.kind, f.file, f.line) for f in evaluation.findings()}
+    kinds = {(f.kind, f.severity, f.file, f.line) for f in evaluation.findings()}
     expected_line = _line_of(broken, variant.marker or variant.new.strip().splitlines()[0])
-    assert (variant.kind, variant.file, expected_line) in kinds, sorted(kinds, key=str)
+    assert (variant.kind, variant.severity, variant.file, expected_line) in kinds, sorted(kinds, key=str)

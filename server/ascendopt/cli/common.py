@@ -11,7 +11,13 @@ from rich.console import Console
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import OperatorProject
 
-app = typer.Typer(no_args_is_help=True, add_completion=False, help="Tune AscendC operators: tiling + kernel.")
+# Locals stay out of tracebacks: they may hold an API key.
+app = typer.Typer(
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_show_locals=False,
+    help="Tune AscendC operators: tiling + kernel.",
+)
 out = Console()
 err = Console(stderr=True)
 

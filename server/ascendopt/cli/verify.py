@@ -1,4 +1,4 @@
-"""`ascendopt verify`: build and check an operator on the CPU twin."""
+"""`ascendopt verify` and `ascendopt profile`: build, check and time an operator on the CPU twin."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rich.table import Table
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
 from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.records import Evaluation
-from ascendopt.evaluation.verify import VerifyError, verify
+from ascendopt.evaluation.verify import VerifyError, parse_assignments, verify
 from ascendopt.operators.model import OperatorProject
 
 
@@ -91,3 +91,60 @@ def _render_evaluation(op: OperatorProject, ev: Evaluation) -> None:
         )
     verdict = "[green]correct on every case[/]" if ev.correct else "[red]not correct[/]"
     out.print(f"{op.name}: {verdict}")
+
+
+@app.command("profile")
+def profile_cmd(
+    op_path: OpArg,
+    name: NameOpt = None,
+    case: Annotated[str | None, typer.Option("--case", help="case name or index (default: all)")] = None,
+    soc: Annotated[
+        str | None, typer.Option("--soc", help="Ascend910B1 or Ascend910B4 (default: the spec's)")
+    ] = None,
+    sets: Annotated[list[str] | None, typer.Option("--set", help="KNOB=VALUE, applied to a copy")] = None,
+    seed: Annotated[int, typer.Option("--seed")] = 0,
+    as_json: JsonOpt = False,
+) -> None:
+    """Verify, then estimate the duration per case with the 910B timing model (an estimate, labelled so)."""
+    op = load(op_path, name)
+    try:
+        assignment = parse_assignments(sets or [], op)
+        evaluation = asyncio.run(verify(CpuTwinEvaluator(soc=soc), op, case, seed, True, assignment))
+    except VerifyError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    if as_json:
+        print(evaluation.model_dump_json(indent=2))
+        raise typer.Exit(0 if evaluation.correct else 1)
+    if evaluation.status != "ok" or not evaluation.correct:
+        _render_evaluation(op, evaluation)
+        raise typer.Exit(1)
+    table = Table(title=f"{op.name}: duration per case")
+    table.add_column("case", no_wrap=True)
+    for col in ("µs", "MTE2", "V", "MTE3", "S", "bound", "blocks"):
+        table.add_column(col, no_wrap=True)
+    labels, hot = set(), []
+    for c in evaluation.cases:
+        p = c.profile
+        if p is None:
+            table.add_row(c.name, "-", "", "", "", "", "", str(c.block_dim or "-"))
+            continue
+        labels.add(p.source)
+        ratio = {t.pipe: f"{t.ratio:.0%}" for t in p.pipes}
+        table.add_row(
+            c.name,
+            f"{p.duration_us:.2f}",
+            *(ratio.get(col, "-") for col in PIPE_COLUMNS),
+            p.bound or "-",
+            str(c.block_dim or "-"),
+        )
+        hot.append(f"  {c.name}: {', '.join(p.hot_lines[:3])}")
+    out.print(table)
+    out.print("pipes: busy share of the critical core (msprof PipeUtilization aiv_*_ratio)")
+    for label in sorted(labels):
+        out.print(f"durations: {label}")
+    if hot:
+        out.print("lines on the critical path:\n" + "\n".join(hot))
+
+
+PIPE_COLUMNS = ("aiv_mte2_time(us)", "aiv_vec_time(us)", "aiv_mte3_time(us)", "aiv_scalar_time(us)")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.evaluation.records import Evaluation
-from ascendopt.operators.candidate import baseline
+from ascendopt.operators.candidate import KnobValue, apply_knobs, baseline
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
@@ -28,16 +28,42 @@ def select_cases(project: OperatorProject, case: str | None = None) -> list[Reso
     return chosen
 
 
+def parse_assignments(items: list[str], project: OperatorProject) -> dict[str, KnobValue]:
+    """`KNOB=VALUE` strings (from `--set`) → a knob assignment, checked against the knob space."""
+    out: dict[str, KnobValue] = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep:
+            raise VerifyError(f"--set {item!r}: expected KNOB=VALUE")
+        try:
+            knob = project.knob(name.strip())
+        except KeyError as exc:
+            raise VerifyError(str(exc.args[0])) from exc
+        try:
+            out[knob.name] = value if knob.kind == "region" else int(value, 0)
+        except ValueError as exc:
+            raise VerifyError(f"--set {item!r}: {knob.name} takes an integer") from exc
+    return out
+
+
 async def verify(
     evaluator: Evaluator,
     project: OperatorProject,
     case: str | None = None,
     seed: int = 0,
     profile: bool = False,
+    assignment: dict[str, KnobValue] | None = None,
 ) -> Evaluation:
+    """Evaluate the operator as on disk (with `assignment` applied to a copy, never to the files)."""
     errors = [i for i in project.issues if i.severity == "error" and i.code in ("parse", "duplicate")]
     if errors:
         raise VerifyError("; ".join(str(i) for i in errors))
+    candidate = baseline(project)
+    if assignment:
+        try:
+            candidate = apply_knobs(project, candidate, assignment)
+        except ValueError as exc:
+            raise VerifyError(str(exc)) from exc
     return await evaluator.evaluate(
-        project, baseline(project), select_cases(project, case), seed=seed, profile=profile
+        project, candidate, select_cases(project, case), seed=seed, profile=profile
     )

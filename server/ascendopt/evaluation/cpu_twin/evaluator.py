@@ -14,9 +14,10 @@ from ascendopt.evaluation.compare import compare
 from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
 from ascendopt.evaluation.cpu_twin.harness import SocModel, read_outputs, run_case, soc_model
 from ascendopt.evaluation.cpu_twin.sandbox import Limits
-from ascendopt.evaluation.records import CaseResult, Evaluation
+from ascendopt.evaluation.records import CaseResult, Evaluation, PipeTime, Profile
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
 from ascendopt.evaluation.tensors import make_input
+from ascendopt.evaluation.timing.model import estimate
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
@@ -97,6 +98,7 @@ class CpuTwinEvaluator:
                         soc,
                         Path(tmp) / f"case{case.index}",
                         src_dir,
+                        profile,
                     )
 
             evaluation.cases = list(await asyncio.gather(*(one(c) for c in cases)))
@@ -129,6 +131,7 @@ class CpuTwinEvaluator:
         soc: SocModel,
         work: Path,
         src_dir: Path,
+        profile: bool,
     ) -> CaseResult:
         assert project.spec is not None
         spec = project.spec
@@ -140,7 +143,9 @@ class CpuTwinEvaluator:
             result.message = str(exc)
             return result
         shapes = {name: list(np.shape(v)) for name, v in expected.items()}
-        run = await run_case(runner, project, case, inputs, shapes, soc, work, src_dir, self.limits)
+        run = await run_case(
+            runner, project, case, inputs, shapes, soc, work, src_dir, self.limits, trace=profile
+        )
         result.findings = run.findings
         result.block_dim = run.result.block_dim
         result.tiling_key = run.result.tiling_key
@@ -162,6 +167,10 @@ class CpuTwinEvaluator:
         ]
         errors = [f for f in run.findings if f.severity == "error"]
         wrong = [o.name for o in result.outputs if not o.passed]
+        if profile and run.trace is not None and run.result.block_dim:
+            result.profile = await asyncio.to_thread(
+                profile_from_trace, run.trace, soc.name, run.result.block_dim
+            )
         if not wrong and not errors:
             result.status = "passed"
         else:
@@ -185,3 +194,21 @@ def _unique(items: list) -> list:
         if i not in out:
             out.append(i)
     return out
+
+
+def profile_from_trace(trace: Path, soc: str, block_dim: int) -> Profile:
+    """The timing model's estimate as the Evaluation's profile (labelled an estimate)."""
+    est = estimate(trace, soc, block_dim)
+    pipes = [
+        PipeTime(pipe=col, time_us=est.pipes[col], ratio=est.pipes[col.replace("_time(us)", "_ratio")])
+        for col in ("aiv_mte2_time(us)", "aiv_vec_time(us)", "aiv_mte3_time(us)", "aiv_scalar_time(us)")
+        if col in est.pipes
+    ]
+    return Profile(
+        duration_us=est.duration_us,
+        kind="estimate",
+        source=est.label,
+        pipes=pipes,
+        bound=est.bound,
+        hot_lines=[f"{where} ({share:.0%})" for where, share in est.hot_lines[:5]],
+    )

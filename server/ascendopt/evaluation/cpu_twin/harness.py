@@ -54,7 +54,6 @@ class CaseRun(BaseModel):
     """What the runner produced for one case."""
 
     result: RunnerResult
-    outputs: dict[str, list[float]] = Field(default_factory=dict, exclude=True)
     findings: list[Finding] = Field(default_factory=list)
     trace: Path | None = None
     seconds: float = 0.0
@@ -69,6 +68,7 @@ def _manifest(
     outputs: dict[str, tuple[list[int], Path]],
     work: Path,
     src_dir: Path,
+    trace: bool,
 ) -> str:
     assert project.spec is not None
     spec = project.spec
@@ -113,6 +113,7 @@ async def run_case(
     work: Path,
     src_dir: Path,
     limits: Limits,
+    trace: bool = False,
 ) -> CaseRun:
     work.mkdir(parents=True, exist_ok=True)
     in_paths = {}
@@ -121,7 +122,9 @@ async def run_case(
         write_raw(in_paths[name], values, case.dtypes[name])
     out_paths = {name: (shape, work / f"out_{name}.bin") for name, shape in output_shapes.items()}
     manifest = work / "manifest.txt"
-    manifest.write_text(_manifest(project, case, soc, in_paths, out_paths, work, src_dir), encoding="utf-8")
+    manifest.write_text(
+        _manifest(project, case, soc, in_paths, out_paths, work, src_dir, trace), encoding="utf-8"
+    )
     for stale in ("result.json", "findings.jsonl", "trace.jsonl"):
         (work / stale).unlink(missing_ok=True)
     start = time.perf_counter()
@@ -143,7 +146,6 @@ async def run_case(
         return run
     if result.status != "ok":
         run.error = result.message or result.status
-        return run
     return run
 
 

@@ -1,0 +1,50 @@
+// AscendOptimizer CPU twin: small kernel-side utilities (constants, workspace, task type macros).
+#ifndef ASCENDOPT_TWIN_KERNEL_MISC_H
+#define ASCENDOPT_TWIN_KERNEL_MISC_H
+
+#include "ascendopt_twin/tpipe.h"
+
+#define ASCEND_IS_AIV (true)
+#define ASCEND_IS_AIC (false)
+#define ASCEND_IS_NOT_AIV (false)
+#define ASCEND_IS_NOT_AIC (true)
+
+enum KernelMetaType {
+    KERNEL_TYPE_AIV_ONLY,
+    KERNEL_TYPE_AIC_ONLY,
+    KERNEL_TYPE_MIX_AIV_1_0,
+    KERNEL_TYPE_MIX_AIC_1_0,
+    KERNEL_TYPE_MIX_AIC_1_1,
+    KERNEL_TYPE_MIX_AIC_1_2,
+    KERNEL_TYPE_AICORE,
+    KERNEL_TYPE_VECTORCORE,
+    KERNEL_TYPE_MIX_AICORE,
+    KERNEL_TYPE_MIX_VECTOR_CORE,
+    KERNEL_TYPE_MAX,
+};
+#define KERNEL_TASK_TYPE_DEFAULT(type) ((void)(type))
+#define KERNEL_TASK_TYPE(key, type) ((void)(key), (void)(type))
+
+namespace AscendC {
+constexpr uint32_t ONE_BLK_SIZE = 32;
+constexpr uint32_t BLOCK_CUBE = 16;
+constexpr int32_t CUBE_MAX_SIZE = 256;
+constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
+// System workspace reserved in front of the user workspace (matches platform GetLibApiWorkSpaceSize()).
+constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
+
+inline __gm__ uint8_t *GetUserWorkspace(GM_ADDR workspace) { return workspace == nullptr ? nullptr : workspace + RESERVED_WORKSPACE; }
+inline __gm__ uint8_t *GetSysWorkSpacePtr() { return nullptr; }
+inline void SetSysWorkspace(GM_ADDR) {}
+inline uint32_t GetUBSizeInBytes() { return ascendopt_twin::rt::g_blk->ubSize; }
+inline uint32_t GetRuntimeUBSize() { return ascendopt_twin::rt::g_blk->ubSize; }
+inline constexpr uint32_t GetDataBlockSizeInBytes() { return 32; }
+inline constexpr uint32_t GetVecLen() { return 256; }
+
+__aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+__aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+}  // namespace AscendC
+
+#endif

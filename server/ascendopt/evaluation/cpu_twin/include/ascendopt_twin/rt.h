@@ -1,0 +1,141 @@
+// AscendOptimizer CPU twin: interface between the kernel-side headers and the runtime (runtime/*.cpp).
+#ifndef ASCENDOPT_TWIN_RT_H
+#define ASCENDOPT_TWIN_RT_H
+
+#include "ascendopt_twin/base.h"
+
+namespace ascendopt_twin {
+namespace rt {
+
+// State of the block that currently runs (only one block runs at a time).
+struct BlockPublic {
+    uint8_t *ub = nullptr;   // this block's Unified Buffer
+    uint32_t ubSize = 0;
+    int64_t idx = 0;
+    int64_t num = 1;
+    void *tpipe = nullptr;   // most recently constructed TPipe (GetTPipePtr)
+    uint64_t tilingKey = 0;
+    uint32_t tilingSize = 0; // bytes of raw tiling data
+    int atomicMode = 0;      // 0 none, 1 add, 2 max, 3 min
+    const char *atomicType = nullptr;
+};
+extern BlockPublic *g_blk;
+extern bool g_trace_on;
+
+// One API call ("instruction") on a pipe. Begin() advances the pipe's epoch.
+struct Op {
+    const char *name;
+    const char *file;
+    int line;
+    uint8_t pipe;
+    uint32_t epoch;
+    uint32_t loc;  // interned (name, file, line)
+};
+Op Begin(Pipe pipe, const char *name, const Loc &loc);
+
+// Buffer identity for bounds checks: [lo, hi) in UB bytes of the TQue slot / TBuf the tensor came from.
+struct UbBuf {
+    uint32_t lo;
+    uint32_t hi;
+};
+
+// UB access by op: checks bounds, pipe hazards, uninitialized reads, then records it.
+// Returns false when the range leaves the UB entirely (the caller must skip the access).
+bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, const char *what);
+// Marks UB bytes as holding undefined values (written by hardware with unspecified content).
+void UbUndefined(uint32_t off, uint64_t len);
+// GM access by op. declaredLo/Hi: range given to SetGlobalBuffer (nullptr when unknown).
+// Returns false when the range is outside every GM allocation (the caller must skip the access).
+bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi,
+        const char *what);
+
+// Findings (deduplicated by kind, file, line).
+void Report(const char *kind, bool error, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+[[noreturn]] void Fatal(const char *kind, const char *file, int line, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+inline void Report(const char *kind, bool error, const Loc &l, const char *msg) { Report(kind, error, l.file, l.line, "%s", msg); }
+
+// Trace record; pass -1 (or nullptr) for fields that do not apply.
+struct TraceRec {
+    const char *op = nullptr;
+    uint8_t pipe = P_NONE;
+    const char *dtype = nullptr;
+    int64_t n = -1;
+    int64_t bytes = -1;
+    int64_t repeat = -1;
+    int64_t mask = -1;
+    int64_t queue = -1;
+    int64_t buf = -1;
+    int64_t event = -1;
+    const char *file = nullptr;
+    int line = 0;
+};
+void Trace(const TraceRec &r);
+inline void TraceOp(const Op &op, const char *dtype, int64_t n, int64_t bytes, int64_t repeat = -1,
+                    int64_t mask = -1, int64_t buf = -1)
+{
+    if (!g_trace_on) return;
+    TraceRec r;
+    r.op = op.name; r.pipe = op.pipe; r.dtype = dtype; r.n = n; r.bytes = bytes; r.repeat = repeat;
+    r.mask = mask; r.buf = buf; r.file = op.file; r.line = op.line;
+    Trace(r);
+}
+
+// Synchronisation model (vector clocks per pipe).
+struct Clock {
+    uint32_t c[P_NUM];
+};
+Clock Release(Pipe p);                 // clock of pipe p including all its issued ops (SetFlag/EnQue/FreeTensor)
+void Acquire(Pipe p, const Clock &k);  // pipe p now knows k (WaitFlag/DeQue/AllocTensor)
+void Barrier(Pipe p);                  // PipeBarrier<p>; P_ALL for PIPE_ALL
+void SetFlagEv(int event, int id, Pipe src, const Loc &loc, const char *name);
+void WaitFlagEv(int event, int id, Pipe dst, const Loc &loc, const char *name);
+void SyncAllBlocks(const Loc &loc);
+void PipeInit(void *pipe);
+void PipeGone(void *pipe);
+// TPipe buffer accounting: returns UB offset of a new buffer of len bytes (32 B aligned).
+uint32_t PipeAlloc(uint32_t &cursor, uint32_t len, const Loc &loc, const char *what);
+void PipeNoteHighWater(uint32_t bytes);
+
+// Tiling data for GET_TILING_DATA.
+void LoadTiling(void *dst, size_t size, const uint8_t *tiling, const char *type, const char *file, int line);
+// Pipe of a UB->UB DataCopy.
+constexpr Pipe kUbToUbPipe = P_V;
+
+inline uint8_t *UbPtr(uint32_t off) { return g_blk->ub + off; }
+
+// Repeat-form (mask/repeatTime/strides) vector instruction description.
+struct Mask {
+    bool bits = false;   // true: bit mask m[2]; false: count mode (first cnt lanes)
+    uint64_t cnt = 0;
+    uint64_t m[2] = {0, 0};
+    bool On(uint32_t lane) const
+    {
+        if (!bits) return lane < cnt;
+        return lane < 64 ? ((m[0] >> lane) & 1u) != 0 : lane < 128 ? ((m[1] >> (lane - 64)) & 1u) != 0 : false;
+    }
+};
+struct Opnd {
+    uint32_t off;      // UB byte offset of the operand
+    UbBuf buf;
+    uint32_t esz;      // element size in bytes
+    uint32_t blk;      // block stride (32 B units)
+    uint32_t rep;      // repeat stride (32 B units)
+    bool write;
+    const char *what;
+};
+inline uint32_t LaneOff(const Opnd &o, uint32_t r, uint32_t lane)
+{
+    uint32_t b = lane * o.esz;
+    return o.off + (r * o.rep + (b / 32u) * o.blk) * 32u + b % 32u;
+}
+// Validates the mask for `lanes` lanes (reports bad_mask) and records every operand's accesses.
+// Returns false when an access leaves the UB (the instruction must then be skipped).
+bool CheckRepeat(const Op &op, const Opnd *ops, int nops, uint32_t lanes, uint32_t repeat, Mask &mask);
+// Counter-mode (count form) operand check: contiguous bytes, 32 B alignment of the start.
+bool CheckCount(const Op &op, uint32_t off, uint64_t bytes, bool write, const UbBuf &buf, const char *what, uint32_t align = 32);
+
+}  // namespace rt
+}  // namespace ascendopt_twin
+#endif

@@ -1,0 +1,174 @@
+// AscendOptimizer CPU twin: GlobalTensor / LocalTensor.
+#ifndef ASCENDOPT_TWIN_TENSOR_H
+#define ASCENDOPT_TWIN_TENSOR_H
+
+#include "ascendopt_twin/rt.h"
+
+namespace AscendC {
+
+enum class TPosition : uint8_t {
+    GM,
+    A1,
+    A2,
+    B1,
+    B2,
+    C1,
+    C2,
+    CO1,
+    CO2,
+    VECIN,
+    VECOUT,
+    VECCALC,
+    LCM = VECCALC,
+    SPM,
+    SHM = SPM,
+    TSCM,
+    C2PIPE2GM,
+    C2PIPE2LOCAL,
+    MAX,
+};
+using QuePosition = TPosition;
+
+template <typename T, typename U> struct IsSameType { static constexpr bool value = false; };
+template <typename T> struct IsSameType<T, T> { static constexpr bool value = true; };
+
+template <typename T> class LocalTensor;
+template <typename T> class GlobalTensor;
+
+namespace twin_detail {
+// Scalar element access through operator(): reads and writes are S-pipe accesses.
+template <typename Tensor, typename T> class ElemRef {
+public:
+    ElemRef(const Tensor &t, uint64_t i, ascendopt_twin::Loc l) : t_(t), i_(i), l_(l) {}
+    operator T() const { return t_.GetValue(i_, l_); }
+    ElemRef &operator=(const T &v) { t_.SetValue(i_, v, l_); return *this; }
+    ElemRef &operator=(const ElemRef &o) { t_.SetValue(i_, static_cast<T>(o), l_); return *this; }
+private:
+    const Tensor &t_;
+    uint64_t i_;
+    ascendopt_twin::Loc l_;
+};
+}  // namespace twin_detail
+
+template <typename T> class LocalTensor {
+public:
+    using PrimType = T;
+    LocalTensor() = default;
+
+    // Twin internals (public so that the API templates can reach them; not part of the AscendC API).
+    uint32_t off_ = 0;    // byte offset in the UB
+    uint32_t size_ = 0;   // elements
+    ascendopt_twin::rt::UbBuf buf_{0, 0};
+    int16_t que_ = -1;
+    TPosition pos_ = TPosition::VECCALC;
+    uint32_t tag_ = 0;
+    bool valid_ = false;
+
+    static LocalTensor Make(uint32_t off, uint32_t sizeElems, ascendopt_twin::rt::UbBuf buf, int16_t que, TPosition pos)
+    {
+        LocalTensor t;
+        t.off_ = off; t.size_ = sizeElems; t.buf_ = buf; t.que_ = que; t.pos_ = pos; t.valid_ = true;
+        return t;
+    }
+
+    LocalTensor operator[](uint32_t offset) const
+    {
+        LocalTensor t = *this;
+        t.off_ = off_ + static_cast<uint32_t>(offset * sizeof(T));
+        t.size_ = offset < size_ ? size_ - offset : 0;
+        return t;
+    }
+    T GetValue(uint32_t index, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
+    {
+        using namespace ascendopt_twin;
+        rt::Op op = rt::Begin(P_S, "LocalTensor::GetValue", loc);
+        rt::TraceOp(op, DTypeName<T>::value, 1, sizeof(T));
+        T v{};
+        uint32_t o = off_ + index * static_cast<uint32_t>(sizeof(T));
+        if (rt::Ub(op, o, sizeof(T), false, buf_, "GetValue")) std::memcpy(&v, rt::UbPtr(o), sizeof(T));
+        return v;
+    }
+    void SetValue(uint32_t index, const T &value, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
+    {
+        using namespace ascendopt_twin;
+        rt::Op op = rt::Begin(P_S, "LocalTensor::SetValue", loc);
+        rt::TraceOp(op, DTypeName<T>::value, 1, sizeof(T));
+        uint32_t o = off_ + index * static_cast<uint32_t>(sizeof(T));
+        if (rt::Ub(op, o, sizeof(T), true, buf_, "SetValue")) std::memcpy(rt::UbPtr(o), &value, sizeof(T));
+    }
+    twin_detail::ElemRef<LocalTensor, T> operator()(uint32_t index, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
+    {
+        return twin_detail::ElemRef<LocalTensor, T>(*this, index, loc);
+    }
+    uint32_t GetSize() const { return size_; }
+    void SetSize(uint32_t size) { size_ = size; }
+    uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
+    uint64_t GetPhyAddr() const { return off_; }
+    uint64_t GetPhyAddr(uint32_t offset) const { return off_ + offset * sizeof(T); }
+    TPosition GetPosition() const { return pos_; }
+    void SetUserTag(uint32_t tag) { tag_ = tag; }
+    uint32_t GetUserTag() const { return tag_; }
+    template <typename U> LocalTensor<U> ReinterpretCast() const
+    {
+        LocalTensor<U> t;
+        t.off_ = off_; t.size_ = static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)); t.buf_ = buf_;
+        t.que_ = que_; t.pos_ = pos_; t.tag_ = tag_; t.valid_ = valid_;
+        return t;
+    }
+    // Twin helper: pointer to element i of this tensor in the current block's UB.
+    T *Ptr(uint64_t i = 0) const { return reinterpret_cast<T *>(ascendopt_twin::rt::UbPtr(off_) + i * sizeof(T)); }
+};
+
+template <typename T> class GlobalTensor {
+public:
+    using PrimType = T;
+    GlobalTensor() = default;
+
+    T *addr_ = nullptr;
+    uint64_t size_ = 0;
+    const T *declLo_ = nullptr;
+    const T *declHi_ = nullptr;
+
+    void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize)
+    {
+        addr_ = buffer; size_ = bufferSize; declLo_ = buffer; declHi_ = buffer + bufferSize;
+    }
+    void SetGlobalBuffer(__gm__ T *buffer)
+    {
+        addr_ = buffer; size_ = 0; declLo_ = nullptr; declHi_ = nullptr;
+    }
+    GlobalTensor operator[](uint64_t offset) const
+    {
+        GlobalTensor t = *this;
+        t.addr_ = addr_ + offset;
+        t.size_ = size_ > offset ? size_ - offset : 0;
+        return t;
+    }
+    T GetValue(uint64_t index, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
+    {
+        using namespace ascendopt_twin;
+        rt::Op op = rt::Begin(P_S, "GlobalTensor::GetValue", loc);
+        rt::TraceOp(op, DTypeName<T>::value, 1, sizeof(T));
+        T v{};
+        if (rt::Gm(op, addr_ + index, sizeof(T), false, declLo_, declHi_, "GetValue")) std::memcpy(&v, addr_ + index, sizeof(T));
+        return v;
+    }
+    void SetValue(uint64_t index, const T &value, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
+    {
+        using namespace ascendopt_twin;
+        rt::Op op = rt::Begin(P_S, "GlobalTensor::SetValue", loc);
+        rt::TraceOp(op, DTypeName<T>::value, 1, sizeof(T));
+        if (rt::Gm(op, addr_ + index, sizeof(T), true, declLo_, declHi_, "SetValue")) std::memcpy(addr_ + index, &value, sizeof(T));
+    }
+    twin_detail::ElemRef<GlobalTensor, T> operator()(uint64_t index, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
+    {
+        return twin_detail::ElemRef<GlobalTensor, T>(*this, index, loc);
+    }
+    T *GetPhyAddr() const { return addr_; }
+    T *GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+    uint64_t GetSize() const { return size_; }
+    template <typename Mode> void SetL2CacheHint(Mode) {}
+};
+
+}  // namespace AscendC
+#endif

@@ -1,0 +1,433 @@
+// AscendOptimizer CPU twin: TPipe, TQue/TQueBind, TBuf, HardEvent synchronisation, block info.
+#ifndef ASCENDOPT_TWIN_TPIPE_H
+#define ASCENDOPT_TWIN_TPIPE_H
+
+#include "ascendopt_twin/tensor.h"
+
+namespace AscendC {
+
+enum class HardEvent : uint8_t {
+    MTE2_MTE1,
+    MTE1_MTE2,
+    MTE1_M,
+    M_MTE1,
+    MTE2_V,
+    V_MTE2,
+    MTE3_V,
+    V_MTE3,
+    M_V,
+    V_M,
+    V_V,
+    MTE3_MTE1,
+    MTE1_MTE3,
+    MTE1_V,
+    MTE2_M,
+    M_MTE2,
+    V_MTE1,
+    M_FIX,
+    FIX_M,
+    MTE3_MTE2,
+    MTE2_MTE3,
+    S_V,
+    V_S,
+    S_MTE2,
+    MTE2_S,
+    S_MTE3,
+    MTE3_S,
+    MTE2_FIX,
+    FIX_MTE2,
+    FIX_S,
+    M_S,
+    FIX_MTE3,
+    MTE1_FIX,
+    FIX_MTE1,
+    FIX_FIX,
+    MAX,
+};
+using TEventID = int8_t;
+
+namespace twin_detail {
+using ascendopt_twin::Pipe;
+constexpr Pipe PipeOf(pipe_t p)
+{
+    return p == PIPE_S ? ascendopt_twin::P_S
+         : p == PIPE_V ? ascendopt_twin::P_V
+         : p == PIPE_MTE2 ? ascendopt_twin::P_MTE2
+         : p == PIPE_MTE3 ? ascendopt_twin::P_MTE3
+         : p == PIPE_ALL ? ascendopt_twin::P_ALL
+                         : ascendopt_twin::P_NONE;
+}
+constexpr Pipe EventSrc(HardEvent e)
+{
+    return (e == HardEvent::MTE2_V || e == HardEvent::MTE2_S || e == HardEvent::MTE2_MTE3) ? ascendopt_twin::P_MTE2
+         : (e == HardEvent::MTE3_V || e == HardEvent::MTE3_S || e == HardEvent::MTE3_MTE2) ? ascendopt_twin::P_MTE3
+         : (e == HardEvent::V_MTE2 || e == HardEvent::V_MTE3 || e == HardEvent::V_S || e == HardEvent::V_V) ? ascendopt_twin::P_V
+         : (e == HardEvent::S_V || e == HardEvent::S_MTE2 || e == HardEvent::S_MTE3) ? ascendopt_twin::P_S
+                                                                                       : ascendopt_twin::P_NONE;
+}
+constexpr Pipe EventDst(HardEvent e)
+{
+    return (e == HardEvent::MTE3_MTE2 || e == HardEvent::V_MTE2 || e == HardEvent::S_MTE2) ? ascendopt_twin::P_MTE2
+         : (e == HardEvent::MTE2_MTE3 || e == HardEvent::V_MTE3 || e == HardEvent::S_MTE3) ? ascendopt_twin::P_MTE3
+         : (e == HardEvent::MTE2_V || e == HardEvent::MTE3_V || e == HardEvent::S_V || e == HardEvent::V_V) ? ascendopt_twin::P_V
+         : (e == HardEvent::V_S || e == HardEvent::MTE2_S || e == HardEvent::MTE3_S) ? ascendopt_twin::P_S
+                                                                                     : ascendopt_twin::P_NONE;
+}
+constexpr const char *EventName(HardEvent e)
+{
+    return e == HardEvent::MTE2_V ? "MTE2_V" : e == HardEvent::V_MTE2 ? "V_MTE2" : e == HardEvent::MTE3_V ? "MTE3_V"
+         : e == HardEvent::V_MTE3 ? "V_MTE3" : e == HardEvent::V_V ? "V_V" : e == HardEvent::MTE3_MTE2 ? "MTE3_MTE2"
+         : e == HardEvent::MTE2_MTE3 ? "MTE2_MTE3" : e == HardEvent::S_V ? "S_V" : e == HardEvent::V_S ? "V_S"
+         : e == HardEvent::S_MTE2 ? "S_MTE2" : e == HardEvent::MTE2_S ? "MTE2_S" : e == HardEvent::S_MTE3 ? "S_MTE3"
+         : e == HardEvent::MTE3_S ? "MTE3_S" : "cube_event";
+}
+// Vector-core pipes that produce into / consume from a queue position.
+constexpr Pipe ProducerOf(TPosition p)
+{
+    return (p == TPosition::VECIN || p == TPosition::GM) ? ascendopt_twin::P_MTE2 : ascendopt_twin::P_V;
+}
+constexpr Pipe ConsumerOf(TPosition p)
+{
+    return (p == TPosition::VECOUT || p == TPosition::GM) ? ascendopt_twin::P_MTE3 : ascendopt_twin::P_V;
+}
+constexpr bool IsVectorPos(TPosition p)
+{
+    return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+}
+int16_t NextQueueId();
+}  // namespace twin_detail
+
+class TPipe;
+
+template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
+public:
+    static_assert(twin_detail::IsVectorPos(src) || src == TPosition::GM,
+                  "the CPU twin supports only vector-core queue positions (VECIN/VECOUT/VECCALC)");
+    static_assert(twin_detail::IsVectorPos(dst) || dst == TPosition::GM,
+                  "the CPU twin supports only vector-core queue positions (VECIN/VECOUT/VECCALC)");
+    static constexpr int kMaxSlots = 32;
+    TQueBind() = default;
+
+    template <typename T> LocalTensor<T> AllocTensor(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        using namespace ascendopt_twin;
+        rt::Op op = rt::Begin(P_S, "AllocTensor", loc);
+        if (num_ == 0) rt::Fatal("queue_not_initialized", loc.file, loc.line, "AllocTensor on a queue that was never given buffers with TPipe::InitBuffer");
+        int found = -1;
+        for (int k = 0; k < num_; ++k) {
+            int s = (next_ + k) % num_;
+            if (state_[s] == kFree) { found = s; break; }
+        }
+        if (found < 0)
+            rt::Fatal("alloc_beyond_depth", loc.file, loc.line,
+                      "AllocTensor on queue %d while all %d of its buffers are still allocated (no FreeTensor since); on the NPU this blocks forever",
+                      qid_, num_);
+        next_ = (found + 1) % num_;
+        state_[found] = kAlloc;
+        if (hasFree_[found]) rt::Acquire(twin_detail::ProducerOf(src), freeClock_[found]);
+        LocalTensor<T> t = LocalTensor<T>::Make(off_[found], len_ / static_cast<uint32_t>(sizeof(T)),
+                                                rt::UbBuf{off_[found], off_[found] + len_}, qid_, src);
+        Trace(op, "AllocTensor", ProducerOf_(), off_[found]);
+        return t;
+    }
+    template <typename T> bool EnQue(const LocalTensor<T> &tensor, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        using namespace ascendopt_twin;
+        rt::Op op = rt::Begin(P_S, "EnQue", loc);
+        int s = SlotOf(tensor.buf_.lo);
+        if (s < 0 || state_[s] == kFree) {
+            rt::Report("enque_not_allocated", true, loc.file, loc.line,
+                       "EnQue of a tensor (UB offset %u) that is not an allocated buffer of queue %d", tensor.off_, qid_);
+            return false;
+        }
+        if (count_ >= depth)
+            rt::Fatal("enque_full", loc.file, loc.line, "EnQue on queue %d that already holds %d tensors (depth %d); on the NPU this blocks forever",
+                      qid_, count_, static_cast<int>(depth));
+        enqClock_[s] = rt::Release(twin_detail::ProducerOf(src));
+        state_[s] = kQueued;
+        fifo_[(head_ + count_) % kMaxSlots] = static_cast<int8_t>(s);
+        ++count_;
+        Trace(op, "EnQue", ProducerOf_(), off_[s]);
+        return true;
+    }
+    template <typename T> LocalTensor<T> DeQue(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        using namespace ascendopt_twin;
+        rt::Op op = rt::Begin(P_S, "DeQue", loc);
+        if (count_ == 0)
+            rt::Fatal("deque_empty", loc.file, loc.line, "DeQue on empty queue %d (no matching EnQue); on the NPU this blocks forever", qid_);
+        int s = fifo_[head_];
+        head_ = (head_ + 1) % kMaxSlots;
+        --count_;
+        state_[s] = kDequeued;
+        rt::Acquire(twin_detail::ConsumerOf(dst), enqClock_[s]);
+        Trace(op, "DeQue", ConsumerOf_(), off_[s]);
+        return LocalTensor<T>::Make(off_[s], len_ / static_cast<uint32_t>(sizeof(T)), rt::UbBuf{off_[s], off_[s] + len_}, qid_, dst);
+    }
+    template <typename T> void FreeTensor(const LocalTensor<T> &tensor, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        using namespace ascendopt_twin;
+        rt::Op op = rt::Begin(P_S, "FreeTensor", loc);
+        int s = SlotOf(tensor.buf_.lo);
+        if (s < 0) {
+            rt::Report("free_foreign_tensor", true, loc.file, loc.line,
+                       "FreeTensor on queue %d of a tensor (UB offset %u) that does not belong to it", qid_, tensor.off_);
+            return;
+        }
+        if (state_[s] == kFree) {
+            rt::Report("double_free", true, loc.file, loc.line, "FreeTensor of a buffer of queue %d (UB offset %u) that is already free",
+                       qid_, off_[s]);
+            return;
+        }
+        if (state_[s] == kQueued) {
+            rt::Report("free_queued_tensor", true, loc.file, loc.line,
+                       "FreeTensor of a buffer of queue %d (UB offset %u) that is still enqueued (not DeQue'd)", qid_, off_[s]);
+            for (int k = 0; k < count_; ++k) {
+                if (fifo_[(head_ + k) % kMaxSlots] == s) {
+                    for (int j = k; j + 1 < count_; ++j) fifo_[(head_ + j) % kMaxSlots] = fifo_[(head_ + j + 1) % kMaxSlots];
+                    --count_;
+                    break;
+                }
+            }
+        }
+        freeClock_[s] = rt::Release(twin_detail::ConsumerOf(dst));
+        hasFree_[s] = true;
+        state_[s] = kFree;
+        Trace(op, "FreeTensor", ConsumerOf_(), off_[s]);
+    }
+    bool HasTensorInQue() const { return count_ > 0; }
+    int32_t GetTensorCountInQue() const { return count_; }
+    bool VacantInQue() const { return count_ < depth; }
+    bool HasIdleBuffer() const
+    {
+        for (int k = 0; k < num_; ++k)
+            if (state_[k] == kFree) return true;
+        return false;
+    }
+    void FreeAllEvent() {}
+
+    // Twin internals.
+    void TwinInit(uint32_t base, uint8_t num, uint32_t len)
+    {
+        qid_ = twin_detail::NextQueueId();
+        num_ = num > kMaxSlots ? kMaxSlots : num;
+        len_ = len;
+        for (int k = 0; k < num_; ++k) {
+            off_[k] = base + static_cast<uint32_t>(k) * ((len + 31u) / 32u * 32u);
+            state_[k] = kFree;
+            hasFree_[k] = false;
+        }
+        head_ = count_ = next_ = 0;
+    }
+    int16_t TwinId() const { return qid_; }
+
+private:
+    enum : uint8_t { kFree = 0, kAlloc, kQueued, kDequeued };
+    static constexpr ascendopt_twin::Pipe ProducerOf_() { return twin_detail::ProducerOf(src); }
+    static constexpr ascendopt_twin::Pipe ConsumerOf_() { return twin_detail::ConsumerOf(dst); }
+    int SlotOf(uint32_t lo) const
+    {
+        for (int k = 0; k < num_; ++k)
+            if (off_[k] == lo) return k;
+        return -1;
+    }
+    void Trace(const ascendopt_twin::rt::Op &op, const char *name, ascendopt_twin::Pipe pipe, uint32_t buf) const
+    {
+        if (!ascendopt_twin::rt::g_trace_on) return;
+        ascendopt_twin::rt::TraceRec r;
+        r.op = name; r.pipe = pipe; r.queue = qid_; r.buf = buf; r.bytes = len_; r.file = op.file; r.line = op.line;
+        ascendopt_twin::rt::Trace(r);
+    }
+    int16_t qid_ = -1;
+    int num_ = 0;
+    uint32_t len_ = 0;
+    uint32_t off_[kMaxSlots] = {};
+    uint8_t state_[kMaxSlots] = {};
+    bool hasFree_[kMaxSlots] = {};
+    ascendopt_twin::rt::Clock freeClock_[kMaxSlots] = {};
+    ascendopt_twin::rt::Clock enqClock_[kMaxSlots] = {};
+    int8_t fifo_[kMaxSlots] = {};
+    int head_ = 0, count_ = 0, next_ = 0;
+};
+
+template <TPosition pos, int32_t depth, auto mask = 0> class TQue : public TQueBind<pos, pos, depth, mask> {
+};
+
+template <TPosition pos = TPosition::VECCALC> class TBuf {
+public:
+    static_assert(twin_detail::IsVectorPos(pos), "the CPU twin supports only vector-core TBuf positions (VECIN/VECOUT/VECCALC)");
+    TBuf() = default;
+    template <typename T> LocalTensor<T> Get(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        Check(loc);
+        return LocalTensor<T>::Make(off_, len_ / static_cast<uint32_t>(sizeof(T)), ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
+    }
+    template <typename T> LocalTensor<T> Get(uint32_t len, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        Check(loc);
+        if (static_cast<uint64_t>(len) * sizeof(T) > len_)
+            ascendopt_twin::rt::Report("local_out_of_bounds", true, loc.file, loc.line,
+                                       "TBuf::Get<%s>(%u) asks for %llu B but the buffer has %u B",
+                                       ascendopt_twin::DTypeName<T>::value, len,
+                                       static_cast<unsigned long long>(len) * sizeof(T), len_);
+        return LocalTensor<T>::Make(off_, len, ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
+    }
+    template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        Check(loc);
+        if (bufOffset + static_cast<uint64_t>(size) * sizeof(T) > len_)
+            ascendopt_twin::rt::Report("local_out_of_bounds", true, loc.file, loc.line,
+                                       "TBuf::GetWithOffset(%u elements at byte %u) exceeds the buffer of %u B", size, bufOffset, len_);
+        return LocalTensor<T>::Make(off_ + bufOffset, size, ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
+    }
+    void TwinInit(uint32_t base, uint32_t len) { off_ = base; len_ = len; init_ = true; }
+
+private:
+    void Check(const ascendopt_twin::Loc &loc) const
+    {
+        if (!init_) ascendopt_twin::rt::Fatal("queue_not_initialized", loc.file, loc.line, "TBuf::Get on a buffer that was never given memory with TPipe::InitBuffer");
+    }
+    uint32_t off_ = 0, len_ = 0;
+    bool init_ = false;
+};
+
+class TPipe {
+public:
+    TPipe() { ascendopt_twin::rt::PipeInit(this); }
+    ~TPipe() { ascendopt_twin::rt::PipeGone(this); }
+    TPipe(const TPipe &) = delete;
+    TPipe &operator=(const TPipe &) = delete;
+
+    template <TPosition src, TPosition dst, int32_t depth, auto mask>
+    bool InitBuffer(TQueBind<src, dst, depth, mask> &que, uint8_t num, uint32_t len, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        uint32_t aligned = (len + 31u) / 32u * 32u;
+        uint32_t base = ascendopt_twin::rt::PipeAlloc(cursor_, aligned * num, loc, "TQue");
+        que.TwinInit(base, num, len);
+        TraceInit(loc, que.TwinId(), base, aligned * num);
+        return true;
+    }
+    template <TPosition pos> bool InitBuffer(TBuf<pos> &buf, uint32_t len, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        uint32_t aligned = (len + 31u) / 32u * 32u;
+        uint32_t base = ascendopt_twin::rt::PipeAlloc(cursor_, aligned, loc, "TBuf");
+        buf.TwinInit(base, len);
+        TraceInit(loc, -1, base, aligned);
+        return true;
+    }
+    void Reset() { cursor_ = 0; }
+    void Destroy() { cursor_ = 0; }
+    void Init() { cursor_ = 0; }
+    TEventID FetchEventID(HardEvent evt) { return static_cast<TEventID>(nextEvent_[static_cast<int>(evt)]++ % 8); }
+    template <HardEvent evt> TEventID FetchEventID() { return FetchEventID(evt); }
+    template <HardEvent evt> TEventID AllocEventID() { return FetchEventID(evt); }
+    template <HardEvent evt> void ReleaseEventID(TEventID) {}
+    uint32_t TwinUsedBytes() const { return cursor_; }
+
+private:
+    void TraceInit(const ascendopt_twin::Loc &loc, int qid, uint32_t base, uint32_t bytes)
+    {
+        if (!ascendopt_twin::rt::g_trace_on) return;
+        ascendopt_twin::rt::TraceRec r;
+        r.op = "InitBuffer"; r.pipe = ascendopt_twin::P_S; r.queue = qid; r.buf = base; r.bytes = bytes; r.file = loc.file; r.line = loc.line;
+        ascendopt_twin::rt::Trace(r);
+    }
+    uint32_t cursor_ = 0;
+    uint8_t nextEvent_[static_cast<int>(HardEvent::MAX)] = {};
+};
+
+inline TPipe *GetTPipePtr() { return static_cast<TPipe *>(ascendopt_twin::rt::g_blk->tpipe); }
+
+// ---- synchronisation ----
+template <HardEvent event> inline void SetFlag(int32_t eventID, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::EventSrc(event) != ascendopt_twin::P_NONE,
+                  "HardEvent between cube pipes is not supported by the CPU twin (vector core only)");
+    ascendopt_twin::rt::SetFlagEv(static_cast<int>(event), eventID, twin_detail::EventSrc(event), loc, twin_detail::EventName(event));
+}
+template <HardEvent event> inline void WaitFlag(int32_t eventID, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::EventDst(event) != ascendopt_twin::P_NONE,
+                  "HardEvent between cube pipes is not supported by the CPU twin (vector core only)");
+    ascendopt_twin::rt::WaitFlagEv(static_cast<int>(event), eventID, twin_detail::EventDst(event), loc, twin_detail::EventName(event));
+}
+template <pipe_t pipe> inline void PipeBarrier(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::PipeOf(pipe) != ascendopt_twin::P_NONE,
+                  "PipeBarrier: only PIPE_V, PIPE_MTE2, PIPE_MTE3 and PIPE_ALL are supported by the CPU twin");
+    static_assert(pipe != PIPE_S, "PipeBarrier does not support PIPE_S (scalar ordering is guaranteed by hardware)");
+    using namespace ascendopt_twin;
+    rt::Op op = rt::Begin(P_S, "PipeBarrier", loc);
+    if (rt::g_trace_on) {
+        rt::TraceRec r;
+        r.op = "PipeBarrier"; r.pipe = twin_detail::PipeOf(pipe); r.file = loc.file; r.line = loc.line;
+        rt::Trace(r);
+    }
+    (void)op;
+    rt::Barrier(twin_detail::PipeOf(pipe));
+}
+
+template <pipe_t src, pipe_t dst> class TQueSync {
+public:
+    void SetFlag(TEventID id, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        ascendopt_twin::rt::SetFlagEv(Code(), id, twin_detail::PipeOf(src), loc, "TQueSync");
+    }
+    void WaitFlag(TEventID id, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        ascendopt_twin::rt::WaitFlagEv(Code(), id, twin_detail::PipeOf(dst), loc, "TQueSync");
+    }
+
+private:
+    static int Code() { return 1000 + static_cast<int>(src) * 16 + static_cast<int>(dst); }
+};
+
+template <bool isAIVOnly = true> inline void SyncAll(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    ascendopt_twin::rt::SyncAllBlocks(loc);
+}
+template <bool isAIVOnly = true>
+inline void SyncAll(const GlobalTensor<int32_t> &, const LocalTensor<int32_t> &, const int32_t = 0,
+                    ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    ascendopt_twin::rt::SyncAllBlocks(loc);
+}
+
+inline int64_t GetBlockIdx() { return ascendopt_twin::rt::g_blk->idx; }
+inline int64_t GetBlockNum() { return ascendopt_twin::rt::g_blk->num; }
+inline int64_t GetSubBlockIdx() { return 0; }
+inline int64_t GetSubBlockNum() { return 1; }
+inline int64_t GetTaskRation() { return 1; }
+
+// ---- DMA atomics (apply to UB->GM copies of this block) ----
+namespace twin_detail {
+template <typename T> inline void SetAtomic(int mode)
+{
+    ascendopt_twin::rt::g_blk->atomicMode = mode;
+    ascendopt_twin::rt::g_blk->atomicType = ascendopt_twin::DTypeName<T>::value;
+}
+}  // namespace twin_detail
+template <typename T> inline void SetAtomicAdd()
+{
+    static_assert(IsSameType<T, float>::value || IsSameType<T, half>::value || IsSameType<T, int16_t>::value ||
+                      IsSameType<T, int32_t>::value || IsSameType<T, int8_t>::value || IsSameType<T, bfloat16_t>::value,
+                  "SetAtomicAdd: unsupported type");
+    twin_detail::SetAtomic<T>(1);
+}
+template <typename T> inline void SetAtomicMax() { twin_detail::SetAtomic<T>(2); }
+template <typename T> inline void SetAtomicMin() { twin_detail::SetAtomic<T>(3); }
+inline void SetAtomicNone() { ascendopt_twin::rt::g_blk->atomicMode = 0; }
+inline void DisableDmaAtomic() { ascendopt_twin::rt::g_blk->atomicMode = 0; }
+
+}  // namespace AscendC
+
+// Bisheng intrinsics some kernels still call directly.
+inline void pipe_barrier(pipe_t pipe, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    using namespace ascendopt_twin;
+    if (pipe == PIPE_ALL) rt::Barrier(P_ALL);
+    else if (AscendC::twin_detail::PipeOf(pipe) != P_NONE && pipe != PIPE_S) rt::Barrier(AscendC::twin_detail::PipeOf(pipe));
+    (void)loc;
+}
+
+#endif

@@ -1,0 +1,60 @@
+// AscendOptimizer CPU twin: tiling-data definition macros (host: class with set_/get_ accessors; kernel: plain struct).
+// Both modes produce the same memory layout (natural C++ struct layout, fields in declaration order).
+#ifndef ASCENDOPT_TWIN_REGISTER_TILINGDATA_BASE_H
+#define ASCENDOPT_TWIN_REGISTER_TILINGDATA_BASE_H
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include "ascendopt_twin/tiling_reg.h"
+
+#ifdef ASCENDOPT_TWIN_KERNEL
+
+#define BEGIN_TILING_DATA_DEF(class_name) struct class_name {
+#define TILING_DATA_FIELD_DEF(data_type, field_name) data_type field_name = data_type()
+#define TILING_DATA_FIELD_DEF_ARR(arr_type, arr_size, field_name) arr_type field_name[arr_size] = {}
+#define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name) struct_type field_name
+#define END_TILING_DATA_DEF }
+#define REGISTER_TILING_DATA_CLASS(op_type, class_name)                                      \
+    template <> struct AscendoptTwinTilingReg<__COUNTER__> {                                 \
+        static constexpr bool registered = true;                                             \
+        using type = class_name;                                                             \
+    };                                                                                       \
+    struct AscendoptTwinTilingFor_##op_type {                                                \
+        using type = class_name;                                                             \
+    };
+
+#else  // host
+
+namespace ascendopt_twin {
+namespace tiling {
+void SaveToBuffer(const void *data, size_t size, void *buf, size_t capacity, const char *name);
+struct ClassReg {
+    ClassReg(const char *opType, const char *className, size_t size);
+};
+}  // namespace tiling
+}  // namespace ascendopt_twin
+
+#define BEGIN_TILING_DATA_DEF(class_name)                                                               \
+    struct class_name {                                                                                 \
+        void SaveToBuffer(void *buf, size_t capacity) const                                             \
+        {                                                                                               \
+            ::ascendopt_twin::tiling::SaveToBuffer(this, sizeof(*this), buf, capacity, #class_name);   \
+        }                                                                                               \
+        size_t GetDataSize() const { return sizeof(*this); }                                            \
+        const uint8_t *GetDataPtr() const { return reinterpret_cast<const uint8_t *>(this); }
+#define TILING_DATA_FIELD_DEF(data_type, field_name)                                     \
+    data_type field_name = data_type();                                                  \
+    void set_##field_name(data_type ascendopt_v) { field_name = ascendopt_v; }           \
+    data_type get_##field_name() const { return field_name; }
+#define TILING_DATA_FIELD_DEF_ARR(arr_type, arr_size, field_name)                                     \
+    arr_type field_name[arr_size] = {};                                                               \
+    void set_##field_name(const arr_type *ascendopt_v) { std::memcpy(field_name, ascendopt_v, sizeof(field_name)); } \
+    arr_type *get_##field_name() { return field_name; }
+#define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name) struct_type field_name
+#define END_TILING_DATA_DEF }
+#define REGISTER_TILING_DATA_CLASS(op_type, class_name) \
+    static ::ascendopt_twin::tiling::ClassReg ascendopt_twin_tiling_reg_##op_type(#op_type, #class_name, sizeof(class_name));
+
+#endif  // ASCENDOPT_TWIN_KERNEL
+#endif

@@ -1,0 +1,188 @@
+// AscendOptimizer CPU twin: host-side API implementation (op registry, platform, tiling buffers).
+#include <cstdio>
+#include <cstring>
+
+#include "host_registry.h"
+
+namespace ascendopt_twin {
+namespace host {
+std::map<std::string, OpRecord> &Ops()
+{
+    static std::map<std::string, OpRecord> m;
+    return m;
+}
+std::map<std::string, TilingClass> &TilingClasses()
+{
+    static std::map<std::string, TilingClass> m;
+    return m;
+}
+fe::PlatFormInfos &Platform()
+{
+    static fe::PlatFormInfos p;
+    return p;
+}
+}  // namespace host
+
+namespace tiling {
+void SaveToBuffer(const void *data, size_t size, void *buf, size_t capacity, const char *name)
+{
+    if (buf == nullptr) return;
+    if (size > capacity) {
+        std::fprintf(stderr, "ascendopt-twin: %s::SaveToBuffer: %zu B of tiling data exceed the capacity of %zu B\n", name, size, capacity);
+        size = capacity;
+    }
+    std::memcpy(buf, data, size);
+}
+ClassReg::ClassReg(const char *opType, const char *className, size_t size)
+{
+    host::TilingClasses()[opType] = host::TilingClass{className, size};
+}
+}  // namespace tiling
+}  // namespace ascendopt_twin
+
+namespace ge {
+int GetSizeByDataType(DataType dt)
+{
+    switch (dt) {
+        case DT_FLOAT: case DT_INT32: case DT_UINT32: return 4;
+        case DT_FLOAT16: case DT_BF16: case DT_INT16: case DT_UINT16: return 2;
+        case DT_INT8: case DT_UINT8: case DT_BOOL: return 1;
+        case DT_INT64: case DT_UINT64: case DT_DOUBLE: case DT_COMPLEX64: return 8;
+        case DT_COMPLEX128: return 16;
+        default: return -1;
+    }
+}
+}  // namespace ge
+
+namespace gert {
+static size_t IrToInstance(const TilingContext &c, size_t irIndex, bool &present)
+{
+    present = false;
+    if (irIndex >= c.irInputNames_.size()) return 0;
+    const std::string &name = c.irInputNames_[irIndex];
+    for (size_t i = 0; i < c.inNames_.size(); ++i)
+        if (c.inNames_[i] == name) { present = true; return i; }
+    return 0;
+}
+const StorageShape *TilingContext::GetOptionalInputShape(size_t irIndex) const
+{
+    bool ok;
+    size_t i = IrToInstance(*this, irIndex, ok);
+    return ok ? GetInputShape(i) : nullptr;
+}
+const CompileTimeTensorDesc *TilingContext::GetOptionalInputDesc(size_t irIndex) const
+{
+    bool ok;
+    size_t i = IrToInstance(*this, irIndex, ok);
+    return ok ? GetInputDesc(i) : nullptr;
+}
+const Tensor *TilingContext::GetOptionalInputTensor(size_t irIndex) const
+{
+    bool ok;
+    size_t i = IrToInstance(*this, irIndex, ok);
+    return ok ? GetInputTensor(i) : nullptr;
+}
+OpImplRegisterV2 &OpImplRegisterV2::Tiling(TilingKernelFunc fn, size_t)
+{
+    ascendopt_twin::host::Ops()[opType_].tiling = fn;
+    return *this;
+}
+OpImplRegisterV2 &OpImplRegisterV2::InferShape(InferShapeKernelFunc fn)
+{
+    ascendopt_twin::host::Ops()[opType_].inferShape = fn;
+    return *this;
+}
+OpImplRegisterV2 &OpImplRegisterV2::InferDataType(InferDataTypeKernelFunc fn)
+{
+    ascendopt_twin::host::Ops()[opType_].inferDataType = fn;
+    return *this;
+}
+}  // namespace gert
+
+namespace platform_ascendc {
+static bool Is910B(const std::string &soc) { return soc.rfind("Ascend910B", 0) == 0 || soc.rfind("Ascend910_93", 0) == 0; }
+uint32_t PlatformAscendC::GetCoreNumAiv() const { return info_ ? info_->twinCoreNumAiv : 0; }
+uint32_t PlatformAscendC::GetCoreNumAic() const { return info_ ? info_->twinCoreNumAic : 0; }
+uint32_t PlatformAscendC::GetCoreNum() const
+{
+    if (!info_) return 0;
+    // On Ascend910B-class SoCs GetCoreNum reports AI Cores (cube side); vector-only SoCs report the vector cores.
+    return Is910B(info_->twinSoc) ? info_->twinCoreNumAic : info_->twinCoreNumAiv;
+}
+uint32_t PlatformAscendC::CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const
+{
+    if (aicCoreNum == 0 || aivCoreNum == 0 || aivCoreNum <= aicCoreNum) return sliceNum;
+    uint32_t ratio = aivCoreNum / aicCoreNum;
+    return (sliceNum + ratio - 1) / ratio;
+}
+void PlatformAscendC::GetCoreMemSize(const CoreMemType &memType, uint64_t &size) const
+{
+    switch (memType) {
+        case CoreMemType::UB: size = info_ ? info_->twinUbSize : 196608; break;
+        case CoreMemType::L1: size = 524288; break;
+        case CoreMemType::L0_A: size = 65536; break;
+        case CoreMemType::L0_B: size = 65536; break;
+        case CoreMemType::L0_C: size = 131072; break;
+        case CoreMemType::L2: size = 201326592; break;
+        case CoreMemType::HBM: size = 68719476736ull; break;
+        default: size = 0; break;
+    }
+}
+void PlatformAscendC::GetCoreMemBw(const CoreMemType &memType, uint64_t &bwSize) const
+{
+    bwSize = memType == CoreMemType::HBM ? 1600 : memType == CoreMemType::L2 ? 5400 : 0;  // GB/s, rough 910B figures
+}
+SocVersion PlatformAscendC::GetSocVersion() const
+{
+    std::string s = info_ ? info_->twinSoc : std::string();
+    if (s.rfind("Ascend910_93", 0) == 0) return SocVersion::ASCEND910_93;
+    if (s.rfind("Ascend910B", 0) == 0) return SocVersion::ASCEND910B;
+    if (s.rfind("Ascend910", 0) == 0) return SocVersion::ASCEND910;
+    if (s.rfind("Ascend310P", 0) == 0) return SocVersion::ASCEND310P;
+    if (s.rfind("Ascend310B", 0) == 0) return SocVersion::ASCEND310B;
+    if (s.rfind("Ascend950", 0) == 0) return SocVersion::ASCEND950;
+    if (s.rfind("Ascend310", 0) == 0) return SocVersion::ASCEND310;
+    return SocVersion::RESERVED_VERSION;
+}
+PlatformAscendC *PlatformAscendCManager::GetInstance()
+{
+    static PlatformAscendC p(&ascendopt_twin::host::Platform());
+    return &p;
+}
+PlatformAscendC *PlatformAscendCManager::GetInstance(const char *) { return GetInstance(); }
+}  // namespace platform_ascendc
+
+namespace ops {
+OpDef::OpDef(const char *type) : type_(type) { ascendopt_twin::host::Ops()[type_].def = this; }
+OpParamDef &OpDef::Input(const char *name)
+{
+    for (OpParamDef *p : inputs_)
+        if (p->name_ == name) return *p;
+    inputs_.push_back(new OpParamDef(name));
+    return *inputs_.back();
+}
+OpParamDef &OpDef::Output(const char *name)
+{
+    for (OpParamDef *p : outputs_)
+        if (p->name_ == name) return *p;
+    outputs_.push_back(new OpParamDef(name));
+    return *outputs_.back();
+}
+OpAttrDef &OpDef::Attr(const char *name)
+{
+    for (OpAttrDef *a : attrs_)
+        if (a->name_ == name) return *a;
+    attrs_.push_back(new OpAttrDef(name));
+    return *attrs_.back();
+}
+OpParamDef &OpAICoreConfig::Input(const char *name)
+{
+    params_.push_back(new OpParamDef(name));
+    return *params_.back();
+}
+OpParamDef &OpAICoreConfig::Output(const char *name)
+{
+    params_.push_back(new OpParamDef(name));
+    return *params_.back();
+}
+}  // namespace ops

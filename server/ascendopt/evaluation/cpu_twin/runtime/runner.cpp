@@ -1,0 +1,612 @@
+// AscendOptimizer CPU twin: runner (manifest -> tiling -> blocks -> outputs, findings, trace, result.json).
+#include <condition_variable>
+#include <csignal>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <mutex>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+#include "ascendopt_twin/runner.h"
+#include "host_registry.h"
+#include "twin_internal.h"
+
+namespace ascendopt_twin {
+namespace {
+
+using rt::G;
+
+struct TensorSpec {
+    std::string name, dtype, path;
+    std::vector<int64_t> dims;
+    ge::DataType ge = ge::DT_UNDEFINED;
+    size_t esize = 0;
+    uint64_t bytes = 0;
+};
+struct AttrSpec {
+    std::string name, type, value;
+};
+struct Manifest {
+    std::string opType, soc = "Ascend910B4";
+    uint32_t coreAiv = 40, coreAic = 0;
+    uint64_t ubSize = 196608;
+    std::vector<TensorSpec> inputs, outputs;
+    std::vector<AttrSpec> attrs;
+    int64_t blockDim = -1;
+    int64_t tilingKey = -1;
+    std::string trace, findings, result, sourceRoot;
+    bool autoSync = true;
+};
+
+bool DtypeInfo(const std::string &d, ge::DataType &g, size_t &sz)
+{
+    struct E { const char *n; ge::DataType g; size_t s; };
+    static const E t[] = {{"float16", ge::DT_FLOAT16, 2}, {"half", ge::DT_FLOAT16, 2},   {"float32", ge::DT_FLOAT, 4},
+                          {"float", ge::DT_FLOAT, 4},     {"bfloat16", ge::DT_BF16, 2},  {"int8", ge::DT_INT8, 1},
+                          {"int16", ge::DT_INT16, 2},     {"int32", ge::DT_INT32, 4},    {"int64", ge::DT_INT64, 8},
+                          {"uint8", ge::DT_UINT8, 1},     {"uint16", ge::DT_UINT16, 2},  {"uint32", ge::DT_UINT32, 4},
+                          {"uint64", ge::DT_UINT64, 8},   {"bool", ge::DT_BOOL, 1},      {"float64", ge::DT_DOUBLE, 8},
+                          {"double", ge::DT_DOUBLE, 8}};
+    for (const E &e : t)
+        if (d == e.n) { g = e.g; sz = e.s; return true; }
+    return false;
+}
+
+struct RunError {
+    int code;
+    std::string status, message;
+};
+[[noreturn]] void Fail(int code, const char *status, const char *fmt, ...)
+{
+    char buf[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    throw RunError{code, status, buf};
+}
+
+std::string RestAfter(const std::string &line, size_t nFields)
+{
+    size_t pos = 0;
+    for (size_t i = 0; i < nFields; ++i) {
+        pos = line.find(' ', pos);
+        if (pos == std::string::npos) return "";
+        ++pos;
+    }
+    return line.substr(pos);
+}
+
+Manifest ParseManifest(const char *path)
+{
+    FILE *f = std::fopen(path, "rb");
+    if (!f) Fail(3, "runner_error", "cannot open manifest %s", path);
+    Manifest m;
+    std::string content;
+    char buf[65536];
+    size_t n;
+    while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) content.append(buf, n);
+    std::fclose(f);
+    std::istringstream in(content);
+    std::string line;
+    int lineNo = 0;
+    while (std::getline(in, line)) {
+        ++lineNo;
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        if (line.empty() || line[0] == '#') continue;
+        std::istringstream ls(line);
+        std::string key;
+        ls >> key;
+        if (key == "op_type") ls >> m.opType;
+        else if (key == "soc") ls >> m.soc;
+        else if (key == "core_num_aiv") ls >> m.coreAiv;
+        else if (key == "core_num_aic") ls >> m.coreAic;
+        else if (key == "ub_size") ls >> m.ubSize;
+        else if (key == "block_dim") ls >> m.blockDim;
+        else if (key == "tiling_key") ls >> m.tilingKey;
+        else if (key == "auto_sync") { std::string v; ls >> v; m.autoSync = !(v == "off" || v == "0" || v == "false"); }
+        else if (key == "trace") m.trace = RestAfter(line, 1);
+        else if (key == "findings") m.findings = RestAfter(line, 1);
+        else if (key == "result") m.result = RestAfter(line, 1);
+        else if (key == "source_root") m.sourceRoot = RestAfter(line, 1);
+        else if (key == "input" || key == "output") {
+            TensorSpec t;
+            size_t ndim = 0;
+            ls >> t.name >> t.dtype >> ndim;
+            if (!ls) Fail(3, "runner_error", "manifest line %d: malformed %s", lineNo, key.c_str());
+            t.dims.resize(ndim);
+            for (size_t i = 0; i < ndim; ++i) ls >> t.dims[i];
+            if (!ls) Fail(3, "runner_error", "manifest line %d: malformed dims", lineNo);
+            t.path = RestAfter(line, 4 + ndim);
+            if (!DtypeInfo(t.dtype, t.ge, t.esize)) Fail(3, "runner_error", "manifest line %d: unknown dtype %s", lineNo, t.dtype.c_str());
+            uint64_t numel = 1;
+            for (int64_t d : t.dims) numel *= static_cast<uint64_t>(d < 0 ? 0 : d);
+            t.bytes = numel * t.esize;
+            (key == "input" ? m.inputs : m.outputs).push_back(t);
+        } else if (key == "attr") {
+            AttrSpec a;
+            ls >> a.name >> a.type;
+            a.value = RestAfter(line, 3);
+            m.attrs.push_back(a);
+        } else {
+            std::fprintf(stderr, "ascendopt-twin: manifest line %d: unknown directive '%s' ignored\n", lineNo, key.c_str());
+        }
+    }
+    if (m.coreAic == 0) m.coreAic = m.coreAiv / 2 ? m.coreAiv / 2 : 1;
+    return m;
+}
+
+uint8_t *AllocGm(const std::string &name, uint64_t size, int kind, uint8_t fill)
+{
+    uint64_t alloc = (size + 511) / 512 * 512;
+    if (alloc == 0) alloc = 512;
+    void *p = nullptr;
+    if (posix_memalign(&p, 512, alloc) != 0) Fail(3, "runner_error", "out of memory allocating %llu B for %s", static_cast<unsigned long long>(alloc), name.c_str());
+    std::memset(p, fill, alloc);
+    rt::GmBuf g;
+    g.name = name;
+    g.base = static_cast<uint8_t *>(p);
+    g.size = size;
+    g.alloc = alloc;
+    g.kind = kind;
+    if (kind == 1 || kind == 2) g.wtag.assign(size, 0);
+    G.gm.push_back(std::move(g));
+    return static_cast<uint8_t *>(p);
+}
+
+// ------------------------------------------------------------------ block scheduler (SyncAll-aware)
+struct Sched {
+    std::mutex m;
+    std::condition_variable cv;
+    int n = 0;
+    int turn = -1;
+    bool allDone = false;
+    std::vector<int> st;  // 0 not started, 1 runnable, 2 at SyncAll, 3 done
+    std::vector<rt::BlockState *> bs;
+    std::vector<std::thread> th;
+    LaunchFn launch = nullptr;
+    uint8_t **args = nullptr;
+    uint32_t ubSize = 0;
+    uint64_t tilingKey = 0;
+    uint32_t tilingSize = 0;
+    int aborted = 0;
+    bool mismatchReported = false;
+};
+Sched S;
+
+void StartBlock(int b);
+
+void Activate(int b)
+{
+    rt::g_cur = S.bs[b];
+    rt::g_blk = &rt::g_cur->pub;
+    G.lastBlock = b;
+}
+
+// Called with S.m held: chooses who runs next.
+void PassBaton(int from)
+{
+    int pick = -1;
+    for (int k = 1; k <= S.n && pick < 0; ++k) {
+        int c = (from + k) % S.n;
+        if (c <= from && k < S.n) {
+            // wrap-around: prefer blocks after `from` first (handled by order), then earlier ones
+        }
+        if (S.st[c] == 0 || S.st[c] == 1) pick = c;
+    }
+    if (pick < 0) {
+        bool anyBarrier = false, anyDoneClean = false;
+        for (int c = 0; c < S.n; ++c) {
+            if (S.st[c] == 2) anyBarrier = true;
+            if (S.st[c] == 3 && !S.bs[c]->aborted) anyDoneClean = true;
+        }
+        if (anyBarrier) {
+            if (anyDoneClean && !S.mismatchReported) {
+                S.mismatchReported = true;
+                rt::BlockState *keep = rt::g_cur;
+                rt::Report("syncall_mismatch", true, G.lastOp.file, G.lastOp.line,
+                           "some blocks finished without reaching a SyncAll that other blocks wait in; on the NPU the waiting blocks hang");
+                rt::g_cur = keep;
+            }
+            G.phase++;
+            for (int c = 0; c < S.n; ++c)
+                if (S.st[c] == 2) S.st[c] = 1;
+            for (int c = 0; c < S.n; ++c)
+                if (S.st[c] == 1) { pick = c; break; }
+        }
+    }
+    if (pick < 0) {
+        S.allDone = true;
+        S.turn = -1;
+        S.cv.notify_all();
+        return;
+    }
+    S.turn = pick;
+    if (S.st[pick] == 0) StartBlock(pick);
+    S.cv.notify_all();
+}
+
+void BlockMain(int b)
+{
+    {
+        std::unique_lock<std::mutex> lk(S.m);
+        S.cv.wait(lk, [b] { return S.turn == b; });
+    }
+    Activate(b);
+    try {
+        S.launch(S.args);
+    } catch (const BlockAbort &) {
+        S.bs[b]->aborted = true;
+    } catch (const std::exception &e) {
+        S.bs[b]->aborted = true;
+        rt::Report("kernel_exception", true, G.lastOp.file, G.lastOp.line, "C++ exception in block %d: %s", b, e.what());
+    }
+    std::unique_lock<std::mutex> lk(S.m);
+    if (S.bs[b]->aborted) S.aborted++;
+    // Free the UB of finished blocks (keep the scheduler light for large block counts).
+    S.bs[b]->ub.clear(); S.bs[b]->ub.shrink_to_fit();
+    S.bs[b]->init.clear(); S.bs[b]->init.shrink_to_fit();
+    S.bs[b]->gran.clear(); S.bs[b]->gran.shrink_to_fit();
+    S.st[b] = 3;
+    PassBaton(b);
+}
+
+void StartBlock(int b)
+{
+    S.bs[b] = new rt::BlockState();
+    rt::InitBlockState(*S.bs[b], b, S.n, S.ubSize, S.tilingKey, S.tilingSize);
+    S.st[b] = 1;
+    S.th[b] = std::thread(BlockMain, b);
+}
+
+void SyncAllHook(const Loc &)
+{
+    int b = static_cast<int>(rt::g_cur->pub.idx);
+    std::unique_lock<std::mutex> lk(S.m);
+    S.st[b] = 2;
+    PassBaton(b);
+    S.cv.wait(lk, [b] { return S.turn == b; });
+    lk.unlock();
+    Activate(b);
+}
+
+void RunBlocks(int n, LaunchFn launch, uint8_t **args, uint32_t ubSize, uint64_t key, uint32_t tilingSize)
+{
+    S.n = n;
+    S.st.assign(n, 0);
+    S.bs.assign(n, nullptr);
+    S.th.resize(n);
+    S.launch = launch;
+    S.args = args;
+    S.ubSize = ubSize;
+    S.tilingKey = key;
+    S.tilingSize = tilingSize;
+    G.syncAllHook = &SyncAllHook;
+    {
+        std::unique_lock<std::mutex> lk(S.m);
+        S.turn = 0;
+        StartBlock(0);
+        S.cv.notify_all();
+        S.cv.wait(lk, [] { return S.allDone; });
+    }
+    for (auto &t : S.th)
+        if (t.joinable()) t.join();
+}
+
+// ------------------------------------------------------------------ output files
+std::string Hex(const uint8_t *p, size_t n)
+{
+    static const char *d = "0123456789abcdef";
+    std::string s;
+    s.reserve(n * 2);
+    for (size_t i = 0; i < n; ++i) { s += d[p[i] >> 4]; s += d[p[i] & 15]; }
+    return s;
+}
+
+void WriteFindings(const std::string &path)
+{
+    if (path.empty()) return;
+    FILE *f = std::fopen(path.c_str(), "wb");
+    if (!f) return;
+    for (const rt::Finding &x : G.findings) {
+        std::string o = "{\"kind\":\"";
+        rt::JsonEscape(o, x.kind);
+        o += "\",\"severity\":\"";
+        o += x.error ? "error" : "warning";
+        o += "\",\"message\":\"";
+        rt::JsonEscape(o, x.message);
+        o += "\",\"file\":\"";
+        rt::JsonEscape(o, x.file);
+        o += "\",\"line\":" + std::to_string(x.line) + ",\"block\":" + std::to_string(x.block) + ",\"count\":" + std::to_string(x.count) + "}\n";
+        std::fwrite(o.data(), 1, o.size(), f);
+    }
+    std::fclose(f);
+}
+
+struct ResultInfo {
+    std::string status = "runner_error", message;
+    int64_t blockDim = 0;
+    uint64_t tilingKey = 0, workspace = 0;
+    std::string tilingHex;
+    uint32_t ubBytes = 0;
+    int aborted = 0;
+};
+std::string g_resultPath, g_findingsPath;
+ResultInfo g_res;
+
+void WriteResult()
+{
+    if (g_resultPath.empty()) return;
+    FILE *f = std::fopen(g_resultPath.c_str(), "wb");
+    if (!f) return;
+    size_t errors = 0, warnings = 0;
+    for (const rt::Finding &x : G.findings) (x.error ? errors : warnings)++;
+    std::string o = "{\"status\":\"" + g_res.status + "\",\"block_dim\":" + std::to_string(g_res.blockDim) +
+                    ",\"tiling_key\":" + std::to_string(g_res.tilingKey) + ",\"workspace_size\":" + std::to_string(g_res.workspace) +
+                    ",\"tiling_data_hex\":\"" + g_res.tilingHex + "\",\"ub_bytes_per_block\":" + std::to_string(g_res.ubBytes) +
+                    ",\"blocks_aborted\":" + std::to_string(g_res.aborted) + ",\"findings_errors\":" + std::to_string(errors) +
+                    ",\"findings_warnings\":" + std::to_string(warnings) + ",\"trace_format_version\":1,\"message\":\"";
+    rt::JsonEscape(o, g_res.message);
+    o += "\"}\n";
+    std::fwrite(o.data(), 1, o.size(), f);
+    std::fclose(f);
+}
+
+void OnCrash(int sig)
+{
+    static volatile sig_atomic_t once = 0;
+    if (once) _exit(128 + sig);
+    once = 1;
+    char buf[512];
+    std::snprintf(buf, sizeof buf, "%s in block %lld after %s at %s:%d (the kernel crashed the CPU twin; likely an access far outside a tensor)",
+                  sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : "signal",
+                  static_cast<long long>(G.lastBlock), G.lastOp.op ? G.lastOp.op : "?", rt::RelFile(G.lastOp.file).c_str(), G.lastOp.line);
+    g_res.status = "kernel_error";
+    g_res.message = buf;
+    rt::TraceFlush();
+    if (G.trace) std::fflush(G.trace);
+    WriteFindings(g_findingsPath);
+    WriteResult();
+    _exit(0);
+}
+
+}  // namespace
+
+int RunnerMain(int argc, char **argv, LaunchFn launch)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s manifest.txt\n", argv[0]);
+        return 3;
+    }
+    std::vector<uint8_t *> args;
+    try {
+        Manifest m = ParseManifest(argv[1]);
+        g_resultPath = m.result;
+        g_findingsPath = m.findings;
+        G.sourceRoot = m.sourceRoot;
+        G.autoSync = m.autoSync;
+        G.ubSize = static_cast<uint32_t>(m.ubSize);
+        if (!m.trace.empty()) {
+            G.trace = std::fopen(m.trace.c_str(), "wb");
+            if (!G.trace) Fail(3, "runner_error", "cannot write trace %s", m.trace.c_str());
+            std::fputs("{\"format\":\"ascendopt-trace\",\"version\":1}\n", G.trace);
+            rt::g_trace_on = true;
+        }
+        std::signal(SIGSEGV, OnCrash);
+        std::signal(SIGBUS, OnCrash);
+        std::signal(SIGFPE, OnCrash);
+
+        // Inputs.
+        std::vector<uint8_t *> inBufs, outBufs;
+        for (const TensorSpec &t : m.inputs) {
+            uint8_t *p = AllocGm(t.name, t.bytes, 0, 0);
+            FILE *f = std::fopen(t.path.c_str(), "rb");
+            if (!f) Fail(3, "runner_error", "input %s: cannot open %s", t.name.c_str(), t.path.c_str());
+            size_t got = t.bytes ? std::fread(p, 1, t.bytes, f) : 0;
+            int extra = std::fgetc(f);
+            std::fclose(f);
+            if (got != t.bytes || extra != EOF)
+                Fail(3, "runner_error", "input %s: file %s does not hold exactly %llu B", t.name.c_str(), t.path.c_str(),
+                     static_cast<unsigned long long>(t.bytes));
+            inBufs.push_back(p);
+        }
+
+        // Tiling context.
+        fe::PlatFormInfos &plat = host::Platform();
+        plat.twinCoreNumAiv = m.coreAiv;
+        plat.twinCoreNumAic = m.coreAic;
+        plat.twinUbSize = m.ubSize;
+        plat.twinSoc = m.soc;
+        gert::TilingContext ctx;
+        ctx.opType_ = m.opType;
+        ctx.platform_ = &plat;
+        for (size_t i = 0; i < m.inputs.size(); ++i) {
+            const TensorSpec &t = m.inputs[i];
+            gert::StorageShape s;
+            for (int64_t d : t.dims) { s.MutableOriginShape().AppendDim(d); s.MutableStorageShape().AppendDim(d); }
+            ctx.inShapes_.push_back(s);
+            gert::CompileTimeTensorDesc desc;
+            desc.dtype_ = t.ge;
+            ctx.inDescs_.push_back(desc);
+            gert::Tensor tt;
+            tt.shape_ = s;
+            tt.dtype_ = t.ge;
+            tt.data_ = inBufs[i];
+            tt.size_ = t.bytes;
+            ctx.inTensors_.push_back(tt);
+            ctx.inNames_.push_back(t.name);
+        }
+        for (const TensorSpec &t : m.outputs) {
+            gert::StorageShape s;
+            for (int64_t d : t.dims) { s.MutableOriginShape().AppendDim(d); s.MutableStorageShape().AppendDim(d); }
+            ctx.outShapes_.push_back(s);
+            gert::CompileTimeTensorDesc desc;
+            desc.dtype_ = t.ge;
+            ctx.outDescs_.push_back(desc);
+        }
+        for (const AttrSpec &a : m.attrs) {
+            gert::RuntimeAttrs::Value v;
+            if (a.type == "float") { v.kind = 0; v.f = std::strtof(a.value.c_str(), nullptr); }
+            else if (a.type == "int") { v.kind = 1; v.i = std::strtoll(a.value.c_str(), nullptr, 10); }
+            else if (a.type == "bool") { v.kind = 2; v.b = a.value == "true" || a.value == "1" || a.value == "True"; }
+            else { v.kind = 3; v.s = a.value; }
+            ctx.attrs_.v_.push_back(v);
+        }
+        std::vector<uint8_t> rawTiling(64 * 1024, 0);
+        ctx.raw_.data_ = rawTiling.data();
+        ctx.raw_.capacity_ = rawTiling.size();
+
+        host::OpRecord *rec = nullptr;
+        auto &ops = host::Ops();
+        if (!m.opType.empty()) {
+            auto it = ops.find(m.opType);
+            if (it != ops.end()) rec = &it->second;
+        }
+        gert::OpImplRegisterV2::TilingKernelFunc tilingFn = nullptr;
+        if (rec) {
+            tilingFn = rec->tiling ? rec->tiling : (rec->def ? rec->def->aicore_.tiling_ : nullptr);
+            if (rec->def) {
+                const ops::OpDef &d = *rec->def;
+                for (const ops::OpParamDef *p : d.inputs_) ctx.irInputNames_.push_back(p->name_);
+                // Attrs the manifest does not give take the OpDef defaults.
+                for (size_t i = ctx.attrs_.v_.size(); i < d.attrs_.size(); ++i) {
+                    gert::RuntimeAttrs::Value v;
+                    const ops::OpAttrDef &a = *d.attrs_[i];
+                    v.kind = a.kind_; v.f = a.f_; v.i = a.i_; v.b = a.b_; v.s = a.s_; v.li = a.li_; v.lf = a.lf_;
+                    ctx.attrs_.v_.push_back(v);
+                }
+                // Dtype coverage of the OpDef.
+                auto checkList = [&](const std::vector<ops::OpParamDef *> &params, const std::vector<TensorSpec> &ts, const char *what) {
+                    for (size_t i = 0; i < ts.size() && i < params.size(); ++i) {
+                        const auto &dl = params[i]->dtypes_;
+                        if (dl.empty()) continue;
+                        bool found = false;
+                        for (auto x : dl) found = found || x == ts[i].ge;
+                        if (!found)
+                            rt::Report("dtype_not_in_opdef", false, nullptr, 0, "%s %s has dtype %s, which the OpDef of %s does not list",
+                                       what, ts[i].name.c_str(), ts[i].dtype.c_str(), m.opType.c_str());
+                    }
+                };
+                checkList(d.inputs_, m.inputs, "input");
+                checkList(d.outputs_, m.outputs, "output");
+            }
+        }
+        int64_t blockDim = -1;
+        uint64_t tilingKey = 0;
+        size_t tilingSize = 0;
+        size_t workspace = 0;
+        if (tilingFn) {
+            ge::graphStatus st = tilingFn(&ctx);
+            if (st != ge::GRAPH_SUCCESS) Fail(2, "tiling_failed", "the tiling function of %s returned %u", m.opType.c_str(), st);
+            if (ctx.blockDimSet_) blockDim = ctx.blockDim_;
+            tilingKey = ctx.tilingKey_;
+            tilingSize = ctx.raw_.size_ ? ctx.raw_.size_ : ctx.plainTilingSize_;
+            if (tilingSize > ctx.raw_.capacity_) tilingSize = ctx.raw_.capacity_;
+            for (size_t w : ctx.workspace_) workspace += w;
+            // InferShape / InferDataType consistency with the manifest.
+            if (rec && rec->def && rec->def->inferShape_) {
+                gert::InferShapeContext ic;
+                for (auto &s : ctx.inShapes_) ic.in_.push_back(s.GetStorageShape());
+                ic.out_.resize(m.outputs.size());
+                ic.attrs_ = &ctx.attrs_;
+                if (rec->def->inferShape_(&ic) == ge::GRAPH_SUCCESS) {
+                    for (size_t i = 0; i < m.outputs.size(); ++i)
+                        if (!(ic.out_[i] == ctx.outShapes_[i].GetStorageShape()))
+                            rt::Report("infer_shape_mismatch", false, nullptr, 0,
+                                       "InferShape of %s gives output %s %zu dims (first dim %lld) but the manifest has %zu dims",
+                                       m.opType.c_str(), m.outputs[i].name.c_str(), ic.out_[i].GetDimNum(),
+                                       static_cast<long long>(ic.out_[i].GetDim(0)), m.outputs[i].dims.size());
+                }
+            }
+            if (rec && rec->def && rec->def->inferDataType_) {
+                gert::InferDataTypeContext dc;
+                for (auto &d : ctx.inDescs_) dc.in_.push_back(d.dtype_);
+                dc.out_.assign(m.outputs.size(), ge::DT_UNDEFINED);
+                dc.attrs_ = &ctx.attrs_;
+                if (rec->def->inferDataType_(&dc) == ge::GRAPH_SUCCESS) {
+                    for (size_t i = 0; i < m.outputs.size(); ++i)
+                        if (dc.out_[i] != ge::DT_UNDEFINED && dc.out_[i] != m.outputs[i].ge)
+                            rt::Report("infer_dtype_mismatch", false, nullptr, 0, "InferDataType of %s gives output %s a different dtype than %s",
+                                       m.opType.c_str(), m.outputs[i].name.c_str(), m.outputs[i].dtype.c_str());
+                }
+            }
+        } else if (m.blockDim < 0) {
+            std::string known;
+            for (auto &kv : ops) known += (known.empty() ? "" : ", ") + kv.first;
+            Fail(2, "tiling_failed", "no tiling function is registered for op type '%s' (registered: %s) and the manifest gives no block_dim",
+                 m.opType.c_str(), known.empty() ? "none" : known.c_str());
+        }
+        if (m.blockDim >= 0) blockDim = m.blockDim;
+        if (m.tilingKey >= 0) tilingKey = static_cast<uint64_t>(m.tilingKey);
+        if (blockDim < 0) Fail(2, "tiling_failed", "the tiling function of %s never called SetBlockDim", m.opType.c_str());
+        if (blockDim == 0) Fail(2, "tiling_failed", "the tiling function of %s set block_dim 0", m.opType.c_str());
+        if (blockDim > 65535) Fail(2, "tiling_failed", "block_dim %lld exceeds 65535", static_cast<long long>(blockDim));
+        g_res.blockDim = blockDim;
+        g_res.tilingKey = tilingKey;
+        g_res.workspace = workspace;
+        g_res.tilingHex = Hex(rawTiling.data(), tilingSize);
+
+        // Outputs (poisoned with 0xFF so that unwritten elements stand out), workspace, tiling.
+        for (const TensorSpec &t : m.outputs) outBufs.push_back(AllocGm(t.name, t.bytes, 1, ctx.needAtomic_ ? 0x00 : 0xFF));
+        uint8_t *ws = workspace ? AllocGm("workspace", workspace, 2, 0xFF) : AllocGm("workspace(empty)", 0, 2, 0);
+        uint8_t *tl = AllocGm("tiling", tilingSize, 3, 0);
+        std::memcpy(tl, rawTiling.data(), tilingSize);
+        args = inBufs;
+        args.insert(args.end(), outBufs.begin(), outBufs.end());
+        args.push_back(ws);
+        args.push_back(tl);
+
+        RunBlocks(static_cast<int>(blockDim), launch, args.data(), static_cast<uint32_t>(m.ubSize), tilingKey, static_cast<uint32_t>(tilingSize));
+        g_res.aborted = S.aborted;
+        g_res.ubBytes = G.ubHighMax;
+
+        // Unwritten outputs.
+        for (size_t i = 0; i < m.outputs.size(); ++i) {
+            rt::GmBuf *g = rt::FindGm(outBufs[i]);
+            if (!g || g->size == 0) continue;
+            uint64_t missing = 0, first = 0;
+            for (uint64_t k = 0; k < g->size; ++k)
+                if (g->wtag[k] == 0) { if (missing++ == 0) first = k; }
+            if (missing)
+                rt::Report("output_not_written", !ctx.needAtomic_, nullptr, 0,
+                           "output %s: %llu of %llu bytes were never written by any block (first: element %llu)", m.outputs[i].name.c_str(),
+                           static_cast<unsigned long long>(missing), static_cast<unsigned long long>(g->size),
+                           static_cast<unsigned long long>(first / m.outputs[i].esize));
+        }
+        if (blockDim > static_cast<int64_t>(m.coreAiv) && G.phase > 0)
+            rt::Report("syncall_block_dim_exceeds_cores", true, nullptr, 0,
+                       "SyncAll with block_dim %lld > %u vector cores: not all blocks are resident at once, so the NPU deadlocks",
+                       static_cast<long long>(blockDim), m.coreAiv);
+
+        for (size_t i = 0; i < m.outputs.size(); ++i) {
+            FILE *f = std::fopen(m.outputs[i].path.c_str(), "wb");
+            if (!f) Fail(3, "runner_error", "cannot write output %s", m.outputs[i].path.c_str());
+            if (m.outputs[i].bytes) std::fwrite(outBufs[i], 1, m.outputs[i].bytes, f);
+            std::fclose(f);
+        }
+        g_res.status = S.aborted ? "kernel_error" : "ok";
+        g_res.message = S.aborted ? std::to_string(S.aborted) + " block(s) stopped on a fatal finding (see findings)" : "";
+        rt::TraceFlush();
+        if (G.trace) std::fclose(G.trace);
+        G.trace = nullptr;
+        WriteFindings(m.findings);
+        WriteResult();
+        return 0;
+    } catch (const RunError &e) {
+        g_res.status = e.status;
+        g_res.message = e.message;
+        std::fprintf(stderr, "ascendopt-twin: %s: %s\n", e.status.c_str(), e.message.c_str());
+        rt::TraceFlush();
+        WriteFindings(g_findingsPath);
+        WriteResult();
+        return e.code;
+    }
+}
+
+}  // namespace ascendopt_twin

@@ -1,0 +1,588 @@
+// AscendOptimizer CPU twin: sanitizer core (UB/GM shadow state, pipe vector clocks, findings, trace).
+#include <cstdarg>
+#include <cstring>
+
+#include "ascendopt_twin/vec.h"
+#include "twin_internal.h"
+
+namespace ascendopt_twin {
+namespace rt {
+
+BlockPublic *g_blk = nullptr;
+bool g_trace_on = false;
+Global G;
+BlockState *g_cur = nullptr;
+
+static const char *kPipeName[] = {"S", "V", "MTE2", "MTE3", "NUM", "ALL", "NONE"};
+static const char *PipeName(uint8_t p) { return p <= P_NONE ? kPipeName[p] : "?"; }
+
+// ------------------------------------------------------------------ files, locations
+const std::string &RelFile(const char *file)
+{
+    if (file == nullptr) {
+        static const std::string empty;
+        return empty;
+    }
+    auto it = G.relFiles.find(file);
+    if (it != G.relFiles.end()) return it->second;
+    std::string f(file);
+    const std::string &root = G.sourceRoot;
+    if (!root.empty()) {
+        std::string r = root;
+        if (r.back() != '/') r += '/';
+        if (f.compare(0, r.size(), r) == 0) f = f.substr(r.size());
+    }
+    while (f.compare(0, 2, "./") == 0) f = f.substr(2);
+    return G.relFiles.emplace(file, f).first->second;
+}
+
+static uint32_t InternLoc(const char *op, const char *file, int line)
+{
+    struct Slot {
+        const char *op, *file;
+        int line;
+        uint32_t id;
+    };
+    static Slot cache[1024];
+    static std::unordered_map<std::string, uint32_t> *byKey = new std::unordered_map<std::string, uint32_t>();
+    size_t h = (reinterpret_cast<uintptr_t>(op) * 31u + reinterpret_cast<uintptr_t>(file) * 17u + static_cast<size_t>(line)) & 1023u;
+    Slot &s = cache[h];
+    if (s.op == op && s.file == file && s.line == line && s.op != nullptr) return s.id;
+    char key[64];
+    std::snprintf(key, sizeof key, "%p|%p|%d", static_cast<const void *>(op), static_cast<const void *>(file), line);
+    auto it = byKey->find(key);
+    uint32_t id;
+    if (it == byKey->end()) {
+        id = static_cast<uint32_t>(G.locs.size());
+        G.locs.push_back(LocInfo{op, file, line});
+        byKey->emplace(key, id);
+    } else {
+        id = it->second;
+    }
+    s = Slot{op, file, line, id};
+    return id;
+}
+
+// ------------------------------------------------------------------ findings
+static void AddFinding(const char *kind, bool error, const char *file, int line, const char *fmt, va_list ap)
+{
+    const std::string &rel = RelFile(file);
+    auto key = std::make_tuple(std::string(kind), rel, line);
+    auto it = G.findingIndex.find(key);
+    if (it != G.findingIndex.end()) {
+        Finding &f = G.findings[it->second];
+        f.count++;
+        if (error && !f.error) f.error = true;
+        return;
+    }
+    char buf[1024];
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    Finding f{kind, error, buf, rel, line, g_cur ? g_cur->pub.idx : -1, 1};
+    G.findingIndex.emplace(key, G.findings.size());
+    G.findings.push_back(f);
+}
+
+void Report(const char *kind, bool error, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    AddFinding(kind, error, file, line, fmt, ap);
+    va_end(ap);
+}
+
+void Fatal(const char *kind, const char *file, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    AddFinding(kind, true, file, line, fmt, ap);
+    va_end(ap);
+    throw BlockAbort{kind};
+}
+
+// ------------------------------------------------------------------ trace
+void TraceFlush()
+{
+    if (G.trace && !G.traceBuf.empty()) {
+        std::fwrite(G.traceBuf.data(), 1, G.traceBuf.size(), G.trace);
+        G.traceBuf.clear();
+    }
+}
+
+void JsonEscape(std::string &out, const std::string &s)
+{
+    for (char c : s) {
+        if (c == '"' || c == '\\') { out += '\\'; out += c; }
+        else if (static_cast<unsigned char>(c) < 0x20) {
+            char b[8];
+            std::snprintf(b, sizeof b, "\\u%04x", c);
+            out += b;
+        } else out += c;
+    }
+}
+
+static void AppendInt(std::string &o, int64_t v)
+{
+    char b[24];
+    int n = 0;
+    bool neg = v < 0;
+    uint64_t u = neg ? static_cast<uint64_t>(-(v + 1)) + 1 : static_cast<uint64_t>(v);
+    do { b[n++] = static_cast<char>('0' + u % 10); u /= 10; } while (u);
+    if (neg) o += '-';
+    while (n) o += b[--n];
+}
+
+void Trace(const TraceRec &r)
+{
+    if (!G.trace) return;
+    std::string &o = G.traceBuf;
+    o += "{\"b\":";
+    AppendInt(o, g_cur ? g_cur->pub.idx : -1);
+    if (r.pipe <= P_ALL && r.pipe != P_NUM) { o += ",\"pipe\":\""; o += PipeName(r.pipe); o += '"'; }
+    o += ",\"op\":\"";
+    o += r.op ? r.op : "?";
+    o += '"';
+    if (r.dtype) { o += ",\"dtype\":\""; o += r.dtype; o += '"'; }
+    if (r.n >= 0) { o += ",\"n\":"; AppendInt(o, r.n); }
+    if (r.bytes >= 0) { o += ",\"bytes\":"; AppendInt(o, r.bytes); }
+    if (r.repeat >= 0) { o += ",\"repeat\":"; AppendInt(o, r.repeat); }
+    if (r.mask >= 0) { o += ",\"mask\":"; AppendInt(o, r.mask); }
+    else if (r.mask == -2) o += ",\"mask\":\"bits\"";
+    if (r.queue >= 0) { o += ",\"queue\":"; AppendInt(o, r.queue); }
+    if (r.buf >= 0) { o += ",\"buf\":"; AppendInt(o, r.buf); }
+    if (r.event >= 0) { o += ",\"event\":"; AppendInt(o, r.event); }
+    if (r.file) {
+        o += ",\"file\":\"";
+        JsonEscape(o, RelFile(r.file));
+        o += "\",\"line\":";
+        AppendInt(o, r.line);
+    }
+    o += "}\n";
+    if (o.size() > (1u << 20)) TraceFlush();
+}
+
+// ------------------------------------------------------------------ pipes and clocks
+Op Begin(Pipe pipe, const char *name, const Loc &loc)
+{
+    Op op;
+    op.name = name;
+    op.file = loc.file;
+    op.line = loc.line;
+    op.pipe = pipe;
+    op.epoch = pipe < P_NUM ? ++g_cur->issued[pipe] : 0;
+    op.loc = InternLoc(name, loc.file, loc.line);
+    G.lastOp = LocInfo{name, loc.file, loc.line};
+    return op;
+}
+
+Clock Release(Pipe p)
+{
+    Clock k{};
+    if (p >= P_NUM) return k;
+    for (int q = 0; q < P_NUM; ++q) k.c[q] = g_cur->known[p][q];
+    k.c[p] = g_cur->issued[p];
+    return k;
+}
+
+void Acquire(Pipe p, const Clock &k)
+{
+    if (p >= P_NUM) return;
+    for (int q = 0; q < P_NUM; ++q)
+        if (k.c[q] > g_cur->known[p][q]) g_cur->known[p][q] = k.c[q];
+}
+
+void Barrier(Pipe p)
+{
+    if (p == P_ALL) {
+        for (int a = 0; a < P_NUM; ++a)
+            for (int q = 0; q < P_NUM; ++q) g_cur->known[a][q] = g_cur->issued[q];
+    } else if (p < P_NUM) {
+        g_cur->known[p][p] = g_cur->issued[p];
+    }
+}
+
+static void TraceSync(const char *name, uint8_t pipe, int event, const Loc &loc, const char *evName)
+{
+    if (!g_trace_on) return;
+    TraceRec r;
+    r.op = name;
+    r.pipe = pipe;
+    r.event = event;
+    r.file = loc.file;
+    r.line = loc.line;
+    Trace(r);
+    // Append the HardEvent name (e.g. "MTE2_V") as "hard_event".
+    if (evName && G.trace && !G.traceBuf.empty()) {
+        std::string &o = G.traceBuf;
+        o.pop_back();  // '\n'
+        o.pop_back();  // '}'
+        o += ",\"hard_event\":\"";
+        o += evName;
+        o += "\"}\n";
+    }
+}
+
+void SetFlagEv(int event, int id, Pipe src, const Loc &loc, const char *name)
+{
+    Begin(P_S, "SetFlag", loc);
+    TraceSync("SetFlag", src, id, loc, name);
+    if (id < 0 || id > 7)
+        Report("bad_event_id", true, loc.file, loc.line, "SetFlag<%s>(%d): event id outside 0..7", name, id);
+    EventState &e = g_cur->events[event * 64 + (id & 63)];
+    e.count = 1;  // a hardware flag is binary
+    e.clk = Release(src);
+}
+
+void WaitFlagEv(int event, int id, Pipe dst, const Loc &loc, const char *name)
+{
+    Begin(P_S, "WaitFlag", loc);
+    TraceSync("WaitFlag", dst, id, loc, name);
+    EventState &e = g_cur->events[event * 64 + (id & 63)];
+    if (e.count == 0)
+        Fatal("waitflag_without_setflag", loc.file, loc.line,
+              "WaitFlag<%s>(%d) with no pending SetFlag<%s>(%d); on the NPU this blocks forever", name, id, name, id);
+    e.count = 0;
+    Acquire(dst, e.clk);
+}
+
+void SyncAllBlocks(const Loc &loc)
+{
+    Begin(P_S, "SyncAll", loc);
+    if (g_trace_on) {
+        TraceRec r;
+        r.op = "SyncAll";
+        r.pipe = P_ALL;
+        r.file = loc.file;
+        r.line = loc.line;
+        Trace(r);
+    }
+    Barrier(P_ALL);
+    if (G.syncAllHook) G.syncAllHook(loc);
+}
+
+// ------------------------------------------------------------------ TPipe
+void PipeInit(void *pipe) { g_cur->pub.tpipe = pipe; }
+void PipeGone(void *pipe)
+{
+    if (g_cur && g_cur->pub.tpipe == pipe) g_cur->pub.tpipe = nullptr;
+}
+
+uint32_t PipeAlloc(uint32_t &cursor, uint32_t len, const Loc &loc, const char *what)
+{
+    uint64_t end = static_cast<uint64_t>(cursor) + len;
+    if (end > g_cur->pub.ubSize)
+        Fatal("ub_overflow", loc.file, loc.line,
+              "TPipe::InitBuffer(%s, %u B): buffers now need %llu B (32 B aligned) but the UB has %u B", what, len,
+              static_cast<unsigned long long>(end), g_cur->pub.ubSize);
+    uint32_t base = cursor;
+    cursor = static_cast<uint32_t>(end);
+    std::memset(g_cur->init.data() + base, 0, len);
+    PipeNoteHighWater(cursor);
+    return base;
+}
+
+void PipeNoteHighWater(uint32_t bytes)
+{
+    if (bytes > g_cur->ubHigh) g_cur->ubHigh = bytes;
+    if (bytes > G.ubHighMax) G.ubHighMax = bytes;
+}
+
+// ------------------------------------------------------------------ hazards
+static inline bool Ordered(uint8_t q, uint32_t e, uint8_t p)
+{
+    if (q == P_S && p == P_S) return true;  // scalar unit is in order
+    if (q == p && q == P_V && G.autoSync) return true;  // bisheng --cce-auto-sync inserts PIPE_V barriers
+    return g_cur->known[p][q] >= e;
+}
+
+static const char *SyncHint(uint8_t from, uint8_t to)
+{
+    static char buf[96];
+    if (from == to) {
+        std::snprintf(buf, sizeof buf, "PipeBarrier<PIPE_%s>()", PipeName(from));
+    } else {
+        std::snprintf(buf, sizeof buf, "SetFlag/WaitFlag<HardEvent::%s_%s>%s", PipeName(from), PipeName(to),
+                      ((from == P_MTE2 && to == P_V) || (from == P_V && to == P_MTE3) || (from == P_V && to == P_MTE2) ||
+                       (from == P_MTE3 && to == P_V))
+                          ? " or a TQue EnQue/DeQue, AllocTensor/FreeTensor hand-off"
+                          : "");
+    }
+    return buf;
+}
+
+static void ReportHazard(const Op &op, const char *kindOfDep, uint8_t prevPipe, uint32_t prevLoc, const char *space, uint64_t off,
+                         uint64_t len, const char *what)
+{
+    const LocInfo &pl = G.locs[prevLoc];
+    bool coveredByAutoSync = G.autoSync && ((prevPipe == P_S) != (op.pipe == P_S));
+    const std::string &pf = RelFile(pl.file);
+    Report("pipe_hazard", !coveredByAutoSync, op.file, op.line,
+           "%s (%s) %s %s bytes [%llu, %llu) (%s) %s by %s (%s) at %s:%d with no synchronisation between the pipes "
+           "(%s hazard; needs %s)%s",
+           op.name, PipeName(op.pipe), kindOfDep[0] == 'W' && kindOfDep[1] == 'A' ? "overwrites" : "reads", space,
+           static_cast<unsigned long long>(off), static_cast<unsigned long long>(off + len), what,
+           kindOfDep[0] == 'W' && kindOfDep[2] == 'R' ? "last read" : "last written", pl.op ? pl.op : "?", PipeName(prevPipe),
+           pf.c_str(), pl.line, kindOfDep, SyncHint(prevPipe, op.pipe),
+           coveredByAutoSync ? "; correct only because the bisheng compiler's --cce-auto-sync (on by default) inserts this sync" : "");
+}
+
+// Returns true if a hazard was reported.
+static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, const char *space, uint64_t off, uint64_t len, const char *what)
+{
+    uint8_t p = op.pipe;
+    if (p >= P_NUM) return false;
+    if (g.wPipe < P_NUM && !(g.wPipe == p && g.wEpoch == op.epoch) && !Ordered(g.wPipe, g.wEpoch, p)) {
+        if (!reported) ReportHazard(op, write ? "WAW" : "RAW", g.wPipe, g.wLoc, space, off, len, what);
+        reported = true;
+    }
+    if (write) {
+        for (uint8_t r = 0; r < P_NUM; ++r) {
+            if (g.rEpoch[r] == 0 || (r == p && g.rEpoch[r] == op.epoch)) continue;
+            if (!Ordered(r, g.rEpoch[r], p)) {
+                if (!reported) ReportHazard(op, "WAR", r, g.rLoc[r], space, off, len, what);
+                reported = true;
+            }
+        }
+        g.wPipe = p;
+        g.wEpoch = op.epoch;
+        g.wLoc = op.loc;
+        for (uint8_t r = 0; r < P_NUM; ++r) g.rEpoch[r] = 0;
+    } else {
+        g.rEpoch[p] = op.epoch;
+        g.rLoc[p] = op.loc;
+    }
+    return reported;
+}
+
+// ------------------------------------------------------------------ UB
+bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, const char *what)
+{
+    if (len == 0) return true;
+    BlockState &b = *g_cur;
+    uint64_t end = static_cast<uint64_t>(off) + len;
+    if (end > b.pub.ubSize)
+        Fatal("local_out_of_bounds", op.file, op.line, "%s %s %llu B at UB offset %u (%s), past the end of the %u B Unified Buffer",
+              op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), off, what, b.pub.ubSize);
+    if (buf.hi > buf.lo && (off < buf.lo || end > buf.hi))
+        Report("local_out_of_bounds", true, op.file, op.line,
+               "%s %s %llu B at UB offset %u (%s) but the tensor's buffer is [%u, %u): %llu B outside it", op.name,
+               write ? "writes" : "reads", static_cast<unsigned long long>(len), off, what, buf.lo, buf.hi,
+               static_cast<unsigned long long>((off < buf.lo ? buf.lo - off : 0) + (end > buf.hi ? end - buf.hi : 0)));
+    if (!write) {
+        const void *z = std::memchr(b.init.data() + off, 0, len);
+        if (z) {
+            uint64_t at = static_cast<const uint8_t *>(z) - b.init.data();
+            Report("uninitialized_ub_read", true, op.file, op.line,
+                   "%s (%s) reads %llu B at UB offset %u (%s); byte %llu was never written since InitBuffer (or holds padding the hardware leaves undefined)",
+                   op.name, PipeName(op.pipe), static_cast<unsigned long long>(len), off, what, static_cast<unsigned long long>(at));
+        }
+    } else {
+        std::memset(b.init.data() + off, 1, len);
+    }
+    bool reported = false;
+    for (uint64_t g = off / 32; g <= (end - 1) / 32; ++g) Touch(op, b.gran[g], write, reported, "UB", off, len, what);
+    return true;
+}
+
+void UbUndefined(uint32_t off, uint64_t len)
+{
+    if (off + len <= g_cur->pub.ubSize) std::memset(g_cur->init.data() + off, 0, len);
+}
+
+bool CheckCount(const Op &op, uint32_t off, uint64_t bytes, bool write, const UbBuf &buf, const char *what, uint32_t align)
+{
+    if (align && off % align != 0)
+        Report("misaligned_operand", true, op.file, op.line, "%s: %s at UB offset %u is not %u B aligned", op.name, what, off, align);
+    return Ub(op, off, bytes, write, buf, what);
+}
+
+bool CheckRepeat(const Op &op, const Opnd *ops, int nops, uint32_t lanes, uint32_t repeat, Mask &mask)
+{
+    if (repeat == 0) return false;
+    if (!mask.bits && (mask.cnt == 0 || mask.cnt > lanes)) {
+        Report("bad_mask", true, op.file, op.line, "%s: mask %llu is outside [1, %u] for this data type", op.name,
+               static_cast<unsigned long long>(mask.cnt), lanes);
+        if (mask.cnt > lanes) mask.cnt = lanes;
+    }
+    if (mask.bits) {
+        bool beyond = lanes < 128 && (lanes <= 64 ? (lanes < 64 && (mask.m[0] >> lanes) != 0) || mask.m[1] != 0
+                                                  : (mask.m[1] >> (lanes - 64)) != 0);
+        if (beyond)
+            Report("bad_mask", true, op.file, op.line, "%s: mask bits set beyond lane %u (only %u lanes of this type per repeat)", op.name,
+                   lanes - 1, lanes);
+        if (lanes <= 64) mask.m[1] = 0;
+    }
+    uint32_t first = lanes, last = 0;
+    for (uint32_t l = 0; l < lanes; ++l)
+        if (mask.On(l)) {
+            if (first == lanes) first = l;
+            last = l;
+        }
+    if (first == lanes) return false;
+    for (int pass = 0; pass < 2; ++pass)
+        for (int i = 0; i < nops; ++i) {
+            const Opnd &o = ops[i];
+            if (o.write != (pass == 1)) continue;
+            if (o.off % 32 != 0)
+                Report("misaligned_operand", true, op.file, op.line, "%s: %s at UB offset %u is not 32 B aligned", op.name, o.what, o.off);
+            uint32_t perBlk = 32 / o.esz;
+            for (uint32_t r = 0; r < repeat; ++r)
+                for (uint32_t blk = first / perBlk; blk <= last / perBlk; ++blk) {
+                    uint32_t l0 = blk * perBlk, l1 = l0 + perBlk;
+                    uint32_t a = lanes, z = 0;
+                    for (uint32_t l = l0; l < l1 && l < lanes; ++l)
+                        if (mask.On(l)) {
+                            if (a == lanes) a = l;
+                            z = l;
+                        }
+                    if (a == lanes) continue;
+                    if (!Ub(op, LaneOff(o, r, a), (z - a + 1) * o.esz, o.write, o.buf, o.what)) return false;
+                }
+        }
+    return true;
+}
+
+// ------------------------------------------------------------------ GM
+GmBuf *FindGm(const void *p)
+{
+    const uint8_t *q = static_cast<const uint8_t *>(p);
+    for (GmBuf &g : G.gm)
+        if (q >= g.base && q < g.base + g.alloc) return &g;
+    return nullptr;
+}
+
+static GmBuf *FindGmNear(const void *p)
+{
+    const uint8_t *q = static_cast<const uint8_t *>(p);
+    GmBuf *best = nullptr;
+    uint64_t bestDist = ~0ull;
+    for (GmBuf &g : G.gm) {
+        uint64_t d = q < g.base ? static_cast<uint64_t>(g.base - q) : q >= g.base + g.size ? static_cast<uint64_t>(q - (g.base + g.size)) : 0;
+        if (d < bestDist) { bestDist = d; best = &g; }
+    }
+    return best;
+}
+
+bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what)
+{
+    if (len == 0) return true;
+    const uint8_t *q = static_cast<const uint8_t *>(p);
+    GmBuf *g = FindGm(p);
+    if (g == nullptr || q + len > g->base + g->size) {
+        GmBuf *n = g ? g : FindGmNear(p);
+        if (n) {
+            long long rel = static_cast<long long>(q - n->base);
+            Report("gm_out_of_bounds", true, op.file, op.line,
+                   "%s %s %llu B at byte offset %lld of %s '%s' (%llu B): %s; the twin skipped the access", op.name,
+                   write ? "writes" : "reads", static_cast<unsigned long long>(len), rel,
+                   n->kind == 0 ? "input" : n->kind == 1 ? "output" : n->kind == 2 ? "workspace" : "tiling buffer", n->name.c_str(),
+                   static_cast<unsigned long long>(n->size),
+                   rel < 0 ? "it starts before the tensor" : "it runs past the end of the tensor");
+        } else {
+            Report("gm_out_of_bounds", true, op.file, op.line, "%s %s %llu B at GM address %p, which is not inside any kernel argument",
+                   op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), p);
+        }
+        return false;
+    }
+    uint64_t off = static_cast<uint64_t>(q - g->base);
+    if (declLo && (p < declLo || q + len > static_cast<const uint8_t *>(declHi)))
+        Report("gm_out_of_bounds", true, op.file, op.line,
+               "%s %s %llu B at byte offset %llu of '%s', outside the range declared with SetGlobalBuffer (bytes [%lld, %lld) of it)",
+               op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), static_cast<unsigned long long>(off),
+               g->name.c_str(), static_cast<long long>(static_cast<const uint8_t *>(declLo) - g->base),
+               static_cast<long long>(static_cast<const uint8_t *>(declHi) - g->base));
+    int64_t blk = g_cur->pub.idx;
+    if (write && g->kind == 0 && !g->inputWriteReported) {
+        g->inputWriteReported = true;
+        Report("input_written", false, op.file, op.line, "%s writes into input '%s' (byte offset %llu)", op.name, g->name.c_str(),
+               static_cast<unsigned long long>(off));
+    }
+    if (!g->wtag.empty()) {
+        uint32_t mine = static_cast<uint32_t>(blk + 1);
+        uint32_t atomic = (write && g_cur->pub.atomicMode) ? 1u : 0u;
+        uint32_t tag = (G.phase << 17) | (atomic << 16) | mine;
+        uint32_t *t = g->wtag.data() + off;
+        bool raced = false;
+        for (uint64_t i = 0; i < len; ++i) {
+            uint32_t o = t[i];
+            if (o != 0 && (o & 0xFFFFu) != mine && (o >> 17) == G.phase && !(atomic && (o & 0x10000u))) {
+                if (!raced) {
+                    raced = true;
+                    Report("cross_block_write_race", true, op.file, op.line,
+                           "block %lld %s byte %llu of '%s' that block %u wrote %s (no atomic, no SyncAll in between); on the NPU blocks run concurrently",
+                           static_cast<long long>(blk), write ? "writes" : "reads", static_cast<unsigned long long>(off + i), g->name.c_str(),
+                           (o & 0xFFFFu) - 1, write ? "too" : "in the same phase");
+                }
+                if (!write) break;
+            }
+            if (write) t[i] = tag;
+        }
+    }
+    if (g->kind == 1 || g->kind == 2) {
+        if (g->gran.empty()) g->gran.resize((g->size + 31) / 32);
+        bool reported = false;
+        for (uint64_t k = off / 32; k <= (off + len - 1) / 32; ++k) {
+            GmGran &gg = g->gran[k];
+            if (gg.block != blk) { gg.block = static_cast<int32_t>(blk); gg.g = Gran(); }
+            Touch(op, gg.g, write, reported, "GM", off, len, what);
+        }
+    }
+    return true;
+}
+
+// ------------------------------------------------------------------ tiling, misc
+void LoadTiling(void *dst, size_t size, const uint8_t *tiling, const char *type, const char *file, int line)
+{
+    size_t avail = g_cur->pub.tilingSize;
+    std::memset(dst, 0, size);
+    if (tiling == nullptr) {
+        Report("tiling_size_mismatch", true, file, line, "GET_TILING_DATA: the tiling pointer is null");
+        return;
+    }
+    if (size > avail)
+        Report("tiling_size_mismatch", true, file, line,
+               "GET_TILING_DATA reads %zu B of %s but the tiling program produced only %zu B (SetDataSize / SaveToBuffer); the rest reads as 0",
+               size, type, avail);
+    std::memcpy(dst, tiling, size < avail ? size : avail);
+}
+
+void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, uint64_t tilingKey, uint32_t tilingSize)
+{
+    b.ub.assign(ubSize, 0xFF);  // uninitialised UB reads as NaN for floating types
+    b.init.assign(ubSize, 0);
+    b.gran.assign((ubSize + 31) / 32, Gran());
+    b.pub.ub = b.ub.data();
+    b.pub.ubSize = ubSize;
+    b.pub.idx = idx;
+    b.pub.num = num;
+    b.pub.tpipe = nullptr;
+    b.pub.tilingKey = tilingKey;
+    b.pub.tilingSize = tilingSize;
+    b.pub.atomicMode = 0;
+    b.pub.atomicType = "none";
+}
+
+}  // namespace rt
+}  // namespace ascendopt_twin
+
+namespace AscendC {
+namespace twin_detail {
+int16_t NextQueueId()
+{
+    using ascendopt_twin::rt::g_cur;
+    return g_cur ? g_cur->nextQueue++ : 0;
+}
+const char *RoundModeName(RoundMode m)
+{
+    switch (m) {
+        case RoundMode::CAST_NONE: return "CAST_NONE";
+        case RoundMode::CAST_RINT: return "CAST_RINT";
+        case RoundMode::CAST_FLOOR: return "CAST_FLOOR";
+        case RoundMode::CAST_CEIL: return "CAST_CEIL";
+        case RoundMode::CAST_ROUND: return "CAST_ROUND";
+        case RoundMode::CAST_TRUNC: return "CAST_TRUNC";
+        case RoundMode::CAST_ODD: return "CAST_ODD";
+        default: return "CAST_HYBRID";
+    }
+}
+}  // namespace twin_detail
+}  // namespace AscendC

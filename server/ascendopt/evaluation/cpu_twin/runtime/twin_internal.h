@@ -1,0 +1,103 @@
+// AscendOptimizer CPU twin: runtime-internal state shared by the runtime .cpp files.
+#ifndef ASCENDOPT_TWIN_INTERNAL_H
+#define ASCENDOPT_TWIN_INTERNAL_H
+
+#include <cstdio>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "ascendopt_twin/rt.h"
+
+namespace ascendopt_twin {
+namespace rt {
+
+// Shadow state of one 32 B granule (UB or GM): last writer and last reader per pipe.
+struct Gran {
+    uint32_t wEpoch = 0;
+    uint32_t wLoc = 0;
+    uint32_t rEpoch[P_NUM] = {0, 0, 0, 0};
+    uint32_t rLoc[P_NUM] = {0, 0, 0, 0};
+    uint8_t wPipe = P_NONE;
+};
+struct GmGran {
+    int32_t block = -1;
+    Gran g;
+};
+
+struct EventState {
+    int count = 0;
+    Clock clk{};
+};
+
+struct BlockState {
+    BlockPublic pub;
+    std::vector<uint8_t> ub;
+    std::vector<uint8_t> init;   // 1 = byte written since InitBuffer
+    std::vector<Gran> gran;      // UB hazard shadow, one per 32 B
+    uint32_t issued[P_NUM] = {0, 0, 0, 0};
+    uint32_t known[P_NUM][P_NUM] = {};  // known[p][q]: epochs of pipe q known complete by pipe p
+    std::unordered_map<int, EventState> events;
+    uint32_t ubHigh = 0;
+    int16_t nextQueue = 0;
+    bool aborted = false;
+};
+
+struct GmBuf {
+    std::string name;
+    uint8_t *base = nullptr;
+    uint64_t size = 0;      // bytes the kernel may use
+    uint64_t alloc = 0;     // bytes allocated
+    int kind = 0;           // 0 input, 1 output, 2 workspace, 3 tiling
+    std::vector<uint32_t> wtag;   // per byte: (phase << 17) | (atomic << 16) | (block + 1); outputs & workspace
+    std::vector<GmGran> gran;     // hazard shadow, lazily sized
+    bool inputWriteReported = false;
+};
+
+struct LocInfo {
+    const char *op;
+    const char *file;
+    int line;
+};
+
+struct Finding {
+    std::string kind;
+    bool error;
+    std::string message;
+    std::string file;
+    int line;
+    int64_t block;
+    int64_t count;
+};
+
+struct Global {
+    std::vector<GmBuf> gm;
+    std::vector<LocInfo> locs;
+    std::map<std::tuple<std::string, std::string, int>, size_t> findingIndex;
+    std::vector<Finding> findings;
+    std::unordered_map<const char *, std::string> relFiles;
+    std::string sourceRoot;
+    bool autoSync = true;
+    uint32_t phase = 0;
+    uint32_t ubSize = 196608;
+    FILE *trace = nullptr;
+    std::string traceBuf;
+    LocInfo lastOp{nullptr, nullptr, 0};
+    int64_t lastBlock = -1;
+    uint32_t ubHighMax = 0;
+    void (*syncAllHook)(const Loc &) = nullptr;
+};
+extern Global G;
+extern BlockState *g_cur;
+
+const std::string &RelFile(const char *file);
+void TraceFlush();
+void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, uint64_t tilingKey, uint32_t tilingSize);
+GmBuf *FindGm(const void *p);
+void JsonEscape(std::string &out, const std::string &s);
+
+}  // namespace rt
+}  // namespace ascendopt_twin
+#endif

@@ -1,0 +1,14 @@
+#ifndef SWISH_CUSTOM_TILING_H
+#define SWISH_CUSTOM_TILING_H
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(SwishCustomTilingData)
+  TILING_DATA_FIELD_DEF(uint32_t, totalLength);    // elements in x
+  TILING_DATA_FIELD_DEF(uint32_t, blockLength);    // elements per core (32 B aligned), last core takes the rest
+  TILING_DATA_FIELD_DEF(uint32_t, tileLength);     // elements per UB tile (32 B aligned)
+END_TILING_DATA_DEF;
+
+REGISTER_TILING_DATA_CLASS(SwishCustom, SwishCustomTilingData)
+}  // namespace optiling
+#endif  // SWISH_CUSTOM_TILING_H

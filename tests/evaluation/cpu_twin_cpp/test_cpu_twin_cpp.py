@@ -1,0 +1,342 @@
+"""C++ tests of the AscendOptimizer CPU twin: builds the runtime with g++, runs test kernels, checks semantics
+(expected values from the AscendC docs' precision-conversion and API examples) and sanitizer findings.
+
+Uses only pytest + subprocess + g++ (and struct/array from the stdlib for binary files)."""
+
+import array
+import json
+import shutil
+import struct
+import subprocess
+from pathlib import Path
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[2]
+TWIN = REPO / "server" / "ascendopt" / "evaluation" / "cpu_twin"
+INC = TWIN / "include"
+ADD = REPO / "templates" / "operators" / "add_custom"
+N = 1024
+CXX = ["g++", "-std=c++17", "-O1", "-I", str(INC)]
+
+LAUNCHER = """#include "ascendopt_twin/runner.h"
+extern "C" void {fn}(uint8_t*, uint8_t*, uint8_t*, uint8_t*, uint8_t*);
+static void ascendopt_launch(uint8_t** a) {{ {fn}(a[0], a[1], a[2], a[3], a[4]); }}
+int main(int argc, char** argv) {{ return ascendopt_twin::RunnerMain(argc, argv, &ascendopt_launch); }}
+"""
+
+
+def _run(cmd, **kw):
+    p = subprocess.run(cmd, capture_output=True, text=True, **kw)
+    assert p.returncode == 0, f"{' '.join(map(str, cmd))}\n{p.stdout}\n{p.stderr}"
+    return p
+
+
+@pytest.fixture(scope="session")
+def runtime_objs(tmp_path_factory):
+    if shutil.which("g++") is None:
+        pytest.skip("g++ not available")
+    d = tmp_path_factory.mktemp("twin_rt")
+    objs = []
+    for src in sorted((TWIN / "runtime").glob("*.cpp")):
+        o = d / (src.stem + ".o")
+        _run([*CXX, "-c", str(src), "-o", str(o)])
+        objs.append(o)
+    return objs
+
+
+def _link(d, runtime_objs, objs, fn):
+    (d / "launch.cpp").write_text(LAUNCHER.format(fn=fn))
+    _run([*CXX, "-c", str(d / "launch.cpp"), "-o", str(d / "launch.o")])
+    exe = d / "runner"
+    _run(["g++", "-o", str(exe)] + [str(o) for o in runtime_objs + objs] + [str(d / "launch.o"), "-pthread"])
+    return exe
+
+
+@pytest.fixture(scope="session")
+def cases_runner(runtime_objs, tmp_path_factory):
+    d = tmp_path_factory.mktemp("twin_cases")
+    k = d / "k.o"
+    _run([*CXX, "-DASCENDOPT_TWIN_KERNEL", "-c", str(HERE / "twin_cases.cpp"), "-o", str(k)])
+    return _link(d, runtime_objs, [k], "twin_cases")
+
+
+def _line_of(tag):
+    for i, line in enumerate((HERE / "twin_cases.cpp").read_text().splitlines(), 1):
+        if tag in line:
+            return i
+    raise AssertionError(tag)
+
+
+def run_case(runner, tmp_path, key, x, y=None, block_dim=1, extra=""):
+    y = y if y is not None else [0.0] * N
+    x = list(x) + [0.0] * (N - len(x))
+    y = list(y) + [0.0] * (N - len(y))
+    (tmp_path / "x.bin").write_bytes(struct.pack(f"<{N}f", *x))
+    (tmp_path / "y.bin").write_bytes(struct.pack(f"<{N}f", *y))
+    man = (
+        f"soc Ascend910B4\ncore_num_aiv 40\nub_size 196608\n"
+        f"input x float32 1 {N} {tmp_path}/x.bin\ninput y float32 1 {N} {tmp_path}/y.bin\n"
+        f"output z float32 1 {N} {tmp_path}/z.bin\nblock_dim {block_dim}\ntiling_key {key}\n{extra}"
+        f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
+        f"source_root {HERE}\n"
+    )
+    (tmp_path / "manifest.txt").write_text(man)
+    p = subprocess.run(
+        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
+    )
+    assert p.returncode == 0, p.stderr
+    res = json.loads((tmp_path / "result.json").read_text())
+    findings = [
+        json.loads(line) for line in (tmp_path / "findings.jsonl").read_text().splitlines() if line.strip()
+    ]
+    return (tmp_path / "z.bin").read_bytes(), findings, res
+
+
+def f16(b, i):
+    return struct.unpack_from("<e", b, 2 * i)[0]
+
+
+def bf16(b, i):
+    (u,) = struct.unpack_from("<H", b, 2 * i)
+    return struct.unpack("<f", struct.pack("<I", u << 16))[0]
+
+
+def errors(findings):
+    # Test kernels write only part of z, so output_not_written is expected there.
+    return [f for f in findings if f["severity"] == "error" and f["kind"] != "output_not_written"]
+
+
+def relevant(findings):
+    return [f for f in findings if f["kind"] != "output_not_written"]
+
+
+# ---------------------------------------------------------------- semantics (values from the docs)
+def test_cast_float_to_half_round_modes(cases_runner, tmp_path):
+    # precision_conversion.md, float -> half: 0.5 + 2^-12 gives RINT 0.5, FLOOR 0.5, CEIL 0.5+2^-11,
+    # ROUND 0.5+2^-11, TRUNC 0.5, ODD 0.5+2^-11.
+    v = 0.5 + 2**-12
+    x = [v, -v, 1.0, 70000.0, 1.75]
+    z, findings, res = run_case(cases_runner, tmp_path, 1, x)
+    assert res["status"] == "ok"
+    up, dn = 0.5 + 2**-11, 0.5
+    expect = {0: (dn, -dn), 1: (dn, -up), 2: (up, -dn), 3: (up, -up), 4: (dn, -dn), 5: (up, -up)}
+    for m, (pos, neg) in expect.items():
+        assert f16(z, m * 64 + 0) == pos, m
+        assert f16(z, m * 64 + 1) == neg, m
+        assert f16(z, m * 64 + 2) == 1.0
+        assert f16(z, m * 64 + 3) == 65504.0  # saturation (docs: overflow saturates by default)
+    assert [f16(z, m * 64 + 4) for m in range(5)] == [1.75] * 5
+    assert any(f["kind"] == "cast_overflow" and f["severity"] == "warning" for f in findings)
+
+
+def test_cast_float_to_int32_round_modes(cases_runner, tmp_path):
+    # float -> int32: 2^22 + 0.5 -> RINT 2^22, FLOOR 2^22, CEIL 2^22+1, ROUND 2^22+1, TRUNC 2^22;
+    # half -> int32 example -1.5 -> RINT -2, FLOOR -2, CEIL -1, ROUND -2, TRUNC -1 (same rule for float).
+    x = [2**22 + 0.5, -1.5, 2.5, -2.5, 3e10]
+    z, _findings, _ = run_case(cases_runner, tmp_path, 2, x)
+    got = [struct.unpack_from("<5i", z, 4 * m * 64) for m in range(5)]
+    p = 2**22
+    assert got[0] == (p, -2, 2, -2, 2**31 - 1)  # RINT (ties to even)
+    assert got[1] == (p, -2, 2, -3, 2**31 - 1)  # FLOOR
+    assert got[2] == (p + 1, -1, 3, -2, 2**31 - 1)  # CEIL
+    assert got[3] == (p + 1, -2, 3, -3, 2**31 - 1)  # ROUND (half away from zero)
+    assert got[4] == (p, -1, 2, -2, 2**31 - 1)  # TRUNC
+
+
+def test_cast_float_to_bf16_and_float_round_modes(cases_runner, tmp_path):
+    # float -> bf16: 0.5 + 2^-9 + 2^-11 -> RINT 0.5+2^-8, FLOOR 0.5, CEIL 0.5+2^-8, ROUND 0.5+2^-8, TRUNC 0.5.
+    # float -> float: 0.5 -> RINT 0, FLOOR 0, CEIL 1, ROUND 1, TRUNC 0.
+    v = 0.5 + 2**-9 + 2**-11
+    z, _, _ = run_case(cases_runner, tmp_path, 3, [v, 0.5, -0.5])
+    hi = 0.5 + 2**-8
+    assert [bf16(z, m * 64) for m in range(5)] == [hi, 0.5, hi, hi, 0.5]
+    ff = [struct.unpack_from("<3f", z, 4 * (256 + m * 64)) for m in range(5)]
+    assert [t[1] for t in ff] == [0.0, 0.0, 1.0, 1.0, 0.0]
+    assert [t[2] for t in ff] == [-0.0, -1.0, -0.0, -1.0, -0.0]
+
+
+def test_reductions(cases_runner, tmp_path):
+    x = [float(i % 7) - 3.0 for i in range(256)]
+    x[77] = 100.0
+    x[200] = 100.0  # ties: the smallest index wins
+    z, findings, _ = run_case(cases_runner, tmp_path, 4, x)
+    out = struct.unpack_from("<12f", z, 0)
+    assert out[0] == pytest.approx(sum(x))
+    assert out[1] == 100.0 and out[2] == 77.0
+    for r in range(4):
+        assert out[8 + r] == pytest.approx(sum(x[r * 64 : (r + 1) * 64]))
+    assert not errors(findings), findings
+
+
+def test_compare_select_leakyrelu_duplicate(cases_runner, tmp_path):
+    x = [((i * 37) % 101) / 10.0 - 5.0 for i in range(256)]
+    y = [((i * 53) % 97) / 10.0 - 4.0 for i in range(256)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 5, x, y)
+    out = struct.unpack_from("<576f", z, 0)
+
+    def f32(v):
+        return struct.unpack("<f", struct.pack("<f", v))[0]
+
+    assert list(out[:256]) == [f32(min(a, b)) for a, b in zip(x, y, strict=False)]
+    assert list(out[256:512]) == [f32(a) if f32(a) >= 0 else f32(f32(a) * f32(0.1)) for a in x]
+    assert list(out[512:576]) == [3.5] * 64
+    assert not relevant(findings), findings
+
+
+def test_datacopypad_padding(cases_runner, tmp_path):
+    x = [float(i + 1) for i in range(16)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 6, x)
+    out = struct.unpack_from("<32f", z, 0)
+    # Rows are 5 data + 3 padding (isPad, value 7) and the dummy fill up to 32 B also uses the padding value.
+    assert out[0:8] == (1, 2, 3, 4, 5, 7, 7, 7)
+    assert out[8:16] == (6, 7, 8, 9, 10, 7, 7, 7)
+    # No padding requested: the dummy up to 32 B repeats the first element of each block.
+    assert out[16:24] == (1, 2, 3, 4, 5, 1, 1, 1)
+    assert out[24:32] == (6, 7, 8, 9, 10, 6, 6, 6)
+    assert not errors(findings), findings
+
+
+# ---------------------------------------------------------------- sanitizer
+def test_vector_then_getvalue_without_sync(cases_runner, tmp_path):
+    _, findings, _ = run_case(cases_runner, tmp_path, 7, [1.0] * 64, [2.0] * 64)
+    hz = [f for f in findings if f["kind"] == "pipe_hazard"]
+    assert hz and hz[0]["line"] == _line_of("LINE_VTOS") and hz[0]["file"] == "twin_cases.cpp"
+    assert hz[0]["severity"] == "warning"  # covered by --cce-auto-sync, which is on by default
+    assert "V" in hz[0]["message"] and "S" in hz[0]["message"]
+    _, findings, _ = run_case(cases_runner, tmp_path, 7, [1.0] * 64, [2.0] * 64, extra="auto_sync off\n")
+    hz = [f for f in findings if f["kind"] == "pipe_hazard" and f["line"] == _line_of("LINE_VTOS")]
+    assert hz and hz[0]["severity"] == "error"
+
+
+def test_missing_mte2_to_v_sync(cases_runner, tmp_path):
+    _, findings, _ = run_case(cases_runner, tmp_path, 8, [1.0] * 64)
+    hz = [f for f in findings if f["kind"] == "pipe_hazard"]
+    assert hz and hz[0]["line"] == _line_of("LINE_MTE2V") and hz[0]["severity"] == "error"
+    assert "MTE2" in hz[0]["message"]
+
+
+def test_deque_empty_is_fatal(cases_runner, tmp_path):
+    _, findings, res = run_case(cases_runner, tmp_path, 9, [])
+    assert res["status"] == "kernel_error" and res["blocks_aborted"] == 1
+    assert [f["line"] for f in findings if f["kind"] == "deque_empty"] == [_line_of("LINE_DEQUE")]
+
+
+def test_ub_overflow(cases_runner, tmp_path):
+    _, findings, _res = run_case(cases_runner, tmp_path, 10, [])
+    f = [f for f in findings if f["kind"] == "ub_overflow"]
+    assert f and f[0]["line"] == _line_of("LINE_UBOVF") and "196608" in f[0]["message"]
+
+
+def test_misaligned_copy_and_gm_oob(cases_runner, tmp_path):
+    _, findings, _ = run_case(cases_runner, tmp_path, 11, [])
+    mis = [f for f in findings if f["kind"] == "misaligned_copy"]
+    assert mis and mis[0]["line"] == _line_of("LINE_MISALIGN") and "400 B" in mis[0]["message"]
+    oob = [f for f in findings if f["kind"] == "gm_out_of_bounds"]
+    assert oob and oob[0]["line"] == _line_of("LINE_GMOOB")
+
+
+def test_cross_block_write_race(cases_runner, tmp_path):
+    _, findings, res = run_case(cases_runner, tmp_path, 12, [], block_dim=3)
+    race = [f for f in findings if f["kind"] == "cross_block_write_race"]
+    assert race and race[0]["block"] == 1 and race[0]["count"] == 2
+    assert res["block_dim"] == 3
+
+
+def test_queue_misuse_and_uninitialized(cases_runner, tmp_path):
+    _, findings, res = run_case(cases_runner, tmp_path, 13, [])
+    kinds = {f["kind"]: f["line"] for f in findings}
+    assert kinds["uninitialized_ub_read"] == _line_of("LINE_UNINIT")
+    assert kinds["double_free"] == _line_of("LINE_DFREE")
+    assert kinds["alloc_beyond_depth"] == _line_of("LINE_ALLOC2")
+    assert res["status"] == "kernel_error"
+
+
+def test_syncall_orders_blocks(cases_runner, tmp_path):
+    z, findings, _res = run_case(cases_runner, tmp_path, 14, [], block_dim=4)
+    out = struct.unpack_from(f"<{4 * 32}f", z, 0)
+    for b in range(4):
+        assert out[b * 32 : b * 32 + 16] == (b + 1.0,) * 16
+        assert out[b * 32 + 16 : b * 32 + 32] == (((b + 1) % 4) + 1.0,) * 16
+    assert not [f for f in findings if "race" in f["kind"]], findings
+
+
+def test_correct_queue_pipeline_has_no_findings(cases_runner, tmp_path):
+    x = [float(i) for i in range(N)]
+    y = [2.0 * i for i in range(N)]
+    z, findings, _res = run_case(cases_runner, tmp_path, 15, x, y)
+    assert struct.unpack(f"<{N}f", z) == tuple(3.0 * i for i in range(N))
+    assert findings == []
+    trace = (tmp_path / "trace.jsonl").read_text().splitlines()
+    assert json.loads(trace[0]) == {"format": "ascendopt-trace", "version": 1}
+    ops = [json.loads(rec)["op"] for rec in trace[1:]]
+    for op in ("AllocTensor", "EnQue", "DeQue", "FreeTensor", "DataCopy", "Add"):
+        assert op in ops
+
+
+# ---------------------------------------------------------------- add_custom end to end
+@pytest.mark.parametrize(
+    "dtype,macro,fmt,shape",
+    [
+        ("float16", "half", "e", (3, 1000)),
+        ("float32", "float", "f", (64, 4096)),
+        ("bfloat16", "bfloat16_t", "H", (8, 2048)),
+    ],
+)
+def test_add_custom_template(runtime_objs, tmp_path, dtype, macro, fmt, shape):
+    host = tmp_path / "host.o"
+    kern = tmp_path / "kernel.o"
+    _run([*CXX, "-I", str(ADD / "op_host"), "-c", str(ADD / "op_host" / "add_custom.cpp"), "-o", str(host)])
+    _run(
+        [
+            *CXX,
+            "-DASCENDOPT_TWIN_KERNEL",
+            *(f"-DDTYPE_{n}={macro}" for n in "XYZ"),
+            "-include",
+            str(ADD / "op_host" / "add_custom_tiling.h"),
+            "-c",
+            str(ADD / "op_kernel" / "add_custom.cpp"),
+            "-o",
+            str(kern),
+        ]
+    )
+    exe = _link(tmp_path, runtime_objs, [host, kern], "add_custom")
+    n = shape[0] * shape[1]
+    if fmt == "H":  # bf16 values exactly representable: small integers / 8
+        xs = [((i * 7) % 64 - 32) / 8.0 for i in range(n)]
+        ys = [((i * 5) % 64 - 32) / 8.0 for i in range(n)]
+
+        def enc(v):
+            return struct.unpack("<I", struct.pack("<f", v))[0] >> 16
+
+        xb = array.array("H", [enc(v) for v in xs]).tobytes()
+        yb = array.array("H", [enc(v) for v in ys]).tobytes()
+    else:
+        xs = [((i * 7) % 64 - 32) / 8.0 for i in range(n)]
+        ys = [((i * 5) % 64 - 32) / 8.0 for i in range(n)]
+        xb = struct.pack(f"<{n}{fmt}", *xs)
+        yb = struct.pack(f"<{n}{fmt}", *ys)
+    (tmp_path / "x.bin").write_bytes(xb)
+    (tmp_path / "y.bin").write_bytes(yb)
+    dims = f"2 {shape[0]} {shape[1]}"
+    (tmp_path / "m.txt").write_text(
+        f"op_type AddCustom\nsoc Ascend910B4\ncore_num_aiv 40\nub_size 196608\n"
+        f"input x {dtype} {dims} {tmp_path}/x.bin\ninput y {dtype} {dims} {tmp_path}/y.bin\n"
+        f"output z {dtype} {dims} {tmp_path}/z.bin\ntrace {tmp_path}/t.jsonl\nfindings {tmp_path}/f.jsonl\n"
+        f"result {tmp_path}/r.json\nsource_root {ADD}\n"
+    )
+    _run([str(exe), str(tmp_path / "m.txt")])
+    res = json.loads((tmp_path / "r.json").read_text())
+    assert res["status"] == "ok", res
+    assert (tmp_path / "f.jsonl").read_text() == ""
+    zb = (tmp_path / "z.bin").read_bytes()
+    if fmt == "H":
+        got = [struct.unpack("<f", struct.pack("<I", u << 16))[0] for u in array.array("H", zb)]
+    else:
+        got = list(struct.unpack(f"<{n}{fmt}", zb))
+    assert got == [a + b for a, b in zip(xs, ys, strict=False)]
+    rec = [json.loads(r) for r in (tmp_path / "t.jsonl").read_text().splitlines()[1:]]
+    assert all(r["file"] == "op_kernel/add_custom.cpp" for r in rec if "file" in r)

@@ -1,0 +1,266 @@
+// CPU-twin test kernels: one kernel, one case per tiling key (manifest `tiling_key N`, `block_dim B`, no op_type).
+// Args: x (float32[N]), y (float32[N]), z (float32[N]), workspace, tiling. N = 1024.
+#include "kernel_operator.h"
+
+using namespace AscendC;
+constexpr uint32_t N = 1024;
+
+struct Ctx {
+    TPipe pipe;
+    TBuf<TPosition::VECCALC> b0, b1, b2, b3;
+    GlobalTensor<float> x, y, z;
+    Ctx(GM_ADDR gx, GM_ADDR gy, GM_ADDR gz)
+    {
+        x.SetGlobalBuffer((__gm__ float *)gx, N);
+        y.SetGlobalBuffer((__gm__ float *)gy, N);
+        z.SetGlobalBuffer((__gm__ float *)gz, N);
+        pipe.InitBuffer(b0, N * 4);
+        pipe.InitBuffer(b1, N * 4);
+        pipe.InitBuffer(b2, N * 4);
+        pipe.InitBuffer(b3, N * 4);
+    }
+    // GM -> UB with proper MTE2 -> V sync.
+    void In(LocalTensor<float> &t, GlobalTensor<float> &g, uint32_t n)
+    {
+        DataCopy(t, g, n);
+        SetFlag<HardEvent::MTE2_V>(0);
+        WaitFlag<HardEvent::MTE2_V>(0);
+    }
+    // UB -> GM with proper V -> MTE3 sync.
+    template <typename T> void Out(GlobalTensor<T> &g, LocalTensor<T> &t, uint32_t n)
+    {
+        SetFlag<HardEvent::V_MTE3>(0);
+        WaitFlag<HardEvent::V_MTE3>(0);
+        DataCopy(g, t, n);
+    }
+};
+
+// 1: Cast float -> half with the 6 round modes, 64 values each: z (as half[]) [mode*64 + i].
+static void CaseCastF16(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 64);
+    LocalTensor<half> h = c.b1.Get<half>();
+    RoundMode modes[6] = {RoundMode::CAST_RINT, RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL, RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC, RoundMode::CAST_ODD};
+    for (int m = 0; m < 6; ++m) Cast(h[m * 64], xf, modes[m], 64);
+    GlobalTensor<half> zh;
+    zh.SetGlobalBuffer((__gm__ half *)c.z.GetPhyAddr(), 2 * N);
+    c.Out(zh, h, 6 * 64);
+}
+// 2: Cast float -> int32 with the 5 round modes.
+static void CaseCastI32(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 64);
+    LocalTensor<int32_t> r = c.b1.Get<int32_t>();
+    RoundMode modes[5] = {RoundMode::CAST_RINT, RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL, RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC};
+    for (int m = 0; m < 5; ++m) Cast(r[m * 64], xf, modes[m], 64);
+    GlobalTensor<int32_t> zi;
+    zi.SetGlobalBuffer((__gm__ int32_t *)c.z.GetPhyAddr(), N);
+    c.Out(zi, r, 5 * 64);
+}
+// 3: Cast float -> bf16 (5 modes) and float -> float (5 modes): z as uint16 bf16[0..320), then float from element 256.
+static void CaseCastBf16F32(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 64);
+    LocalTensor<bfloat16_t> r = c.b1.Get<bfloat16_t>();
+    LocalTensor<float> ff = c.b2.Get<float>();
+    RoundMode modes[5] = {RoundMode::CAST_RINT, RoundMode::CAST_FLOOR, RoundMode::CAST_CEIL, RoundMode::CAST_ROUND, RoundMode::CAST_TRUNC};
+    for (int m = 0; m < 5; ++m) Cast(r[m * 64], xf, modes[m], 64);
+    for (int m = 0; m < 5; ++m) Cast(ff[m * 64], xf, modes[m], 64);
+    GlobalTensor<bfloat16_t> zb;
+    zb.SetGlobalBuffer((__gm__ bfloat16_t *)c.z.GetPhyAddr(), 2 * N);
+    c.Out(zb, r, 5 * 64);
+    GlobalTensor<float> z2 = c.z[256];
+    c.Out(z2, ff, 5 * 64);
+}
+// 4: reductions on x[0..256): z[0] ReduceSum, z[1] ReduceMax, z[2] index of max (as float), z[8..12) WholeReduceSum of 4 repeats of 64.
+static void CaseReduce(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 256);
+    LocalTensor<float> o = c.b1.Get<float>();
+    LocalTensor<float> tmp = c.b2.Get<float>();
+    LocalTensor<float> w = c.b3.Get<float>();
+    Duplicate(o, 0.0f, 64);
+    ReduceSum(o, xf, tmp, 256);
+    ReduceMax(w, xf, tmp, 256, true);
+    WholeReduceSum(o[8], xf, 64, 4, 1, 1, 8);
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    float mx = w.GetValue(0);
+    uint32_t idxBits = w.ReinterpretCast<uint32_t>().GetValue(1);
+    o.SetValue(1, mx);
+    o.SetValue(2, static_cast<float>(idxBits));
+    SetFlag<HardEvent::S_MTE3>(0);
+    WaitFlag<HardEvent::S_MTE3>(0);
+    DataCopy(c.z, o, 64);
+}
+// 5: Compare(LT) + Select(tensor-tensor) = elementwise min over 256 floats; LeakyRelu(0.1) of x into z[256..512); Duplicate 3.5 into z[512..576).
+static void CaseCmpSel(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    LocalTensor<float> yf = c.b1.Get<float>();
+    c.In(xf, c.x, 256);
+    c.In(yf, c.y, 256);
+    LocalTensor<uint8_t> m = c.b2.Get<uint8_t>();
+    LocalTensor<float> o = c.b3.Get<float>();
+    Compare(m, xf, yf, CMPMODE::LT, 256);
+    Select(o, m, xf, yf, SELMODE::VSEL_TENSOR_TENSOR_MODE, 256);
+    LeakyRelu(o[256], xf, 0.1f, 256);
+    Duplicate(o[512], 3.5f, 64);
+    c.Out(c.z, o, 576);
+}
+// 6: DataCopyPad GM->UB with padding. Row r (r=0,1) = x[5r..5r+5) (20 B) + rightPadding 3 (value 7) -> 32 B rows;
+//    second copy with no padding (dummy = first element). z[0..16) first copy, z[16..32) second copy.
+static void CasePad(Ctx &c)
+{
+    LocalTensor<float> a = c.b0.Get<float>();
+    LocalTensor<float> b = c.b1.Get<float>();
+    DataCopyExtParams p{2, 5 * sizeof(float), 0, 0, 0};
+    DataCopyPadExtParams<float> pad{true, 0, 3, 7.0f};
+    DataCopyPad(a, c.x, p, pad);
+    DataCopyPadExtParams<float> nopad{false, 0, 0, 0.0f};
+    DataCopyPad(b, c.x, p, nopad);
+    SetFlag<HardEvent::MTE2_MTE3>(0);
+    WaitFlag<HardEvent::MTE2_MTE3>(0);
+    DataCopy(c.z, a, 16);
+    GlobalTensor<float> z2 = c.z[16];
+    DataCopy(z2, b, 16);
+}
+// 7: the classic bug: Add then GetValue with no V->S sync (pipe_hazard at the GetValue line).
+static void CaseVtoS(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    LocalTensor<float> yf = c.b1.Get<float>();
+    LocalTensor<float> zf = c.b2.Get<float>();
+    c.In(xf, c.x, 64);
+    c.In(yf, c.y, 64);
+    Add(zf, xf, yf, 64);
+    float v = zf.GetValue(0);  // LINE_VTOS
+    zf.SetValue(1, v);
+    c.Out(c.z, zf, 64);
+}
+// 8: missing MTE2 -> V sync (no queue, no flag): DataCopy then Add directly.
+static void CaseMte2V(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    LocalTensor<float> zf = c.b2.Get<float>();
+    DataCopy(xf, c.x, 64);
+    Add(zf, xf, xf, 64);  // LINE_MTE2V
+    c.Out(c.z, zf, 64);
+}
+// 9: DeQue on an empty queue (fatal, block stops).
+static void CaseDequeEmpty(Ctx &c)
+{
+    (void)c;
+    TPipe p2;
+    TQue<TPosition::VECIN, 1> q;
+    p2.InitBuffer(q, 1, 256);
+    LocalTensor<float> t = q.DeQue<float>();  // LINE_DEQUE
+    (void)t;
+}
+// 10: UB overflow.
+static void CaseUbOverflow(Ctx &c)
+{
+    TBuf<TPosition::VECCALC> big;
+    c.pipe.InitBuffer(big, 192 * 1024);  // LINE_UBOVF
+}
+// 11: misaligned DataCopy (100 floats = 400 B) + GM out of bounds.
+static void CaseMisaligned(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    DataCopy(xf, c.x, 100);         // LINE_MISALIGN
+    DataCopy(xf, c.x[1000], 64);    // LINE_GMOOB
+}
+// 12: two blocks write the same bytes of z without atomics.
+static void CaseRace(Ctx &c)
+{
+    LocalTensor<float> o = c.b0.Get<float>();
+    Duplicate(o, static_cast<float>(GetBlockIdx()), 64);
+    c.Out(c.z, o, 64);  // every block writes z[0..64)
+}
+// 13: uninitialized UB read, double free, alloc beyond depth.
+static void CaseQueueMisuse(Ctx &c)
+{
+    LocalTensor<float> u = c.b3.Get<float>();
+    LocalTensor<float> o = c.b2.Get<float>();
+    Add(o, u, u, 64);  // LINE_UNINIT
+    TPipe p2;
+    TQue<TPosition::VECOUT, 1> q;
+    p2.InitBuffer(q, 1, 256);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    q.FreeTensor(t);
+    q.FreeTensor(t);  // LINE_DFREE
+    LocalTensor<float> t1 = q.AllocTensor<float>();
+    LocalTensor<float> t2 = q.AllocTensor<float>();  // LINE_ALLOC2
+    (void)t1; (void)t2;
+}
+// 14: SyncAll: every block writes its slot, SyncAll, then reads the neighbour's slot (no race), z[b*32 + 16] = neighbour value.
+static void CaseSyncAll(Ctx &c)
+{
+    int64_t b = GetBlockIdx(), n = GetBlockNum();
+    LocalTensor<float> o = c.b0.Get<float>();
+    Duplicate(o, static_cast<float>(b + 1), 16);
+    GlobalTensor<float> mine = c.z[b * 32];
+    c.Out(mine, o, 16);
+    SyncAll();
+    LocalTensor<float> r = c.b1.Get<float>();
+    GlobalTensor<float> other = c.z[((b + 1) % n) * 32];
+    DataCopy(r, other, 16);
+    SetFlag<HardEvent::MTE2_MTE3>(1);
+    WaitFlag<HardEvent::MTE2_MTE3>(1);
+    GlobalTensor<float> dst = c.z[b * 32 + 16];
+    DataCopy(dst, r, 16);
+}
+// 15: correct TQue pipeline with double buffering (no finding expected), z = x + y.
+static void CaseQueuePipeline(Ctx &c)
+{
+    (void)c;
+    TPipe p2;
+    TQue<TPosition::VECIN, 2> qx, qy;
+    TQue<TPosition::VECOUT, 2> qz;
+    p2.InitBuffer(qx, 2, 256 * 4);
+    p2.InitBuffer(qy, 2, 256 * 4);
+    p2.InitBuffer(qz, 2, 256 * 4);
+    for (uint32_t i = 0; i < N / 256; ++i) {
+        LocalTensor<float> a = qx.AllocTensor<float>();
+        LocalTensor<float> b = qy.AllocTensor<float>();
+        DataCopy(a, c.x[i * 256], 256);
+        DataCopy(b, c.y[i * 256], 256);
+        qx.EnQue(a);
+        qy.EnQue(b);
+        LocalTensor<float> a2 = qx.DeQue<float>();
+        LocalTensor<float> b2 = qy.DeQue<float>();
+        LocalTensor<float> o = qz.AllocTensor<float>();
+        Add(o, a2, b2, 256);
+        qz.EnQue(o);
+        qx.FreeTensor(a2);
+        qy.FreeTensor(b2);
+        LocalTensor<float> o2 = qz.DeQue<float>();
+        DataCopy(c.z[i * 256], o2, 256);
+        qz.FreeTensor(o2);
+    }
+}
+
+extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
+{
+    (void)workspace; (void)tiling;
+    Ctx c(x, y, z);
+    if (TILING_KEY_IS(1)) CaseCastF16(c);
+    else if (TILING_KEY_IS(2)) CaseCastI32(c);
+    else if (TILING_KEY_IS(3)) CaseCastBf16F32(c);
+    else if (TILING_KEY_IS(4)) CaseReduce(c);
+    else if (TILING_KEY_IS(5)) CaseCmpSel(c);
+    else if (TILING_KEY_IS(6)) CasePad(c);
+    else if (TILING_KEY_IS(7)) CaseVtoS(c);
+    else if (TILING_KEY_IS(8)) CaseMte2V(c);
+    else if (TILING_KEY_IS(9)) CaseDequeEmpty(c);
+    else if (TILING_KEY_IS(10)) CaseUbOverflow(c);
+    else if (TILING_KEY_IS(11)) CaseMisaligned(c);
+    else if (TILING_KEY_IS(12)) CaseRace(c);
+    else if (TILING_KEY_IS(13)) CaseQueueMisuse(c);
+    else if (TILING_KEY_IS(14)) CaseSyncAll(c);
+    else if (TILING_KEY_IS(15)) CaseQueuePipeline(c);
+}
