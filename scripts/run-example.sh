@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# The main job on the embedded default (the CPU twin; no NPU, no LLM key).
+# The main job on the embedded default: optimize a shipped template on the CPU twin
+# (no NPU, no LLM key). The template is copied to a scratch workspace first; nothing
+# in the repository changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PY=${PYTHON:-python3}
@@ -7,4 +9,7 @@ if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e .
-.venv/bin/ascendopt discover templates/operators
+WORK=${ASCENDOPT_EXAMPLE_DIR:-$(mktemp -d)}
+.venv/bin/ascendopt templates --copy "${1:-add_custom}" --to "$WORK"
+.venv/bin/ascendopt optimize "$WORK/${1:-add_custom}" --budget "${BUDGET:-24}"
+echo "workspace: $WORK (journal and patch under .ascendopt/)"

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,3 +12,43 @@ TEMPLATES = REPO / "templates" / "operators"
 @pytest.fixture
 def templates() -> Path:
     return TEMPLATES
+
+
+# Two cases keep an evaluation near a second on the twin; one of them is big enough
+# that the tiling matters (several tiles per core).
+SMALL_SPEC = """\
+schema_version = 1
+name = "add_custom"
+soc = "Ascend910B4"
+reference = "reference.py:add_custom"
+
+[[inputs]]
+name = "x"
+dtypes = ["float16", "float32", "bfloat16"]
+
+[[inputs]]
+name = "y"
+dtypes = ["float16", "float32", "bfloat16"]
+
+[[outputs]]
+name = "z"
+dtypes = ["float16", "float32", "bfloat16"]
+
+[[cases]]
+name = "tail"
+dtype = "float16"
+shapes = { x = [3, 1000], y = [3, 1000] }
+
+[[cases]]
+name = "big"
+dtype = "float16"
+shapes = { x = [512, 4096], y = [512, 4096] }
+"""
+
+
+@pytest.fixture
+def add_op(tmp_path: Path) -> Path:
+    root = tmp_path / "ws" / "add_custom"
+    shutil.copytree(TEMPLATES / "add_custom", root)
+    (root / "ascendopt.toml").write_text(SMALL_SPEC)
+    return root

@@ -48,6 +48,15 @@ VARIANTS = [
         case="large",
     ),
     Variant(
+        "reduction-ignores-last-chunk",
+        "for (uint32_t c = 0; c < chunks; c++) {",
+        "for (uint32_t c = 0; c + 1 < chunks; c++) {",
+        None,
+        case="split-row-fp32",
+        template="reduce_sum_custom",
+        file="op_kernel/reduce_sum_custom.cpp",
+    ),
+    Variant(
         "missing-enque",
         "        inQueueX.EnQue(xLocal);\n",
         "",

@@ -9,10 +9,29 @@ import typer
 from rich.table import Table
 
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.backends import BackendError, make_evaluator
+from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.evaluation.records import Evaluation
+from ascendopt.evaluation.remote.settings import SettingsError
 from ascendopt.evaluation.verify import VerifyError, parse_assignments, verify
 from ascendopt.operators.model import OperatorProject
+
+BackendOpt = Annotated[
+    str,
+    typer.Option(
+        "--backend",
+        help="cpu-twin (default), local:cann, or ssh:HOST[,HOST…][:cpu-twin|cann] "
+        "(hosts in .ascendopt/remote.toml)",
+    ),
+]
+
+
+def _evaluator(backend: str, soc: str | None = None) -> Evaluator:
+    try:
+        return make_evaluator(backend, soc)
+    except (BackendError, SettingsError) as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
 
 
 @app.command("verify")
@@ -21,12 +40,13 @@ def verify_cmd(
     name: NameOpt = None,
     case: Annotated[str | None, typer.Option("--case", help="case name or index (default: all)")] = None,
     seed: Annotated[int, typer.Option("--seed", help="seed for the random inputs")] = 0,
+    backend: BackendOpt = "cpu-twin",
     as_json: JsonOpt = False,
 ) -> None:
-    """Build the operator on the CPU twin, run every case, compare with the reference, report findings."""
+    """Build the operator, run every case, compare with the reference, report findings."""
     op = load(op_path, name)
     try:
-        evaluation = asyncio.run(verify(CpuTwinEvaluator(), op, case, seed))
+        evaluation = asyncio.run(verify(_evaluator(backend), op, case, seed))
     except VerifyError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from exc
@@ -103,13 +123,15 @@ def profile_cmd(
     ] = None,
     sets: Annotated[list[str] | None, typer.Option("--set", help="KNOB=VALUE, applied to a copy")] = None,
     seed: Annotated[int, typer.Option("--seed")] = 0,
+    backend: BackendOpt = "cpu-twin",
     as_json: JsonOpt = False,
 ) -> None:
-    """Verify, then estimate the duration per case with the 910B timing model (an estimate, labelled so)."""
+    """Verify, then time every case: the 910B timing model on the twin (an estimate, labelled so),
+    msprof op on a CANN backend (measured)."""
     op = load(op_path, name)
     try:
         assignment = parse_assignments(sets or [], op)
-        evaluation = asyncio.run(verify(CpuTwinEvaluator(soc=soc), op, case, seed, True, assignment))
+        evaluation = asyncio.run(verify(_evaluator(backend, soc), op, case, seed, True, assignment))
     except VerifyError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from exc

@@ -92,7 +92,7 @@ class Evaluation(BaseModel):
     version: int = RECORD_VERSION
     candidate_id: str
     operator: str
-    backend: str  # "cpu-twin", "ssh:npu-box/cann", …
+    backend: str  # the backend string: "cpu-twin", "ssh:npu-box:cann", … (evaluation/backends.py)
     hardware: str  # what ran it, in words
     seed: int
     status: EvalStatus

@@ -88,3 +88,17 @@ def read_raw(path: Path, dtype: str, shape: list[int]) -> np.ndarray:
     if raw.size != expected:
         raise ValueError(f"{path.name}: {raw.size} elements, expected {expected}")
     return from_storage(raw, dtype).reshape(shape)
+
+
+def encode_raw(values: np.ndarray, dtype: str) -> bytes:
+    """The bytes `write_raw` would write (inputs travel to a runner as bytes)."""
+    return to_storage(values, dtype).tobytes()
+
+
+def decode_raw(data: bytes, dtype: str, shape: list[int], name: str = "output") -> np.ndarray:
+    """The inverse of `encode_raw`, checking the size (a short file means the kernel wrote too little)."""
+    raw = np.frombuffer(data, dtype=STORAGE[dtype])
+    expected = int(np.prod(shape)) if shape else 1
+    if raw.size != expected:
+        raise ValueError(f"{name}: {raw.size} elements, expected {expected}")
+    return from_storage(raw, dtype).reshape(shape)

@@ -1,1 +1,29 @@
-"""experience"""
+"""Experience: lessons (slow→fast changes with their evidence) kept in a per-workspace bank and
+retrieved for an operator's diagnosis to guide kernel rewriting.
+
+bank.Bank stores and searches; retrieval turns a Diagnosis into an FTS5 query; io moves lessons
+in and out (JSONL, the paper's public format); rerank is the optional dense re-ranker.
+The rewind miner (later) writes through Bank.add; the episode reads through LessonRetriever.
+"""
+
+from ascendopt.experience.bank import Bank
+from ascendopt.experience.records import (
+    CodeDiff,
+    Diagnosis,
+    EditApplicator,
+    ExperienceEntry,
+    KnobApplicator,
+    SearchFilters,
+)
+from ascendopt.experience.retrieval import LessonRetriever
+
+__all__ = [
+    "Bank",
+    "CodeDiff",
+    "Diagnosis",
+    "EditApplicator",
+    "ExperienceEntry",
+    "KnobApplicator",
+    "LessonRetriever",
+    "SearchFilters",
+]

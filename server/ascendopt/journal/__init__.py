@@ -1,1 +1,1 @@
-"""journal"""
+"""The on-disk record of episodes in `.ascendopt/episodes/<id>/`: append-only events, candidates, summary."""

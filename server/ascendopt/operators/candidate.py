@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from typing import Literal
 
 from pydantic import BaseModel, Field, computed_field
@@ -45,7 +46,7 @@ class KnobError(ValueError):
     pass
 
 
-def apply_knobs(project: OperatorProject, base: Candidate, assignment: dict[str, KnobValue]) -> Candidate:
+def apply_knobs(project: OperatorProject, base: Candidate, assignment: Mapping[str, KnobValue]) -> Candidate:
     """New file contents with the assigned knob values spliced in at their exact byte ranges.
 
     Ranges refer to the files as discovered, so `base` must be the project's baseline

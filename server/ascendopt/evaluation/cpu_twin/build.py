@@ -12,18 +12,20 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel
 
 from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
-from ascendopt.evaluation.cpu_twin.sandbox import Limits, run_limited
+from ascendopt.evaluation.cpu_twin.sandbox import Limits
+from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.model import OperatorProject
 
 TWIN_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = TWIN_DIR / "include"
 RUNTIME_DIR = TWIN_DIR / "runtime"
+TWIN_PATTERNS = ("include/**/*", "runtime/*.cpp", "runtime/*.h")
 
 CXX = os.environ.get("ASCENDOPT_CXX", "g++")
 CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
@@ -80,36 +82,55 @@ def _tree_digest(folder: Path) -> str:
 
 
 class Builder:
-    """Builds runner executables for candidates; safe to share between concurrent evaluations."""
+    """Builds runner executables for candidates on one Runner; safe to share between evaluations.
 
-    def __init__(self, cache: BuildCache | None = None) -> None:
-        self.cache = cache or BuildCache(root=default_cache_dir())
+    On a remote runner the twin's headers and runtime are mirrored once (by content digest)
+    and objects are cached in the runner's own cache folder, shared by every slot there.
+    Paths handed to the compiler are the runner's paths.
+    """
+
+    def __init__(self, cache: BuildCache | None = None, runner: Runner | None = None) -> None:
+        self.runner: Runner = runner or LocalRunner()
+        self.cache_root: str | None = str(cache.root) if cache else None  # asked of the runner on first use
         self._twin_digest = _digest(_tree_digest(INCLUDE_DIR), _tree_digest(RUNTIME_DIR), CXX, *CXXFLAGS)
         self._locks: dict[str, asyncio.Lock] = {}
+        self._known: set[str] = set()  # products known to exist: no round trip to ask again
+        self._twin_dir: str | None = None
+        self._twin_lock = asyncio.Lock()
+
+    def _path(self, key: str, suffix: str) -> str:
+        assert self.cache_root is not None, "twin_dir() first"
+        return f"{self.cache_root}/{key[:2]}/{key}{suffix}"
+
+    async def twin_dir(self) -> str:
+        """Where the twin's include/ and runtime/ are on the runner (uploaded once per digest)."""
+        async with self._twin_lock:
+            if self._twin_dir is None:
+                if self.cache_root is None:
+                    self.cache_root = await self.runner.cache_dir("twin")
+                self._twin_dir = await self.runner.mirror(TWIN_DIR, TWIN_PATTERNS)
+            return self._twin_dir
 
     async def _cached(
-        self, key: str, suffix: str, argv_for: list[str], cwd: Path, user_files: set[str], fallback: Issue
-    ) -> Path:
+        self, key: str, suffix: str, argv_for: list[str], cwd: str, user_files: set[str], fallback: Issue
+    ) -> str:
         """Run a compile/link command that writes `{out}` unless its product is already cached."""
-        out = self.cache.path(key, suffix)
+        out = self._path(key, suffix)
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
-            if out.exists():
+            if out in self._known:
                 return out
-            out.parent.mkdir(parents=True, exist_ok=True)
-            tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")
-            argv = [a.replace("{out}", str(tmp)) for a in argv_for]
-            result = await run_limited(argv, cwd, _COMPILE_LIMITS)
-            if result.returncode != 0 or not tmp.exists():
-                tmp.unlink(missing_ok=True)
+            result = await self.runner.produce(argv_for, cwd=cwd, out=out, limits=_COMPILE_LIMITS)
+            if result.returncode != 0:
                 detail = result.killed_reason
                 if detail:
                     raise CompileError([fallback.model_copy(update={"message": f"compiler {detail}"})])
                 raise CompileError(map_diagnostics(result.stderr, user_files, fallback, INCLUDE_DIR))
-            tmp.replace(out)
+            self._known.add(out)
             return out
 
-    async def runtime_objects(self) -> list[Path]:
+    async def runtime_objects(self) -> list[str]:
+        twin = await self.twin_dir()
         sources = sorted(RUNTIME_DIR.glob("*.cpp"))
         fallback = Issue(file="(cpu twin runtime)", message="the CPU twin's own runtime failed to build")
         return list(
@@ -118,8 +139,9 @@ class Builder:
                     self._cached(
                         _digest(self._twin_digest, src.name),
                         ".o",
-                        [CXX, *CXXFLAGS, "-I", str(INCLUDE_DIR), "-c", str(src), "-o", "{out}"],
-                        RUNTIME_DIR,
+                        [CXX, *CXXFLAGS, "-I", f"{twin}/include", "-c", f"{twin}/runtime/{src.name}", "-o",
+                         "{out}"],
+                        f"{twin}/runtime",
                         set(),
                         fallback,
                     )
@@ -129,20 +151,21 @@ class Builder:
         )
 
     async def host_object(
-        self, project: OperatorProject, src_dir: Path, files: dict[str, str]
-    ) -> Path | None:
+        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str]
+    ) -> str | None:
         host = project.files.host
         if host is None or project.layout == "kernel_launch":
             return None
+        twin = await self.twin_dir()
         headers = _headers(files)
         key = _digest(self._twin_digest, "host", host, files[host], *headers)
         argv = [
             CXX,
             *CXXFLAGS,
             "-I",
-            str(INCLUDE_DIR),
+            f"{twin}/include",
             "-I",
-            str(Path(host).parent),
+            str(PurePosixPath(host).parent),
             "-c",
             host,
             "-o",
@@ -153,11 +176,12 @@ class Builder:
             line=project.tiling.range.start_line if project.tiling else 1,
             message="the tiling program failed to build",
         )
-        return await self._cached(key, ".o", argv, src_dir, set(files), fallback)
+        return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback)
 
     async def kernel_object(
-        self, project: OperatorProject, src_dir: Path, files: dict[str, str], dtypes: dict[str, str]
-    ) -> Path:
+        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], dtypes: dict[str, str]
+    ) -> str:
+        twin = await self.twin_dir()
         kernel = project.files.kernel
         macros = [f"-DDTYPE_{name.upper()}={CTYPES[dt]}" for name, dt in sorted(dtypes.items())]
         include_tiling: list[str] = []
@@ -170,9 +194,9 @@ class Builder:
             CXX,
             *CXXFLAGS,
             "-I",
-            str(INCLUDE_DIR),
+            f"{twin}/include",
             "-I",
-            str(Path(kernel).parent),
+            str(PurePosixPath(kernel).parent),
             "-DASCENDOPT_TWIN_KERNEL",
             f"-DASCENDOPT_OP_TYPE={project.op_type}",
             *macros,
@@ -185,41 +209,46 @@ class Builder:
         fallback = Issue(
             file=kernel, line=project.kernel.range.start_line, message="the kernel failed to build"
         )
-        return await self._cached(key, ".o", argv, src_dir, set(files), fallback)
+        return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback)
 
-    async def launcher_object(self, project: OperatorProject, src_dir: Path) -> Path:
+    async def launcher_object(self, project: OperatorProject, src_dir: Path | str) -> str:
+        twin = await self.twin_dir()
         code = launcher_source(project)
         key = _digest(self._twin_digest, "launcher", code)
-        path = src_dir / "ascendopt_launch.cpp"
-        path.write_text(code, encoding="utf-8")
+        # Concurrent builds of several dtype combinations share this file: keyed, written atomically.
+        name = f"ascendopt_launch_{key[:12]}.cpp"
+        if self._path(key, ".o") not in self._known:
+            await self.runner.put(str(src_dir), {name: code.encode("utf-8")})
         fallback = Issue(
             file=project.files.kernel,
             line=project.kernel.range.start_line,
             message="the kernel entry's signature cannot be launched",
         )
-        argv = [CXX, *CXXFLAGS, "-I", str(INCLUDE_DIR), "-c", path.name, "-o", "{out}"]
-        return await self._cached(key, ".o", argv, src_dir, set(), fallback)
+        argv = [CXX, *CXXFLAGS, "-I", f"{twin}/include", "-c", name, "-o", "{out}"]
+        return await self._cached(key, ".o", argv, str(src_dir), set(), fallback)
 
-    async def link(self, objects: list[Path], src_dir: Path, project: OperatorProject) -> Path:
-        key = _digest(self._twin_digest, "link", *(o.name for o in objects))
+    async def link(self, objects: list[str], src_dir: Path | str, project: OperatorProject) -> str:
+        key = _digest(self._twin_digest, "link", *(PurePosixPath(o).name for o in objects))
         fallback = Issue(
             file=project.files.kernel,
             line=project.kernel.range.start_line,
             message="linking the operator failed",
         )
-        argv = [CXX, *(str(o) for o in objects), "-pthread", "-o", "{out}"]
-        return await self._cached(key, ".bin", argv, src_dir, set(), fallback)
+        argv = [CXX, *objects, "-pthread", "-o", "{out}"]
+        return await self._cached(key, ".bin", argv, str(src_dir), set(), fallback)
 
     async def build(
-        self, project: OperatorProject, src_dir: Path, files: dict[str, str], dtypes: dict[str, str]
+        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], dtypes: dict[str, str]
     ) -> Path:
-        """The runner executable for one dtype combination (compiles run concurrently)."""
-        runtime, host, kernel, launcher = await asyncio.gather(
+        """The runner executable for one dtype combination (compiles run concurrently).
+
+        A Path for the local caller's convenience; on a remote runner it names a remote file.
+        """
+        runtime, host, kernel, launcher = await gather_settled(
             self.runtime_objects(),
             self.host_object(project, src_dir, files),
             self.kernel_object(project, src_dir, files, dtypes),
             self.launcher_object(project, src_dir),
-            return_exceptions=True,
         )
         errors = [r for r in (runtime, host, kernel, launcher) if isinstance(r, BaseException)]
         if errors:
@@ -228,7 +257,7 @@ class Builder:
                 raise errors[0]
             raise CompileError(issues)
         objects = [*runtime, *([host] if host else []), kernel, launcher]  # type: ignore[misc]
-        return await self.link(objects, src_dir, project)
+        return Path(await self.link(objects, src_dir, project))
 
 
 def _headers(files: dict[str, str]) -> list[str]:

@@ -1,21 +1,24 @@
 """Run one case on a built runner: write inputs and the manifest, run it sandboxed, read back.
 
 The manifest and the files the runner writes are the contract documented in
-`runtime/README.md`.
+`runtime/README.md`. Everything goes through a `Runner`, so the same code runs a case
+on this machine or on an SSH host (paths in the manifest are the runner's).
 """
 
 from __future__ import annotations
 
 import json
 import time
-from pathlib import Path
+from collections.abc import Mapping
+from pathlib import Path, PurePath, PurePosixPath
 
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from ascendopt.evaluation.cpu_twin.sandbox import Limits, run_limited
+from ascendopt.evaluation.cpu_twin.sandbox import Limits
 from ascendopt.evaluation.records import Finding
-from ascendopt.evaluation.tensors import read_raw, write_raw
+from ascendopt.evaluation.runner import LocalRunner, Runner
+from ascendopt.evaluation.tensors import encode_raw, read_raw
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
@@ -64,10 +67,10 @@ def _manifest(
     project: OperatorProject,
     case: ResolvedCase,
     soc: SocModel,
-    inputs: dict[str, Path],
-    outputs: dict[str, tuple[list[int], Path]],
-    work: Path,
-    src_dir: Path,
+    inputs: Mapping[str, str | PurePath],
+    outputs: Mapping[str, tuple[list[int], str | PurePath]],
+    work: str | PurePath,
+    src_dir: str | PurePath,
     trace: bool,
 ) -> str:
     assert project.spec is not None
@@ -80,12 +83,10 @@ def _manifest(
     ]
     for t in spec.inputs:
         shape = case.input_shapes[t.name]
-        lines.append(
-            f"input {t.name} {case.dtypes[t.name]} {len(shape)} {' '.join(map(str, shape))} {inputs[t.name]}"
-        )
+        lines.append(_tensor_line("input", t.name, case.dtypes[t.name], shape, inputs[t.name]))
     for t in spec.outputs:
         shape, path = outputs[t.name]
-        lines.append(f"output {t.name} {case.dtypes[t.name]} {len(shape)} {' '.join(map(str, shape))} {path}")
+        lines.append(_tensor_line("output", t.name, case.dtypes[t.name], shape, path))
     for a in spec.attrs:
         value = case.attrs[a.name]
         text = str(int(value)) if a.type in ("int", "bool") else repr(float(value))
@@ -94,6 +95,7 @@ def _manifest(
         lines.append(f"block_dim {spec.block_dim or 8}")
     elif spec.block_dim is not None:
         lines.append(f"block_dim {spec.block_dim}")
+    work = PurePosixPath(work)
     lines += [
         f"trace {work / 'trace.jsonl'}",
         f"findings {work / 'findings.jsonl'}",
@@ -101,6 +103,69 @@ def _manifest(
         f"source_root {src_dir}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _tensor_line(kind: str, name: str, dtype: str, shape: list[int], path: str | PurePath) -> str:
+    # Fields joined one by one: a 0-d tensor has no dims, and the path must stay the last field.
+    return " ".join([kind, name, dtype, str(len(shape)), *map(str, shape), str(path)])
+
+
+def manifest_files(
+    project: OperatorProject,
+    case: ResolvedCase,
+    inputs: Mapping[str, np.ndarray],
+    output_shapes: Mapping[str, list[int]],
+    soc: SocModel,
+    work: str,
+    src_dir: str,
+    trace: bool,
+) -> dict[str, bytes]:
+    """The files a case needs in its work folder (inputs + manifest), with paths as seen on the runner."""
+    files = {f"in_{name}.bin": encode_raw(values, case.dtypes[name]) for name, values in inputs.items()}
+    in_paths = {name: f"{work}/in_{name}.bin" for name in inputs}
+    out_paths = {name: (shape, f"{work}/out_{name}.bin") for name, shape in output_shapes.items()}
+    manifest = _manifest(project, case, soc, in_paths, out_paths, work, src_dir, trace)
+    files["manifest.txt"] = manifest.encode("utf-8")
+    return files
+
+
+async def run_case_on(
+    runner: Runner,
+    exe: str,
+    project: OperatorProject,
+    case: ResolvedCase,
+    inputs: Mapping[str, np.ndarray],
+    output_shapes: Mapping[str, list[int]],
+    soc: SocModel,
+    work: str,
+    src_dir: str,
+    limits: Limits,
+    trace: bool = False,
+    fetch: bool = True,
+) -> tuple[CaseRun, dict[str, bytes | None]]:
+    """Run one case on any runner: upload inputs + manifest, run, bring back what the runner wrote.
+
+    The second value holds `out_<name>.bin` (and `trace.jsonl` when traced) unless `fetch` is off.
+    """
+    await runner.put(work, manifest_files(project, case, inputs, output_shapes, soc, work, src_dir, trace))
+    start = time.perf_counter()
+    proc = await runner.run([exe, f"{work}/manifest.txt"], cwd=work, limits=limits)
+    seconds = time.perf_counter() - start
+    names = ["result.json", "findings.jsonl"]
+    if fetch:
+        names += [f"out_{name}.bin" for name in output_shapes] + (["trace.jsonl"] if trace else [])
+    got = await runner.get(work, names)
+    findings = _parse_findings(got.pop("findings.jsonl"))
+    result = _parse_result(got.pop("result.json"))
+    run = CaseRun(result=result or RunnerResult(status="crashed"), findings=findings, seconds=seconds)
+    if proc.killed_reason or result is None:
+        tail = proc.stderr.strip().splitlines()[-3:] if proc.stderr.strip() else []
+        run.error = proc.killed_reason or f"runner exited with {proc.returncode} and wrote no result"
+        if tail:
+            run.error += ": " + " | ".join(tail)
+    elif result.status != "ok":
+        run.error = result.message or result.status
+    return run, got
 
 
 async def run_case(
@@ -115,37 +180,16 @@ async def run_case(
     limits: Limits,
     trace: bool = False,
 ) -> CaseRun:
+    """`run_case_on` with this machine's runner and local folders; outputs stay in `work`."""
     work.mkdir(parents=True, exist_ok=True)
-    in_paths = {}
-    for name, values in inputs.items():
-        in_paths[name] = work / f"in_{name}.bin"
-        write_raw(in_paths[name], values, case.dtypes[name])
-    out_paths = {name: (shape, work / f"out_{name}.bin") for name, shape in output_shapes.items()}
-    manifest = work / "manifest.txt"
-    manifest.write_text(
-        _manifest(project, case, soc, in_paths, out_paths, work, src_dir, trace), encoding="utf-8"
-    )
     for stale in ("result.json", "findings.jsonl", "trace.jsonl"):
         (work / stale).unlink(missing_ok=True)
-    start = time.perf_counter()
-    proc = await run_limited([str(runner), str(manifest)], work, limits)
-    seconds = time.perf_counter() - start
-    findings = _read_findings(work / "findings.jsonl")
-    result = _read_result(work / "result.json")
-    run = CaseRun(
-        result=result or RunnerResult(status="crashed"),
-        findings=findings,
-        seconds=seconds,
-        trace=(work / "trace.jsonl") if (work / "trace.jsonl").exists() else None,
+    run, _ = await run_case_on(
+        LocalRunner(), str(runner), project, case, inputs, output_shapes, soc, str(work), str(src_dir),
+        limits, trace, fetch=False,
     )
-    if proc.killed_reason or result is None:
-        tail = proc.stderr.strip().splitlines()[-3:] if proc.stderr.strip() else []
-        run.error = proc.killed_reason or f"runner exited with {proc.returncode} and wrote no result"
-        if tail:
-            run.error += ": " + " | ".join(tail)
-        return run
-    if result.status != "ok":
-        run.error = result.message or result.status
+    if (work / "trace.jsonl").exists():
+        run.trace = work / "trace.jsonl"
     return run
 
 
@@ -158,11 +202,11 @@ def read_outputs(
     }
 
 
-def _read_findings(path: Path) -> list[Finding]:
-    if not path.exists():
+def _parse_findings(data: bytes | None) -> list[Finding]:
+    if not data:
         return []
     out = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+    for line in data.decode("utf-8", errors="replace").splitlines():
         if not line.strip():
             continue
         try:
@@ -174,10 +218,10 @@ def _read_findings(path: Path) -> list[Finding]:
     return out
 
 
-def _read_result(path: Path) -> RunnerResult | None:
-    if not path.exists():
+def _parse_result(data: bytes | None) -> RunnerResult | None:
+    if data is None:
         return None
     try:
-        return RunnerResult.model_validate(json.loads(path.read_text(encoding="utf-8")))
+        return RunnerResult.model_validate(json.loads(data.decode("utf-8", errors="replace")))
     except (ValueError, ValidationError):
         return None

@@ -6,12 +6,14 @@ A kernel that loops or allocates without end is killed and reported; it never ha
 from __future__ import annotations
 
 import asyncio
+import codecs
 import contextlib
 import os
 import resource
 import shutil
 import signal
 import subprocess
+from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path
 
@@ -74,26 +76,80 @@ def _limit(limits: Limits) -> None:
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 
-async def run_limited(argv: list[str], cwd: Path, limits: Limits) -> RunResult:
+LineSink = Callable[[str], None]
+_TAIL = 20000
+
+
+class OutputTail:
+    """The last `_TAIL` characters of a stream, plus whole lines handed to a sink as they complete."""
+
+    def __init__(self, sink: LineSink | None) -> None:
+        self.sink = sink
+        self.parts: list[str] = []
+        self.size = 0
+        self.partial = ""
+
+    def feed(self, chunk: str) -> None:
+        self.parts.append(chunk)
+        self.size += len(chunk)
+        if self.size > 4 * _TAIL:  # keep memory bounded on chatty builds
+            text = "".join(self.parts)[-_TAIL:]
+            self.parts, self.size = [text], len(text)
+        if self.sink is not None:
+            *lines, self.partial = (self.partial + chunk).split("\n")
+            for line in lines:
+                self.sink(line)
+
+    def close(self) -> str:
+        if self.sink is not None and self.partial:
+            self.sink(self.partial)
+            self.partial = ""
+        return "".join(self.parts)[-_TAIL:]
+
+
+async def pump_output(stream: asyncio.StreamReader | None, tail: OutputTail) -> None:
+    # Chunks, not readline(): a compiler line can exceed asyncio's 64 KiB line limit.
+    if stream is None:
+        return
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    while chunk := await stream.read(65536):
+        tail.feed(decoder.decode(chunk))
+    tail.feed(decoder.decode(b"", final=True))
+
+
+async def run_limited(
+    argv: list[str],
+    cwd: Path,
+    limits: Limits,
+    *,
+    env: Mapping[str, str] | None = None,
+    on_line: LineSink | None = None,
+) -> RunResult:
+    """Run `argv` in its own process group; `on_line` receives stdout and stderr lines as they come."""
     prefix = network_isolation_prefix() if limits.no_network else ()
     proc = await asyncio.create_subprocess_exec(
         *prefix,
         *argv,
         cwd=cwd,
+        env={**os.environ, **env} if env else None,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
         preexec_fn=lambda: _limit(limits),
     )
+    out, err = OutputTail(on_line), OutputTail(on_line)
+    pumps = asyncio.gather(pump_output(proc.stdout, out), pump_output(proc.stderr, err))
     timed_out = False
     try:
-        out, err = await asyncio.wait_for(proc.communicate(), timeout=limits.wall_seconds)
+        await asyncio.wait_for(asyncio.shield(pumps), timeout=limits.wall_seconds)
+        await proc.wait()
     except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
         timed_out = isinstance(exc, asyncio.TimeoutError)
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)
-        out, err = await proc.communicate()
+        await pumps
+        await proc.wait()
         if not timed_out:
             raise
     rc = proc.returncode if proc.returncode is not None else -9
@@ -103,8 +159,8 @@ async def run_limited(argv: list[str], cwd: Path, limits: Limits) -> RunResult:
             sig = signal.Signals(-rc).name
     return RunResult(
         returncode=rc,
-        stdout=out.decode(errors="replace")[-20000:],
-        stderr=err.decode(errors="replace")[-20000:],
+        stdout=out.close(),
+        stderr=err.close(),
         timed_out=timed_out,
         signal_name="SIGKILL" if timed_out else sig,
     )

@@ -1,0 +1,98 @@
+"""Every evaluation an episode asks for goes through the ledger: counted, journaled, never repeated.
+
+On resume or replay, evaluations already in the journal are returned from it, so the
+deterministic search retraces its steps without spending anything twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+
+from ascendopt.evaluation.cache import evaluation_key
+from ascendopt.evaluation.evaluator import Evaluator
+from ascendopt.evaluation.records import Evaluation
+from ascendopt.journal.store import EpisodeJournal
+from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.spec import ResolvedCase
+
+
+class BudgetExhausted(Exception):
+    pass
+
+
+class Ledger:
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        journal: EpisodeJournal,
+        budget: int,
+        on_evaluation: Callable[[Evaluation, str], None] | None = None,
+        offline: bool = False,
+    ) -> None:
+        self.evaluator = evaluator
+        self.journal = journal
+        self.budget = budget
+        self.used = 0
+        self.replayed = 0
+        self.offline = offline  # replay: an evaluation missing from the journal is an error
+        self.on_evaluation = on_evaluation
+        self._recorded: dict[str, Evaluation] = {
+            e.data["key"]: Evaluation.model_validate(e.data["evaluation"])
+            for e in journal.events("evaluation")
+        }
+        self._inflight: dict[str, asyncio.Task[Evaluation]] = {}
+
+    @property
+    def remaining(self) -> int:
+        return self.budget - self.used
+
+    async def evaluate(
+        self,
+        project: OperatorProject,
+        candidate: Candidate,
+        cases: list[ResolvedCase],
+        *,
+        seed: int,
+        purpose: str,
+        profile: bool = True,
+    ) -> Evaluation:
+        key = evaluation_key(self.evaluator.name, candidate, cases, seed, profile)
+        if key in self._recorded:
+            self.replayed += 1
+            self.used += 1
+            evaluation = self._recorded[key]
+            if self.on_evaluation:
+                self.on_evaluation(evaluation, purpose)
+            return evaluation
+        if key in self._inflight:  # the same candidate proposed twice in one batch
+            return await asyncio.shield(self._inflight[key])
+        if self.used >= self.budget:
+            raise BudgetExhausted()
+        if self.offline:
+            raise KeyError(f"replay: evaluation of {candidate.id} ({purpose}) is not in the journal")
+        self.used += 1
+        self.journal.save_candidate(candidate)
+        task = asyncio.ensure_future(
+            self.evaluator.evaluate(project, candidate, cases, seed=seed, profile=profile)
+        )
+        self._inflight[key] = task
+        try:
+            evaluation = await task
+        finally:
+            self._inflight.pop(key, None)
+        self._recorded[key] = evaluation
+        self.journal.append(
+            "evaluation",
+            {
+                "key": key,
+                "candidate": candidate.id,
+                "purpose": purpose,
+                "seed": seed,
+                "evaluation": evaluation.model_dump(mode="json"),
+            },
+        )
+        if self.on_evaluation:
+            self.on_evaluation(evaluation, purpose)
+        return evaluation

@@ -1,0 +1,55 @@
+"""Turning evaluations into one number to optimise, and speedups a user can trust."""
+
+from __future__ import annotations
+
+import math
+
+from ascendopt.agent.suggestion import CaseSpeedup
+from ascendopt.evaluation.records import Evaluation
+
+
+def durations(ev: Evaluation) -> dict[str, float] | None:
+    """Per-case duration (µs), or None unless the candidate is correct and every case was timed."""
+    if not ev.correct:
+        return None
+    out = {}
+    for c in ev.cases:
+        if c.profile is None or c.profile.duration_us <= 0:
+            return None
+        out[c.name] = c.profile.duration_us
+    return out
+
+
+def relative_score(candidate: dict[str, float], baseline: dict[str, float]) -> float:
+    """Geometric mean of candidate/baseline duration over the cases: < 1 is faster."""
+    ratios = [candidate[k] / baseline[k] for k in baseline if k in candidate and baseline[k] > 0]
+    if not ratios:
+        return math.inf
+    return math.exp(sum(math.log(r) for r in ratios) / len(ratios))
+
+
+def noise_band(a: dict[str, float], b: dict[str, float]) -> float:
+    """Largest relative difference between two measurements of the same candidate."""
+    return max((abs(a[k] - b[k]) / max(a[k], b[k]) for k in a if k in b and max(a[k], b[k]) > 0), default=0.0)
+
+
+def case_speedups(
+    baseline: Evaluation, candidate: Evaluation, noise: float
+) -> tuple[list[CaseSpeedup], float]:
+    base, cand = durations(baseline), durations(candidate)
+    if base is None or cand is None:
+        return [], 1.0
+    kinds = {c.name: (c.profile.kind if c.profile else "estimate") for c in candidate.cases}
+    rows = [
+        CaseSpeedup(
+            case=k,
+            baseline_us=base[k],
+            candidate_us=cand[k],
+            speedup=base[k] / cand[k],
+            noise=noise,
+            kind=kinds.get(k, "estimate"),
+        )
+        for k in base
+        if k in cand
+    ]
+    return rows, 1.0 / relative_score(cand, base)

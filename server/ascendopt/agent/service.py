@@ -1,0 +1,142 @@
+"""The optimize service: what `ascendopt optimize` and the editor's "Optimize operator" call.
+
+It wires an episode from settings (backend, LLM, experience bank), runs it, and keeps
+the suggestion and the user's decision in the workspace journal.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel
+
+from ascendopt.agent.episode import Episode, EpisodeOutcome, Progress
+from ascendopt.agent.kernel_rewrite import KernelRewriter
+from ascendopt.agent.ledger import Ledger
+from ascendopt.agent.lessons import knob_settings
+from ascendopt.agent.llm import ENV_BASE_URL, ENV_KEY, ENV_MODEL, LLMClient, LLMSettings
+from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.suggestion import Suggestion, apply_suggestion
+from ascendopt.evaluation.backends import make_evaluator
+from ascendopt.evaluation.evaluator import Evaluator
+from ascendopt.experience.bank import Bank
+from ascendopt.journal.store import EpisodeJournal, episodes_dir
+from ascendopt.operators.model import OperatorProject
+
+__all__ = ["EpisodeOutcome", "OptimizeRequest", "Optimizer", "Progress"]
+
+
+class OptimizeRequest(BaseModel):
+    budget: int = 40
+    seed: int = 0
+    backend: str = "cpu-twin"
+    soc: str | None = None
+    model: str | None = None  # LLM model; None = no kernel rewriting unless the environment names one
+    tiling_only: bool = False
+
+
+def new_episode_id(operator: str) -> str:
+    stamp = datetime.now(timezone.utc).strftime("%Y%m%d-%H%M%S")
+    return f"{stamp}-{operator}-{secrets.token_hex(3)}"
+
+
+class Optimizer:
+    def __init__(
+        self,
+        workspace: Path,
+        evaluator_factory: Callable[[str, str | None], Evaluator] | None = None,
+        llm: LLMSettings | None = None,
+    ):
+        self.workspace = workspace
+        self._make_evaluator = evaluator_factory or make_evaluator
+        self._llm = llm  # None: from the environment (ASCENDOPT_LLM_*)
+
+    async def optimize(
+        self,
+        project: OperatorProject,
+        request: OptimizeRequest,
+        on_progress: Callable[[Progress], None] | None = None,
+        cancel: asyncio.Event | None = None,
+        resume: str | None = None,
+        offline: bool = False,
+    ) -> EpisodeOutcome:
+        """Run an episode; `resume` continues one by id; `offline` replays it from its journal alone."""
+        settings = EpisodeSettings(
+            budget=request.budget,
+            seed=request.seed,
+            backend=request.backend,
+            soc=request.soc,
+            tiling_only=request.tiling_only,
+        )
+        if resume is not None:
+            journal = EpisodeJournal.open(self.workspace, resume)
+            start = journal.events("start")
+            if start:
+                settings = EpisodeSettings.model_validate(start[0].data["settings"])
+        else:
+            journal = EpisodeJournal.create(self.workspace, new_episode_id(project.name))
+        evaluator = self._make_evaluator(settings.backend, settings.soc)
+        ledger = Ledger(evaluator, journal, settings.budget, offline=offline)
+        llm_settings = self._llm or LLMSettings.from_env(model=request.model)
+        with Bank.open(self.workspace) as bank:
+            # Lessons that apply themselves (knob settings) are tried first, with or without an LLM.
+            lesson_knobs = knob_settings(bank.all(), project)
+            kernel = None
+            if settings.tiling_only:
+                note = "not asked for (tiling only)"
+            elif llm_settings.enabled or offline:
+                llm = LLMClient(llm_settings, journal, offline=offline)
+                kernel = KernelRewriter(llm, bank, settings.top_k, bank_writer=bank)
+                note = f"on: {llm_settings.describe()}"
+            else:
+                note = (
+                    f"skipped: no LLM configured (set {ENV_BASE_URL}, {ENV_MODEL} and {ENV_KEY}, or pass "
+                    "--model with an endpoint) — tiling search and the bank's mechanical lessons only"
+                )
+            episode = Episode(
+                project,
+                settings,
+                ledger,
+                journal,
+                on_progress=on_progress,
+                cancel=cancel,
+                kernel=kernel,
+                kernel_note=note,
+                lesson_knobs=lesson_knobs,
+            )
+            return await episode.run()
+
+    async def replay(self, project: OperatorProject, episode_id: str) -> EpisodeOutcome:
+        """Re-run a recorded episode offline: every evaluation and LLM answer comes from its journal."""
+        source = EpisodeJournal.open(self.workspace, episode_id)
+        n = 1 + sum(1 for _ in episodes_dir(self.workspace).glob(f"{episode_id}-replay-*"))
+        copy = EpisodeJournal.create(self.workspace, f"{episode_id}-replay-{n}")
+        copy.events_path.write_bytes(source.events_path.read_bytes())
+        return await self.optimize(project, OptimizeRequest(), resume=copy.id, offline=True)
+
+    def load_suggestion(self, suggestion_id: str) -> Suggestion:
+        for path in sorted(episodes_dir(self.workspace).glob("*/suggestion.json")):
+            s = Suggestion.model_validate_json(path.read_text(encoding="utf-8"))
+            if s.id == suggestion_id:
+                return s
+        raise KeyError(f"no suggestion {suggestion_id!r} in {episodes_dir(self.workspace)}")
+
+    def record_decision(self, suggestion_id: str, decision: Literal["accepted", "rejected"]) -> None:
+        s = self.load_suggestion(suggestion_id)
+        EpisodeJournal.open(self.workspace, s.episode).append(
+            "decision.user", {"suggestion": s.id, "decision": decision}
+        )
+
+    def accept(self, suggestion_id: str) -> list[Path]:
+        """Apply both files or neither (StaleSuggestion if they changed), and journal it."""
+        written = apply_suggestion(self.load_suggestion(suggestion_id))
+        self.record_decision(suggestion_id, "accepted")
+        return written
+
+    def reject(self, suggestion_id: str) -> None:
+        self.record_decision(suggestion_id, "rejected")

@@ -1,0 +1,29 @@
+"""Episode settings: every number the method leaves open is here, with why."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class EpisodeSettings(BaseModel):
+    budget: int = Field(
+        default=40, ge=4, description="evaluations (compile + verify + profile), re-checks included"
+    )
+    seed: int = 0
+    backend: str = "cpu-twin"
+    soc: str | None = None
+    tiling_only: bool = False
+    # The paper gives no numbers for S, U, k or the noise threshold; these are ours:
+    # S = 2 kernel steps: each costs an LLM call and usually one evaluation; two let a diagnosis
+    # be followed up once before the tiling is re-tuned under the new kernel.
+    kernel_steps: int = Field(default=2, ge=0)
+    # U = 8 tiling evaluations: enough for one sweep of the neighbours of 3-4 knobs.
+    tiling_steps: int = Field(default=8, ge=1)
+    # k = 3 lessons: the prompt stays short and the retrieval is measured by recall@3.
+    top_k: int = Field(default=3, ge=0)
+    # A candidate must beat the best by this much, or by twice the measured noise if larger.
+    min_improvement: float = Field(default=0.01, ge=0)
+    # Proposals are made in fixed batches so a seed gives the same result whatever the slot count.
+    batch: int = Field(default=4, ge=1)
+    # Evaluations kept back for the final honest re-check (fresh inputs, re-profiled baseline).
+    recheck: int = 2

@@ -1,0 +1,137 @@
+"""The end of an episode: one paired edit (tiling program + kernel) with its measured speedups.
+
+Applying it is the only way the user's files change, and it refuses when the
+files differ from what the episode started from (the suggestion is stale).
+"""
+
+from __future__ import annotations
+
+import difflib
+import hashlib
+import os
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+
+def text_hash(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+class FileChange(BaseModel):
+    path: str  # relative to the operator root
+    base_hash: str  # of the file as the episode started from it
+    base_text: str
+    proposed_text: str
+
+    def unified_diff(self) -> str:
+        return "".join(
+            difflib.unified_diff(
+                self.base_text.splitlines(keepends=True),
+                self.proposed_text.splitlines(keepends=True),
+                fromfile=f"a/{self.path}",
+                tofile=f"b/{self.path}",
+            )
+        )
+
+
+class CaseSpeedup(BaseModel):
+    case: str
+    baseline_us: float
+    candidate_us: float
+    speedup: float
+    noise: float  # relative noise band of the measurement (0 for a deterministic estimate)
+    kind: str  # "estimate" or "measured"
+
+
+class Suggestion(BaseModel):
+    id: str
+    operator: str
+    root: Path
+    episode: str
+    candidate_id: str
+    changes: list[FileChange]
+    speedups: list[CaseSpeedup] = Field(default_factory=list)
+    geomean_speedup: float = 1.0
+    summary: str = ""  # one line: what changed and why it is faster
+
+    def patch(self) -> str:
+        return "".join(c.unified_diff() for c in self.changes)
+
+    def stale_files(self) -> list[str]:
+        """Files that changed on disk since the episode started (or vanished)."""
+        stale = []
+        for c in self.changes:
+            path = self.root / c.path
+            try:
+                current = path.read_text(encoding="utf-8")
+            except OSError:
+                stale.append(c.path)
+                continue
+            if text_hash(current) != c.base_hash:
+                stale.append(c.path)
+        return stale
+
+
+class StaleSuggestion(Exception):
+    def __init__(self, files: list[str]) -> None:
+        super().__init__(
+            f"the suggestion is stale: {', '.join(files)} changed since the episode started; re-run it"
+        )
+        self.files = files
+
+
+def apply_suggestion(suggestion: Suggestion) -> list[Path]:
+    """Write every changed file, or none: refuse if any is stale; roll back if a write fails."""
+    stale = suggestion.stale_files()
+    if stale:
+        raise StaleSuggestion(stale)
+    written: list[tuple[Path, str]] = []
+    try:
+        for c in suggestion.changes:
+            path = suggestion.root / c.path
+            tmp = path.with_name(f".{path.name}.ascendopt-{os.getpid()}.tmp")
+            tmp.write_text(c.proposed_text, encoding="utf-8")
+            tmp.replace(path)
+            written.append((path, c.base_text))
+    except OSError:
+        for path, original in written:
+            path.write_text(original, encoding="utf-8")
+        raise
+    return [p for p, _ in written]
+
+
+def make_suggestion(
+    *,
+    operator: str,
+    root: Path,
+    episode: str,
+    candidate_id: str,
+    base_files: dict[str, str],
+    proposed_files: dict[str, str],
+    speedups: list[CaseSpeedup],
+    geomean: float,
+    summary: str,
+) -> Suggestion:
+    changes = [
+        FileChange(
+            path=p,
+            base_hash=text_hash(base_files[p]),
+            base_text=base_files[p],
+            proposed_text=proposed_files[p],
+        )
+        for p in sorted(proposed_files)
+        if p in base_files and proposed_files[p] != base_files[p]
+    ]
+    sid = hashlib.sha256(f"{episode}/{candidate_id}".encode()).hexdigest()[:16]
+    return Suggestion(
+        id=sid,
+        operator=operator,
+        root=root,
+        episode=episode,
+        candidate_id=candidate_id,
+        changes=changes,
+        speedups=speedups,
+        geomean_speedup=geomean,
+        summary=summary,
+    )

@@ -1,0 +1,57 @@
+"""`ascendopt mine`: rewind a good operator into measured lessons for the experience bank."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.evaluation.backends import make_evaluator
+from ascendopt.experience.bank import Bank
+from ascendopt.experience.miner import MinedStep, RewindMiner
+
+
+@app.command("mine")
+def mine_cmd(
+    op_path: OpArg,
+    name: NameOpt = None,
+    budget: Annotated[int, typer.Option("--budget", help="evaluations to spend")] = 20,
+    backend: Annotated[str, typer.Option("--backend")] = "cpu-twin",
+    workspace: Annotated[Path | None, typer.Option("--workspace", help="where .ascendopt/ lives")] = None,
+    as_json: JsonOpt = False,
+) -> None:
+    """De-optimize the operator step by step; keep the steps that measurably hurt as lessons."""
+    op = load(op_path, name)
+
+    def show(step: MinedStep) -> None:
+        if not as_json:
+            err.print(f"  {step.deoptimization}: {'kept' if step.kept else step.reason}")
+
+    try:
+        report = asyncio.run(RewindMiner(make_evaluator(backend), budget=budget, on_step=show).mine(op))
+    except ValueError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from exc
+    with Bank.open(workspace or op.root) as bank:
+        added = bank.add_many(report.lessons)
+    if as_json:
+        print(report.model_dump_json(indent=2))
+        return
+    table = Table(
+        title=f"{op.name}: rewind mining ({report.evaluations} evaluations, noise {report.noise:.1%})"
+    )
+    for col in ("de-optimization", "family", "slowdown", "kept"):
+        table.add_column(col)
+    for s in report.steps:
+        table.add_row(
+            s.deoptimization,
+            s.family,
+            f"{s.slowdown:.2f}x" if s.slowdown else "-",
+            "yes" if s.kept else s.reason,
+        )
+    out.print(table)
+    out.print(f"{added} new lesson(s) in {bank.path}")

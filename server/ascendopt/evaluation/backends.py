@@ -1,0 +1,73 @@
+"""Backend strings → an Evaluator. The CLI, the episode and the language server all go through here.
+
+    cpu-twin | local | local:cpu-twin    the CPU twin on this machine (the default)
+    local:cann | cann                    CANN on this machine (an Ascend box you are logged into)
+    ssh:HOST[,HOST…][:TOOLCHAIN]         a pool of SSH hosts; TOOLCHAIN is cpu-twin or cann
+    ssh                                  every host in the settings
+
+Without `:TOOLCHAIN`, an SSH backend uses each host's `toolchain` setting (default cpu-twin).
+We never switch to CANN because a probe found it: the backend string names what produced
+a number (it keys the evaluation cache and labels estimate vs measured), so it must not
+depend on what a host happens to have today. `ascendopt remote check` says when a host
+has CANN and which string to use.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.evaluator import Evaluator
+from ascendopt.evaluation.remote.settings import RemoteSettings, Toolchain, load_settings
+
+TOOLCHAINS: tuple[Toolchain, ...] = ("cpu-twin", "cann")
+
+
+class BackendError(ValueError):
+    pass
+
+
+class BackendSpec(BaseModel):
+    runner: str  # "local" | "ssh"
+    hosts: list[str] = []
+    toolchain: Toolchain | None = None
+
+
+def parse_backend(spec: str, settings: RemoteSettings | None = None) -> BackendSpec:
+    text = (spec or "cpu-twin").strip()
+    if text in ("cpu-twin", "local", "local:cpu-twin"):
+        return BackendSpec(runner="local", toolchain="cpu-twin")
+    if text in ("cann", "local:cann"):
+        return BackendSpec(runner="local", toolchain="cann")
+    if text == "ssh" or text.startswith("ssh:"):
+        rest = text[4:] if text.startswith("ssh:") else ""
+        hosts_part, _, tc = rest.partition(":")
+        if tc and tc not in TOOLCHAINS:
+            raise BackendError(f"backend {spec!r}: unknown toolchain {tc!r} (cpu-twin or cann)")
+        hosts = [h for h in hosts_part.split(",") if h]
+        if not hosts:
+            hosts = [h.name for h in (settings.hosts if settings else [])]
+        if not hosts:
+            raise BackendError(f"backend {spec!r}: no host named and none in the settings")
+        return BackendSpec(runner="ssh", hosts=hosts, toolchain=tc or None)
+    raise BackendError(f"unknown backend {spec!r}; use cpu-twin, local:cann or ssh:HOST[:cpu-twin|cann]")
+
+
+def make_evaluator(
+    spec: str = "cpu-twin", soc: str | None = None, settings: RemoteSettings | None = None
+) -> Evaluator:
+    """`settings` default: `.ascendopt/remote.toml` of the current folder (see remote/settings.py)."""
+    parsed = parse_backend(spec, settings)
+    if parsed.runner == "local" and parsed.toolchain == "cpu-twin":
+        return CpuTwinEvaluator(soc=soc)
+    settings = settings or load_settings()
+    if parsed.runner == "local":
+        from ascendopt.evaluation.remote.cann.toolchain import local_cann_evaluator
+
+        return local_cann_evaluator(settings, soc=soc)
+    from ascendopt.evaluation.remote.backend import ssh_evaluator
+
+    try:
+        return ssh_evaluator(parsed.hosts, parsed.toolchain, settings, soc=soc)
+    except ValueError as exc:
+        raise BackendError(str(exc)) from exc

@@ -1,0 +1,150 @@
+"""The CPU twin as a toolchain: g++ builds against the twin's headers, the sandboxed runner per case.
+
+Runs on any Runner: on this machine, or on an SSH host with g++ (the twin is mirrored
+there once; the profile's timing model runs here on the trace brought back).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
+from ascendopt.evaluation.cpu_twin.harness import SocModel, run_case_on, soc_model
+from ascendopt.evaluation.cpu_twin.sandbox import Limits
+from ascendopt.evaluation.records import PipeTime, Profile
+from ascendopt.evaluation.runner import gather_settled
+from ascendopt.evaluation.timing.model import estimate
+from ascendopt.evaluation.toolchain import CaseOutcome, Combo, Slot
+from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.spec import ResolvedCase
+
+
+class CpuTwinToolchain:
+    name = "cpu-twin"
+
+    def __init__(
+        self,
+        limits: Limits | None = None,
+        soc: str | None = None,
+        parallel: int | None = None,
+        builders: dict[str, Builder] | None = None,
+    ) -> None:
+        self.limits = limits or Limits()
+        self.soc = soc
+        self.parallel = parallel or max(1, os.cpu_count() or 1)
+        self._builders: dict[str, Builder] = dict(builders or {})
+
+    def builder(self, slot: Slot) -> Builder:
+        """One builder per machine: its object cache and locks are shared by that machine's slots."""
+        if slot.runner.name not in self._builders:
+            self._builders[slot.runner.name] = Builder(runner=slot.runner)
+        return self._builders[slot.runner.name]
+
+    def soc_for(self, project: OperatorProject) -> SocModel:
+        return soc_model(self.soc or (project.spec.soc if project.spec else "Ascend910B4"))
+
+    def case_parallel(self, slot: Slot) -> int:
+        return self.parallel
+
+    def hardware(self, slot: Slot, project: OperatorProject) -> str:
+        where = "" if slot.host == "local" else f" on {slot.runner.name}"
+        return f"x86 CPU twin (g++){where}, platform model {self.soc_for(project).name}"
+
+    async def build(
+        self, slot: Slot, project: OperatorProject, candidate: Candidate, src_dir: str, combos: list[Combo]
+    ) -> dict[Combo, Any]:
+        builder = self.builder(slot)
+        built = await gather_settled(
+            *(builder.build(project, src_dir, candidate.files, dict(combo)) for combo in combos)
+        )
+        errors = [b for b in built if isinstance(b, BaseException)]
+        if errors:
+            issues = [i for e in errors if isinstance(e, CompileError) for i in e.issues]
+            if not issues:
+                raise errors[0]
+            raise CompileError(_unique(issues))
+        return {combo: str(exe) for combo, exe in zip(combos, built, strict=True)}
+
+    async def run_case(
+        self,
+        slot: Slot,
+        artifact: Any,
+        project: OperatorProject,
+        case: ResolvedCase,
+        inputs: dict[str, np.ndarray],
+        output_shapes: dict[str, list[int]],
+        work: str,
+        src_dir: str,
+        profile: bool,
+    ) -> CaseOutcome:
+        soc = self.soc_for(project)
+        run, files = await run_case_on(
+            slot.runner,
+            str(artifact),
+            project,
+            case,
+            inputs,
+            output_shapes,
+            soc,
+            work,
+            src_dir,
+            self.limits,
+            trace=profile,
+        )
+        outcome = CaseOutcome(
+            findings=run.findings,
+            block_dim=run.result.block_dim,
+            tiling_key=run.result.tiling_key,
+            ub_bytes_per_block=run.result.ub_bytes_per_block,
+            seconds=run.seconds,
+            error=run.error,
+            outputs={
+                name: data for name in output_shapes if (data := files.get(f"out_{name}.bin")) is not None
+            },
+        )
+        trace = files.get("trace.jsonl")
+        if profile and not run.error and trace and run.result.block_dim:
+            outcome.profile = await asyncio.to_thread(
+                _profile_from_bytes, trace, soc.name, run.result.block_dim
+            )
+        return outcome
+
+
+def _profile_from_bytes(trace: bytes, soc: str, block_dim: int) -> Profile:
+    with tempfile.TemporaryDirectory(prefix="ascendopt-trace-") as tmp:
+        path = Path(tmp) / "trace.jsonl"
+        path.write_bytes(trace)
+        return profile_from_trace(path, soc, block_dim)
+
+
+def profile_from_trace(trace: Path, soc: str, block_dim: int) -> Profile:
+    """The timing model's estimate as the Evaluation's profile (labelled an estimate)."""
+    est = estimate(trace, soc, block_dim)
+    pipes = [
+        PipeTime(pipe=col, time_us=est.pipes[col], ratio=est.pipes[col.replace("_time(us)", "_ratio")])
+        for col in ("aiv_mte2_time(us)", "aiv_vec_time(us)", "aiv_mte3_time(us)", "aiv_scalar_time(us)")
+        if col in est.pipes
+    ]
+    return Profile(
+        duration_us=est.duration_us,
+        kind="estimate",
+        source=est.label,
+        pipes=pipes,
+        bound=est.bound,
+        hot_lines=[f"{where} ({share:.0%})" for where, share in est.hot_lines[:5]],
+    )
+
+
+def _unique(items: list) -> list:
+    out = []
+    for i in items:
+        if i not in out:
+            out.append(i)
+    return out

@@ -1,0 +1,277 @@
+"""An SSH host as a Runner: everything under one per-workspace root, every argument quoted.
+
+Layout on the host (`<remote_dir>/<workspace>/`):
+
+    blobs/<sha256>        uploaded file contents, by hash: an upload skips what is here
+    candidates/<op>-<id>/<run>/   one folder per candidate evaluation (src/, case<N>/)
+    cache/<toolchain>/    build products, shared by every slot (device) of the host
+    mirror/<digest>/      local trees the toolchains need there (the twin's headers)
+    jobs/<token>.pgid     process groups of running commands (see transport.py)
+
+No path outside the root is ever written or removed: every folder is checked against it,
+and every file name goes through `safe_relative`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+import secrets
+import shlex
+from collections.abc import Mapping, Sequence
+from pathlib import Path, PurePosixPath
+
+import asyncssh
+from pydantic import BaseModel
+
+from ascendopt.evaluation.cpu_twin.sandbox import Limits, LineSink, RunResult
+from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings
+from ascendopt.evaluation.remote.transport import SshTransport
+from ascendopt.evaluation.runner import RunnerError, TransportError, UnsafePath, inside, safe_relative
+
+_SAFE_PART = re.compile(r"[^A-Za-z0-9_.-]")
+_BLOB_TTL_DAYS = 14
+
+
+class HostFacts(BaseModel):
+    """What the first connection learnt about the host."""
+
+    home: str
+    root: str
+    has_prlimit: bool
+    uname: str = ""
+
+
+class TransferStats(BaseModel):
+    uploaded_files: int = 0
+    uploaded_bytes: int = 0
+    skipped_files: int = 0  # the host already had their content
+
+
+def q(value: str) -> str:
+    return shlex.quote(value)
+
+
+class SshRunner:
+    def __init__(
+        self, host: HostConfig, settings: RemoteSettings, transport: SshTransport | None = None
+    ) -> None:
+        self.host = host
+        self.settings = settings
+        self.name = f"ssh:{host.name}"
+        self.transport = transport or SshTransport(host, settings.ssh)
+        self.stats = TransferStats()
+        self._facts: HostFacts | None = None
+        self._facts_lock = asyncio.Lock()
+        self._mirrored: dict[str, str] = {}
+
+    # -- the root -------------------------------------------------------------------------
+
+    async def facts(self) -> HostFacts:
+        async with self._facts_lock:
+            if self._facts is None:
+                self._facts = await self._probe()
+            return self._facts
+
+    async def _probe(self) -> HostFacts:
+        got = await self.transport.simple(
+            'printf "%s\\n" "$HOME"; command -v prlimit >/dev/null && echo prlimit || echo none; uname -sm'
+        )
+        lines = got.stdout.splitlines()
+        if got.returncode != 0 or len(lines) < 2 or not lines[0].startswith("/"):
+            raise TransportError(
+                f"{self.name}: unexpected answer to the probe: {got.stdout!r} {got.stderr!r}"
+            )
+        home = lines[0].rstrip("/")
+        base = self.settings.remote_dir
+        base = home + base[1:] if base.startswith("~/") else base
+        root = f"{base}/{self.settings.workspace_key()}"
+        dirs = " ".join(q(f"{root}/{d}") for d in ("blobs", "candidates", "cache", "mirror", "jobs"))
+        # Old blobs go: inputs change with every seed, and nothing else refers to a blob.
+        made = await self.transport.simple(
+            f"mkdir -p {dirs} && find {q(root + '/blobs')} -type f -mtime +{_BLOB_TTL_DAYS} -delete"
+        )
+        if made.returncode != 0:
+            raise RunnerError(f"{self.name}: cannot create {root}: {made.stderr.strip()}")
+        return HostFacts(home=home, root=root, has_prlimit=lines[1] == "prlimit", uname=" ".join(lines[2:]))
+
+    async def root(self) -> str:
+        return (await self.facts()).root
+
+    async def _inside(self, path: str) -> str:
+        root = await self.root()
+        if not inside(root, path):
+            raise UnsafePath(f"{path!r} is outside the workspace root {root!r} on {self.name}")
+        return str(PurePosixPath(path))
+
+    # -- commands -------------------------------------------------------------------------
+
+    async def _limited(self, argv: Sequence[str], limits: Limits) -> str:
+        if not (await self.facts()).has_prlimit:
+            return " ".join(q(a) for a in argv)
+        mb = 1024 * 1024
+        caps = [
+            f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 5}",
+            f"--as={limits.memory_mb * mb}",
+            f"--fsize={limits.file_mb * mb}",
+            "--core=0",
+        ]
+        return " ".join(["prlimit", *caps, "--", *(q(a) for a in argv)])
+
+    async def _job(self, command: str, limits: Limits, on_line: LineSink | None) -> RunResult:
+        jobs = f"{await self.root()}/jobs"
+        return await self.transport.job(command, jobs_dir=jobs, timeout=limits.wall_seconds, on_line=on_line)
+
+    @staticmethod
+    def _env(env: Mapping[str, str] | None) -> str:
+        if not env:
+            return ""
+        for key in env:
+            if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", key):
+                raise UnsafePath(f"bad environment variable name {key!r}")
+        return "export " + " ".join(f"{k}={q(v)}" for k, v in env.items()) + "; "
+
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str,
+        limits: Limits,
+        env: Mapping[str, str] | None = None,
+        on_line: LineSink | None = None,
+    ) -> RunResult:
+        cwd = await self._inside(cwd)
+        command = f"cd {q(cwd)} && {self._env(env)}exec {await self._limited(argv, limits)}"
+        return await self._job(command, limits, on_line)
+
+    async def shell(
+        self,
+        script: str,
+        *,
+        cwd: str,
+        limits: Limits,
+        env: Mapping[str, str] | None = None,
+        on_line: LineSink | None = None,
+    ) -> RunResult:
+        return await self.run(["bash", "-c", script], cwd=cwd, limits=limits, env=env, on_line=on_line)
+
+    async def produce(self, argv: Sequence[str], *, cwd: str, out: str, limits: Limits) -> RunResult:
+        cwd, out = await self._inside(cwd), await self._inside(out)
+        tmp = f"{out}.{secrets.token_hex(6)}.tmp"
+        build = await self._limited([a.replace("{out}", tmp) for a in argv], limits)
+        folder = str(PurePosixPath(out).parent)
+        # One round trip: skip when cached, else build to a temporary name and rename atomically.
+        command = (
+            f"[ -e {q(out)} ] && exit 0; mkdir -p {q(folder)} && cd {q(cwd)} && "
+            f"{{ {build} && mv -f {q(tmp)} {q(out)}; }}; rc=$?; rm -f {q(tmp)}; exit $rc"
+        )
+        return await self._job(command, limits, None)
+
+    # -- files ----------------------------------------------------------------------------
+
+    async def put(self, folder: str, files: Mapping[str, bytes]) -> None:
+        folder = await self._inside(folder)
+        root = await self.root()
+        names = {safe_relative(name): data for name, data in files.items()}
+        if not names:
+            return
+        hashes = {name: hashlib.sha256(data).hexdigest() for name, data in names.items()}
+        wanted = sorted(set(hashes.values()))
+        blobs = f"{root}/blobs"
+        listing = await self.transport.simple(
+            f'cd {q(blobs)} && for h in {" ".join(wanted)}; do [ -e "$h" ] || echo "$h"; done'
+        )
+        if listing.returncode != 0:
+            raise RunnerError(f"{self.name}: cannot list {blobs}: {listing.stderr.strip()}")
+        missing = set(listing.stdout.split())
+        by_hash = {h: data for name, data in names.items() if (h := hashes[name]) in missing}
+        sftp = await self.transport.sftp()
+        await asyncio.gather(*(self._upload(sftp, f"{blobs}/{h}", data) for h, data in by_hash.items()))
+        self.stats.uploaded_files += len(by_hash)
+        self.stats.uploaded_bytes += sum(len(d) for d in by_hash.values())
+        self.stats.skipped_files += len(names) - len(by_hash)
+        # Copies, not links: a build that rewrites a source in place must not change the blob.
+        dirs = sorted({str(PurePosixPath(folder, n).parent) for n in names})
+        steps = [f"mkdir -p {' '.join(q(d) for d in dirs)}"]
+        token = secrets.token_hex(4)  # concurrent puts of one file must not share a temporary name
+        for name, h in hashes.items():
+            dest, part = f"{folder}/{name}", f"{folder}/{name}.{token}.part"
+            steps.append(f"cp -f {q(blobs + '/' + h)} {q(part)} && mv -f {q(part)} {q(dest)}")
+        placed = await self.transport.simple(" && ".join(steps))
+        if placed.returncode != 0:
+            raise RunnerError(f"{self.name}: cannot place files in {folder}: {placed.stderr.strip()}")
+
+    async def _upload(self, sftp: asyncssh.SFTPClient, path: str, data: bytes) -> None:
+        tmp = f"{path}.{secrets.token_hex(6)}.part"
+        try:
+            async with sftp.open(tmp, "wb") as f:
+                await f.write(data)
+            await sftp.posix_rename(tmp, path)
+        except (OSError, asyncssh.Error) as exc:
+            raise TransportError(f"{self.name}: upload failed: {exc}") from exc
+
+    async def get(self, folder: str, names: Sequence[str]) -> dict[str, bytes | None]:
+        folder = await self._inside(folder)
+        sftp = await self.transport.sftp()
+
+        async def one(name: str) -> bytes | None:
+            try:
+                async with sftp.open(f"{folder}/{safe_relative(name)}", "rb") as f:
+                    data = await f.read()
+            except asyncssh.SFTPNoSuchFile:
+                return None
+            except (OSError, asyncssh.Error) as exc:
+                raise TransportError(f"{self.name}: download failed: {exc}") from exc
+            return data if isinstance(data, bytes) else data.encode()
+
+        got = await asyncio.gather(*(one(n) for n in names))
+        return dict(zip(names, got, strict=True))
+
+    async def listdir(self, folder: str) -> list[str]:
+        """Files under `folder`, relative, recursively (msprof writes a tree whose names we learn)."""
+        folder = await self._inside(folder)
+        got = await self.transport.simple(f"cd {q(folder)} 2>/dev/null && find . -type f -print")
+        return sorted(line[2:] for line in got.stdout.splitlines() if line.startswith("./"))
+
+    async def workdir(self, *parts: str) -> str:
+        root = await self.root()
+        name = "-".join(_SAFE_PART.sub("_", p)[:40] for p in parts) or "run"
+        folder = f"{root}/candidates/{name}/{secrets.token_hex(4)}"
+        made = await self.transport.simple(f"mkdir -p {q(folder)}")
+        if made.returncode != 0:
+            raise RunnerError(f"{self.name}: cannot create {folder}: {made.stderr.strip()}")
+        return folder
+
+    async def remove(self, folder: str) -> None:
+        folder = await self._inside(folder)
+        root = await self.root()
+        if len(PurePosixPath(folder).relative_to(root).parts) < 2:
+            raise UnsafePath(f"refusing to remove {folder!r}: a top-level folder of the root")
+        await self.transport.simple(f"rm -rf -- {q(folder)}")
+
+    async def mirror(self, local: Path, patterns: Sequence[str]) -> str:
+        files = sorted({p for pat in patterns for p in local.glob(pat) if p.is_file()})
+        digest = hashlib.sha256()
+        contents: dict[str, bytes] = {}
+        for path in files:
+            rel = path.relative_to(local).as_posix()
+            contents[rel] = path.read_bytes()
+            digest.update(rel.encode() + b"\0" + contents[rel] + b"\0")
+        key = digest.hexdigest()[:24]
+        if key in self._mirrored:
+            return self._mirrored[key]
+        folder = f"{await self.root()}/mirror/{key}"
+        marker = f"{folder}/.complete"
+        seen = await self.transport.simple(f"[ -e {q(marker)} ] && echo yes || echo no")
+        if seen.stdout.strip() != "yes":
+            await self.put(folder, contents)
+            await self.put(folder, {".complete": b""})
+        self._mirrored[key] = folder
+        return folder
+
+    async def cache_dir(self, name: str) -> str:
+        return f"{await self.root()}/cache/{safe_relative(name)}"
+
+    async def close(self) -> None:
+        await self.transport.close()

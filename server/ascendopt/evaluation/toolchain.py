@@ -1,0 +1,78 @@
+"""What to build and run for a candidate: the Toolchain seam (CPU twin's g++ harness, or CANN).
+
+A toolchain never compares results: inputs are generated and outputs compared with the
+NumPy reference locally (`toolchain_evaluator.py`), whatever machine ran the operator.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import numpy as np
+from pydantic import BaseModel, Field
+
+from ascendopt.evaluation.records import Finding, Profile
+from ascendopt.evaluation.runner import Runner
+from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.spec import ResolvedCase
+
+Combo = tuple[tuple[str, str], ...]  # sorted (tensor, dtype) pairs: one build per combination
+
+
+def combo_of(case: ResolvedCase) -> Combo:
+    return tuple(sorted(case.dtypes.items()))
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one evaluation runs: a runner and, on an NPU host, the device it owns meanwhile."""
+
+    runner: Runner
+    host: str  # "local" or the host's name in settings
+    device: int | None = None
+
+
+class CaseOutcome(BaseModel):
+    """What running one case produced, before the local comparison."""
+
+    outputs: dict[str, bytes] = Field(default_factory=dict)  # raw little-endian, as written on the device
+    findings: list[Finding] = Field(default_factory=list)
+    block_dim: int | None = None
+    tiling_key: int | None = None
+    ub_bytes_per_block: int | None = None
+    profile: Profile | None = None
+    seconds: float = 0.0
+    error: str | None = None
+
+
+class Toolchain(Protocol):
+    name: str  # "cpu-twin", "cann"
+
+    def case_parallel(self, slot: Slot) -> int:
+        """How many cases of one evaluation may run at once on `slot` (1 on an NPU device)."""
+        ...
+
+    def hardware(self, slot: Slot, project: OperatorProject) -> str:
+        """What runs the operator, in words (goes into Evaluation.hardware)."""
+        ...
+
+    async def build(
+        self, slot: Slot, project: OperatorProject, candidate: Candidate, src_dir: str, combos: list[Combo]
+    ) -> dict[Combo, Any]:
+        """One runnable artifact per dtype combination; raises CompileError with the user's lines."""
+        ...
+
+    async def run_case(
+        self,
+        slot: Slot,
+        artifact: Any,
+        project: OperatorProject,
+        case: ResolvedCase,
+        inputs: dict[str, np.ndarray],
+        output_shapes: dict[str, list[int]],
+        work: str,
+        src_dir: str,
+        profile: bool,
+    ) -> CaseOutcome: ...

@@ -1,0 +1,218 @@
+"""An Evaluator made of a toolchain on a pool of slots: build, run every case, compare locally.
+
+Inputs are generated and the reference run here, before a slot is taken, so a retry after
+a dropped host reuses them and an NPU is never held while NumPy works. Whatever the
+toolchain or the machine, outputs come back as bytes and are compared here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+from ascendopt.evaluation.compare import compare
+from ascendopt.evaluation.cpu_twin.build import CompileError
+from ascendopt.evaluation.pool import PoolExhausted, SlotPool
+from ascendopt.evaluation.records import CaseResult, Evaluation
+from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
+from ascendopt.evaluation.runner import RunnerError, TransportError
+from ascendopt.evaluation.tensors import decode_raw, make_input
+from ascendopt.evaluation.toolchain import Combo, Slot, Toolchain, combo_of
+from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.spec import ResolvedCase
+
+Prepared = tuple[dict[str, np.ndarray], dict[str, np.ndarray] | None, str]  # inputs, expected, error
+
+
+class ToolchainEvaluator:
+    def __init__(self, name: str, toolchain: Toolchain, pool: SlotPool, reference_parallel: int = 2) -> None:
+        self.name = name
+        self.toolchain = toolchain
+        self.pool = pool
+        self._reference_parallel = max(1, reference_parallel)
+
+    @property
+    def slots(self) -> int:
+        """How many evaluations can run at once (the episode batches by this)."""
+        return max(1, self.pool.slots)
+
+    async def evaluate(
+        self,
+        project: OperatorProject,
+        candidate: Candidate,
+        cases: list[ResolvedCase],
+        *,
+        seed: int = 0,
+        profile: bool = False,
+    ) -> Evaluation:
+        start = time.perf_counter()
+        evaluation = Evaluation(
+            candidate_id=candidate.id,
+            operator=project.name,
+            backend=self.name,
+            hardware=self.name,
+            seed=seed,
+            status="ok",
+        )
+        if project.spec is None:
+            evaluation.status = "error"
+            evaluation.message = f"{project.name} has no ascendopt.toml; run `ascendopt init-spec` first"
+            return evaluation
+        try:
+            reference = load_reference(
+                project.root, project.spec, candidate.files.get(project.spec.reference.split(":", 1)[0])
+            )
+        except ReferenceError as exc:
+            evaluation.status = "error"
+            evaluation.message = str(exc)
+            return evaluation
+        prepared = await self._prepare(project, reference, cases, seed)
+
+        async def attempt(slot: Slot) -> Evaluation:
+            return await self._attempt(
+                slot, evaluation.model_copy(deep=True), project, candidate, cases, prepared, profile
+            )
+
+        try:
+            result = await self.pool.run(attempt)
+        except (PoolExhausted, RunnerError) as exc:
+            # Infrastructure, not the candidate: reported as an error (and never cached).
+            evaluation.status = "error"
+            evaluation.message = f"{self.name}: {exc}"
+            result = evaluation
+        result.wall_seconds = time.perf_counter() - start
+        return result
+
+    async def _prepare(
+        self, project: OperatorProject, reference: Callable[..., object], cases: list[ResolvedCase], seed: int
+    ) -> dict[int, Prepared]:
+        assert project.spec is not None
+        spec = project.spec
+        sem = asyncio.Semaphore(self._reference_parallel)
+
+        async def one(case: ResolvedCase) -> Prepared:
+            async with sem:
+                inputs = {t.name: make_input(t, case, seed) for t in spec.inputs}
+                try:
+                    expected = await asyncio.to_thread(run_reference, reference, spec, case, inputs)
+                except ReferenceError as exc:
+                    return inputs, None, str(exc)
+                return inputs, expected, ""
+
+        done = await asyncio.gather(*(one(c) for c in cases))
+        return {c.index: p for c, p in zip(cases, done, strict=True)}
+
+    async def _attempt(
+        self,
+        slot: Slot,
+        evaluation: Evaluation,
+        project: OperatorProject,
+        candidate: Candidate,
+        cases: list[ResolvedCase],
+        prepared: dict[int, Prepared],
+        profile: bool,
+    ) -> Evaluation:
+        evaluation.hardware = self.toolchain.hardware(slot, project)
+        runner = slot.runner
+        folder = await runner.workdir(project.name, candidate.id)
+        try:
+            src_dir = f"{folder}/src"
+            await runner.put(src_dir, {rel: text.encode("utf-8") for rel, text in candidate.files.items()})
+            combos = sorted({combo_of(c) for c in cases if prepared[c.index][1] is not None})
+            try:
+                artifacts = await self.toolchain.build(slot, project, candidate, src_dir, combos)
+            except CompileError as exc:
+                evaluation.status = "compile_error"
+                evaluation.compile_errors = exc.issues
+                evaluation.message = f"{len(exc.issues)} compile error(s)"
+                return evaluation
+            sem = asyncio.Semaphore(self.toolchain.case_parallel(slot))
+
+            async def one(case: ResolvedCase) -> CaseResult:
+                async with sem:
+                    return await self._run_one(
+                        slot,
+                        artifacts,
+                        project,
+                        case,
+                        prepared[case.index],
+                        f"{folder}/case{case.index}",
+                        src_dir,
+                        profile,
+                    )
+
+            evaluation.cases = list(await asyncio.gather(*(one(c) for c in cases)))
+            return evaluation
+        finally:
+            # Best effort: a host that dropped keeps its folder until the next cleanup.
+            with contextlib.suppress(TransportError, OSError):
+                await asyncio.shield(runner.remove(folder))
+
+    async def _run_one(
+        self,
+        slot: Slot,
+        artifacts: dict[Combo, object],
+        project: OperatorProject,
+        case: ResolvedCase,
+        prepared: Prepared,
+        work: str,
+        src_dir: str,
+        profile: bool,
+    ) -> CaseResult:
+        assert project.spec is not None
+        spec = project.spec
+        result = CaseResult(index=case.index, name=case.name, dtypes=dict(case.dtypes), status="error")
+        inputs, expected, problem = prepared
+        if expected is None:
+            result.message = problem
+            return result
+        shapes = {name: list(np.shape(v)) for name, v in expected.items()}
+        run = await self.toolchain.run_case(
+            slot, artifacts[combo_of(case)], project, case, inputs, shapes, work, src_dir, profile
+        )
+        result.findings = run.findings
+        result.block_dim = run.block_dim
+        result.tiling_key = run.tiling_key
+        result.ub_bytes_per_block = run.ub_bytes_per_block
+        result.run_seconds = run.seconds
+        if run.error:
+            result.message = run.error
+            return result
+        try:
+            actual = {
+                t.name: decode_raw(run.outputs[t.name], case.dtypes[t.name], shapes[t.name], t.name)
+                for t in spec.outputs
+            }
+        except (KeyError, ValueError) as exc:
+            result.message = f"output missing or the wrong size: {exc}"
+            return result
+        result.outputs = [
+            compare(
+                t.name,
+                case.dtypes[t.name],
+                actual[t.name],
+                expected[t.name],
+                spec.tolerance(case.dtypes[t.name]),
+            )
+            for t in spec.outputs
+        ]
+        errors = [f for f in run.findings if f.severity == "error"]
+        wrong = [o.name for o in result.outputs if not o.passed]
+        if profile:
+            result.profile = run.profile
+        if not wrong and not errors:
+            result.status = "passed"
+        else:
+            result.status = "failed"
+            parts = []
+            if wrong:
+                parts.append(f"wrong output(s): {', '.join(wrong)}")
+            if errors:
+                parts.append(f"{len(errors)} sanitizer error(s)")
+            result.message = "; ".join(parts)
+        return result

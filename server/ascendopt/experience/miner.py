@@ -1,0 +1,239 @@
+"""Rewind mining: de-optimize a good operator one step at a time, keep the steps that measurably
+hurt, and store each as a bad→good lesson with its measured delta and pipe evidence.
+
+A step is kept only if it compiles, passes every case and is slower by more than the
+measured noise; the chain continues from the degraded kernel (the paper's rewind).
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel, Field
+
+from ascendopt.evaluation.evaluator import Evaluator
+from ascendopt.evaluation.records import Evaluation
+from ascendopt.experience.deoptimize import DEOPTIMIZATIONS, Deoptimization
+from ascendopt.experience.records import CodeDiff, ExperienceEntry, KnobApplicator
+from ascendopt.operators.candidate import Candidate, baseline
+from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.model import OperatorProject
+
+MIN_SLOWDOWN = 0.02  # a step must cost at least 2 % (or twice the measured noise) to teach anything
+
+
+class MinedStep(BaseModel):
+    deoptimization: str
+    family: str
+    kept: bool
+    reason: str
+    slow_us: float | None = None
+    fast_us: float | None = None
+    slowdown: float | None = None  # slow / fast
+    lesson_id: str | None = None
+
+
+class MiningReport(BaseModel):
+    operator: str
+    evaluations: int = 0
+    noise: float = 0.0
+    steps: list[MinedStep] = Field(default_factory=list)
+    lessons: list[ExperienceEntry] = Field(default_factory=list)
+
+
+def _total_us(ev: Evaluation) -> float | None:
+    if not ev.correct or any(c.profile is None for c in ev.cases):
+        return None
+    return math.fsum(c.profile.duration_us for c in ev.cases if c.profile)
+
+
+def _pipes(ev: Evaluation) -> dict[str, float]:
+    slowest = max((c for c in ev.cases if c.profile), key=lambda c: c.profile.duration_us if c.profile else 0)
+    assert slowest.profile is not None
+    return {p.pipe: round(p.time_us, 3) for p in slowest.profile.pipes} | {
+        p.pipe.replace("_time(us)", "_ratio"): round(p.ratio, 3) for p in slowest.profile.pipes
+    }
+
+
+def _why(ev: Evaluation) -> str:
+    if ev.compile_errors:
+        return f"compile error {ev.compile_errors[0]}"
+    bad = next((c for c in ev.cases if c.status != "passed"), None)
+    errors = [f for f in ev.findings() if f.severity == "error"]
+    if errors:
+        return f"{errors[0].kind} at {errors[0].file}:{errors[0].line}"
+    return f"case {bad.name}: {bad.message}" if bad else ev.message or ev.status
+
+
+def _diff(path: str, slow: str, fast: str) -> str:
+    return "".join(
+        difflib.unified_diff(
+            slow.splitlines(keepends=True),
+            fast.splitlines(keepends=True),
+            fromfile=f"a/{path}",
+            tofile=f"b/{path}",
+        )
+    )
+
+
+class RewindMiner:
+    def __init__(
+        self,
+        evaluator: Evaluator,
+        budget: int = 20,
+        seed: int = 0,
+        on_step: Callable[[MinedStep], None] | None = None,
+    ) -> None:
+        self.evaluator = evaluator
+        self.budget = budget
+        self.seed = seed
+        self.on_step = on_step
+
+    async def mine(self, project: OperatorProject) -> MiningReport:
+        if project.spec is None:
+            raise ValueError(f"{project.name} has no usable ascendopt.toml")
+        cases = project.spec.resolve_cases()
+        report = MiningReport(operator=project.name)
+
+        async def measure(c: Candidate, seed: int) -> Evaluation:
+            report.evaluations += 1
+            return await self.evaluator.evaluate(project, c, cases, seed=seed, profile=True)
+
+        current = baseline(project)
+        first, second = await measure(current, self.seed), await measure(current, self.seed + 1)
+        fast_us, again = _total_us(first), _total_us(second)
+        if fast_us is None or again is None:
+            raise ValueError(f"{project.name} does not pass verification as it is; mine a correct operator")
+        report.noise = abs(fast_us - again) / max(fast_us, again)
+        current_eval, view = first, project
+        for step in DEOPTIMIZATIONS:
+            if report.evaluations >= self.budget:
+                break
+            files = step.apply(view, current)
+            if files is None or files == current.files:
+                self._note(
+                    report,
+                    MinedStep(
+                        deoptimization=step.name,
+                        family=step.family,
+                        kept=False,
+                        reason="does not apply to this operator",
+                    ),
+                )
+                continue
+            degraded = Candidate(operator=project.name, files=files, origin="user", parent=current.id)
+            ev = await measure(degraded, self.seed)
+            slow_us = _total_us(ev)
+            threshold = max(MIN_SLOWDOWN, 2 * report.noise)
+            if slow_us is None:
+                self._note(
+                    report,
+                    MinedStep(
+                        deoptimization=step.name,
+                        family=step.family,
+                        kept=False,
+                        reason=f"the degraded kernel is not correct ({ev.status})",
+                    ),
+                )
+                continue
+            assert fast_us is not None
+            slowdown = slow_us / fast_us
+            if slowdown < 1 + threshold:
+                self._note(
+                    report,
+                    MinedStep(
+                        deoptimization=step.name,
+                        family=step.family,
+                        kept=False,
+                        reason=f"only {slowdown:.3f}x slower: within the noise band",
+                        slow_us=slow_us,
+                        fast_us=fast_us,
+                        slowdown=slowdown,
+                    ),
+                )
+                continue
+            lesson = self._lesson(project, step, degraded, current, ev, current_eval, slow_us, fast_us)
+            report.lessons.append(lesson)
+            self._note(
+                report,
+                MinedStep(
+                    deoptimization=step.name,
+                    family=step.family,
+                    kept=True,
+                    reason="kept",
+                    slow_us=slow_us,
+                    fast_us=fast_us,
+                    slowdown=slowdown,
+                    lesson_id=lesson.id,
+                ),
+            )
+            # The rewind continues from the degraded kernel.
+            current, current_eval, fast_us = degraded, ev, slow_us
+            view = self._view(project, degraded)
+        return report
+
+    def _note(self, report: MiningReport, step: MinedStep) -> None:
+        report.steps.append(step)
+        if self.on_step:
+            self.on_step(step)
+
+    @staticmethod
+    def _view(project: OperatorProject, cand: Candidate) -> OperatorProject:
+        root = Path(tempfile.mkdtemp(prefix="ascendopt-mine-")) / project.root.name
+        for rel, text in cand.files.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text, encoding="utf-8")
+        return load_operator(root, project.name)
+
+    @staticmethod
+    def _lesson(
+        project: OperatorProject,
+        step: Deoptimization,
+        slow: Candidate,
+        fast: Candidate,
+        slow_ev: Evaluation,
+        fast_ev: Evaluation,
+        slow_us: float,
+        fast_us: float,
+    ) -> ExperienceEntry:
+        kernel = project.files.kernel
+        kernel_diff = _diff(kernel, slow.files[kernel], fast.files[kernel])
+        tiling = "".join(
+            _diff(p, slow.files[p], fast.files[p])
+            for p in sorted(fast.files)
+            if p != kernel and slow.files.get(p) != fast.files[p]
+        )
+        kind = fast_ev.cases[0].profile.kind if fast_ev.cases and fast_ev.cases[0].profile else "estimate"
+        knob_kind = {"single_buffer": "buffer_num", "tiny_tiles": "tile_length", "fewer_cores": "block_dim"}
+        applicator = None
+        if step.name in knob_kind:
+            applicator = KnobApplicator(
+                knob_kind=knob_kind[step.name],
+                value=2 if step.name == "single_buffer" else "max",
+            )
+        bound = next((c.profile.bound for c in slow_ev.cases if c.profile), None)
+        return ExperienceEntry(
+            title=step.title,
+            family=step.family,
+            bottleneck=step.bottleneck,
+            bound=bound if bound in ("memory", "vector", "scalar", "sync", "launch") else None,
+            summary=f"Rewound from {project.name}: undoing this made it {slow_us / fast_us:.2f}x slower.",
+            expected_effect=f"{slow_us / fast_us:.2f}x on {project.name} ({kind})",
+            code_diff=CodeDiff(kernel=kernel_diff, tiling=tiling or None),
+            timing="measured" if kind == "measured" else "estimated",
+            slow_us=slow_us,
+            fast_us=fast_us,
+            evidence_before=_pipes(slow_ev),
+            evidence_after=_pipes(fast_ev),
+            operator=project.name,
+            layout=project.layout,
+            dtypes=sorted({d for c in fast_ev.cases for d in c.dtypes.values()}),
+            keywords=[step.name.replace("_", " ")],
+            provenance="rewind",
+            backend=fast_ev.backend,
+            applicator=applicator,
+        )

@@ -1,0 +1,118 @@
+"""One episode's journal: `events.jsonl` (append-only, fsync per event), candidates by hash, summary.
+
+Reading tolerates a torn last line (a crash mid-write); everything before it is kept.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, Field
+
+from ascendopt.operators.candidate import Candidate
+
+JOURNAL_VERSION = 1
+
+
+class EpisodeEvent(BaseModel):
+    """One line of events.jsonl. `type` names what happened; `data` holds its record."""
+
+    v: int = JOURNAL_VERSION
+    seq: int
+    type: str
+    time: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
+    data: dict[str, Any] = Field(default_factory=dict)
+
+
+def episodes_dir(workspace: Path) -> Path:
+    return workspace / ".ascendopt" / "episodes"
+
+
+class EpisodeJournal:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self.events_path = folder / "events.jsonl"
+        self._seq = len(self.events())
+
+    @classmethod
+    def create(cls, workspace: Path, episode_id: str) -> EpisodeJournal:
+        folder = episodes_dir(workspace) / episode_id
+        (folder / "candidates").mkdir(parents=True, exist_ok=True)
+        return cls(folder)
+
+    @classmethod
+    def open(cls, workspace: Path, episode_id: str) -> EpisodeJournal:
+        folder = episodes_dir(workspace) / episode_id
+        if not folder.is_dir():
+            known = (
+                sorted(p.name for p in episodes_dir(workspace).glob("*"))
+                if episodes_dir(workspace).is_dir()
+                else []
+            )
+            listing = ", ".join(known) or "none"
+            raise KeyError(f"no episode {episode_id!r} in {episodes_dir(workspace)} (known: {listing})")
+        return cls(folder)
+
+    @property
+    def id(self) -> str:
+        return self.folder.name
+
+    def append(self, type_: str, data: dict[str, Any] | BaseModel | None = None) -> EpisodeEvent:
+        payload = data.model_dump(mode="json") if isinstance(data, BaseModel) else (data or {})
+        event = EpisodeEvent(seq=self._seq, type=type_, data=payload)
+        line = event.model_dump_json() + "\n"
+        with open(self.events_path, "a", encoding="utf-8") as fh:
+            fh.write(line)
+            fh.flush()
+            os.fsync(fh.fileno())
+        self._seq += 1
+        return event
+
+    def events(self, type_: str | None = None) -> list[EpisodeEvent]:
+        if not self.events_path.exists():
+            return []
+        out = []
+        for raw in self.events_path.read_text(encoding="utf-8", errors="replace").splitlines():
+            if not raw.strip():
+                continue
+            try:
+                event = EpisodeEvent.model_validate_json(raw)
+            except ValueError:
+                break  # a torn last line: everything before it stands
+            if type_ is None or event.type == type_:
+                out.append(event)
+        return out
+
+    def save_candidate(self, candidate: Candidate) -> None:
+        path = self.folder / "candidates" / f"{candidate.id}.json"
+        if not path.exists():
+            _atomic_write(path, candidate.model_dump_json())
+
+    def load_candidate(self, candidate_id: str) -> Candidate:
+        return Candidate.model_validate_json(
+            (self.folder / "candidates" / f"{candidate_id}.json").read_text()
+        )
+
+    def write_json(self, name: str, data: BaseModel | dict[str, Any]) -> Path:
+        text = data.model_dump_json(indent=2) if isinstance(data, BaseModel) else json.dumps(data, indent=2)
+        path = self.folder / name
+        _atomic_write(path, text)
+        return path
+
+    def read_json(self, name: str) -> dict[str, Any] | None:
+        path = self.folder / name
+        if not path.exists():
+            return None
+        data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+        return data
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)

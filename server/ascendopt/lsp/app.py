@@ -1,0 +1,28 @@
+"""Assemble the server: one module per LSP feature, each registering its handlers on the instance."""
+
+from __future__ import annotations
+
+from ascendopt.evaluation.backends import make_evaluator
+from ascendopt.evaluation.evaluator import Evaluator
+from ascendopt.lsp import actions, evaluate, experience, hover, lenses, optimize, suggestions, sync
+from ascendopt.lsp.episodes import RunnerFactory, ServiceRunner
+from ascendopt.lsp.server import AscendServer, EvaluatorFactory
+from ascendopt.lsp.settings import Settings
+
+
+def default_evaluator(settings: Settings) -> Evaluator:
+    """The backend named in settings, built the way the CLI and the episode build it."""
+    return make_evaluator(settings.backend, settings.soc)
+
+
+def build_server(
+    runner_factory: RunnerFactory = ServiceRunner, evaluator_factory: EvaluatorFactory = default_evaluator
+) -> AscendServer:
+    """`runner_factory` is the seam for episodes: the episode service by default; tests pass a
+    scripted one (tests/lsp/scripted_server.py)."""
+    ls = AscendServer(runner_factory, evaluator_factory)
+    for feature in (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience):
+        feature.register(ls)
+    # "Mine experience" (lens, action, command) waits for ascendopt.experience.miner, which does
+    # not exist yet; lenses.mining_available() offers it once a module registers protocol.MINE.
+    return ls

@@ -1,0 +1,101 @@
+"""The seam between the editor and the episode service.
+
+The server talks to an `EpisodeRunner`; the default one is the episode service
+(`ascendopt.agent.service.Optimizer`), one per workspace folder. Tests hand the server another
+runner (a scripted one, named as such) to exercise progress, cancel and suggestions quickly.
+Progress and outcomes are read structurally: any runner's records will do.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+from typing import Literal, Protocol
+
+from ascendopt.agent.llm import LLMSettings
+from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.suggestion import Suggestion
+from ascendopt.lsp.settings import Settings
+from ascendopt.operators.model import OperatorProject
+
+Decision = Literal["accepted", "rejected"]
+
+
+class ProgressLike(Protocol):
+    episode: str
+    used: int
+    budget: int
+    phase: str
+    best_speedup: float | None
+    message: str
+
+
+class OutcomeLike(Protocol):
+    episode: str
+    operator: str
+    suggestion: Suggestion | None
+    message: str
+    cancelled: bool
+
+
+class EpisodeRunner(Protocol):
+    async def optimize(
+        self,
+        project: OperatorProject,
+        *,
+        settings: Settings,
+        tiling_only: bool,
+        on_progress: Callable[[ProgressLike], None],
+        cancel: asyncio.Event,
+    ) -> OutcomeLike: ...
+
+    def load_suggestion(self, suggestion_id: str) -> Suggestion: ...
+
+    def record_decision(self, suggestion_id: str, decision: Decision) -> None: ...
+
+
+RunnerFactory = Callable[[Path], EpisodeRunner]
+
+
+class ServiceRunner:
+    """The episode service for one workspace folder (it keeps `.ascendopt/` there).
+
+    A fresh Optimizer per episode: the LLM settings may have changed since the last one.
+    """
+
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = workspace
+
+    async def optimize(
+        self,
+        project: OperatorProject,
+        *,
+        settings: Settings,
+        tiling_only: bool,
+        on_progress: Callable[[ProgressLike], None],
+        cancel: asyncio.Event,
+    ) -> OutcomeLike:
+        request = OptimizeRequest(
+            budget=settings.budget,
+            backend=settings.backend,
+            soc=settings.soc,
+            model=settings.llm_model,
+            tiling_only=tiling_only,
+        )
+        optimizer = Optimizer(self.workspace, llm=llm_settings(settings))
+        return await optimizer.optimize(project, request, on_progress, cancel)
+
+    def load_suggestion(self, suggestion_id: str) -> Suggestion:
+        return Optimizer(self.workspace).load_suggestion(suggestion_id)
+
+    def record_decision(self, suggestion_id: str, decision: Decision) -> None:
+        Optimizer(self.workspace).record_decision(suggestion_id, decision)
+
+
+def llm_settings(settings: Settings) -> LLMSettings:
+    """The editor's LLM settings over the environment's (ASCENDOPT_LLM_*): what is set wins."""
+    llm = LLMSettings.from_env(model=settings.llm_model, base_url=settings.llm_base_url)
+    if settings.api_key is not None:
+        llm = llm.model_copy(update={"api_key": settings.api_key})
+    return llm

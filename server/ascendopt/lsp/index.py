@@ -1,0 +1,82 @@
+"""What the server knows about the workspace's operators: one Discovery per workspace folder,
+refreshed per operator root as files change. Pure bookkeeping; discovery itself is the
+operators service and runs in a worker thread (see sync.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ascendopt.operators.discovery import Discovery
+from ascendopt.operators.issues import Issue
+from ascendopt.operators.model import OperatorProject
+
+WATCHED_SUFFIXES = (".cpp", ".h", ".hpp", ".cc", ".toml", ".py")
+
+
+def op_key(op: OperatorProject) -> str:
+    return f"{op.root}::{op.name}"
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    return path == folder or folder in path.parents
+
+
+class WorkspaceIndex:
+    def __init__(self) -> None:
+        self._folders: dict[Path, Discovery] = {}
+
+    @property
+    def folders(self) -> list[Path]:
+        return list(self._folders)
+
+    def set_folder(self, folder: Path, discovery: Discovery) -> None:
+        self._folders[folder] = discovery
+
+    def drop_folder(self, folder: Path) -> None:
+        self._folders.pop(folder, None)
+
+    def folder_of(self, path: Path) -> Path | None:
+        """The innermost indexed workspace folder holding `path`."""
+        holders = [f for f in self._folders if _inside(path, f)]
+        return max(holders, key=lambda f: len(f.parts)) if holders else None
+
+    def operators(self) -> list[OperatorProject]:
+        return [op for d in self._folders.values() for op in d.operators]
+
+    def loose_issues(self) -> list[Issue]:
+        """Problems discovery could not pin on one operator (their `file` is absolute)."""
+        return [i for d in self._folders.values() for i in d.issues]
+
+    def get(self, key: str) -> OperatorProject | None:
+        return next((op for op in self.operators() if op_key(op) == key), None)
+
+    def find(self, root: Path, name: str | None = None) -> OperatorProject | None:
+        here = [op for op in self.operators() if op.root == root and (name is None or op.name == name)]
+        return here[0] if len(here) == 1 else None
+
+    def owner_of(self, path: Path) -> list[OperatorProject]:
+        """Operators that own `path`: one of their files first, else the innermost root holding it."""
+        ops = self.operators()
+        exact = [op for op in ops if any(op.root / rel == path for rel in op.files.all())]
+        if exact:
+            return exact
+        holders = [op for op in ops if _inside(path, op.root)]
+        if not holders:
+            return []
+        deepest = max(len(op.root.parts) for op in holders)
+        return [op for op in holders if len(op.root.parts) == deepest]
+
+    def replace_root(
+        self, root: Path, found: Discovery
+    ) -> tuple[list[OperatorProject], list[OperatorProject]]:
+        """Swap the operators rooted at `root` for a fresh discovery of it; returns (removed, added)."""
+        folder = self.folder_of(root)
+        if folder is None:
+            return [], []
+        d = self._folders[folder]
+        removed = [op for op in d.operators if op.root == root]
+        added = [op for op in found.operators if op.root == root]
+        d.operators = sorted(
+            [op for op in d.operators if op.root != root] + added, key=lambda o: (str(o.root), o.name)
+        )
+        return removed, added

@@ -1,0 +1,59 @@
+"""Code lenses above the kernel entry, the tiling function and in ascendopt.toml."""
+
+from __future__ import annotations
+
+from lsprotocol import types
+
+from ascendopt.lsp import protocol, render
+from ascendopt.lsp.anchors import Anchor, anchors_in
+from ascendopt.lsp.index import op_key
+from ascendopt.lsp.locations import uri_to_path
+from ascendopt.lsp.server import AscendServer
+
+
+def mining_available(ls: AscendServer) -> bool:
+    """Mine experience is offered only once a miner command is registered (app.py registers one
+    when ascendopt.experience.miner exists): a lens must never point at a missing command."""
+    return protocol.MINE in ls.protocol.fm.commands
+
+
+def commands_for(ls: AscendServer, anchor: Anchor) -> list[types.Command]:
+    """The actions of one anchor, in lens order; the optimize title carries the last duration."""
+    key = op_key(anchor.op)
+    args = anchor.args()
+    if ls.jobs.running(key, "episode") is not None:
+        optimize = "⚡ Optimizing… (progress in the notification)"
+    else:
+        profiled = ls.last_profiles.get(key)
+        duration = render.lens_duration(profiled) if profiled else None
+        optimize = f"⚡ Optimize · {duration}" if duration else "⚡ Optimize operator"
+    out = [
+        types.Command(
+            title=optimize,
+            command=protocol.OPTIMIZE,
+            arguments=args,
+            tooltip="Tune tiling and rewrite the kernel; suggests a paired edit",
+        ),
+        types.Command(title="Tune tiling only", command=protocol.TUNE_TILING, arguments=args),
+        types.Command(title="Verify", command=protocol.VERIFY, arguments=args),
+        types.Command(title="Profile", command=protocol.PROFILE, arguments=args),
+    ]
+    if mining_available(ls):
+        out.append(types.Command(title="Mine experience", command=protocol.MINE, arguments=args))
+    return out
+
+
+def register(ls: AscendServer) -> None:
+    @ls.feature(types.TEXT_DOCUMENT_CODE_LENS)
+    def code_lens(ls: AscendServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        # Never waits for indexing: an unindexed file has no lenses yet, and the client is asked
+        # to refresh them once the index is ready.
+        path = uri_to_path(params.text_document.uri)
+        if path is None:
+            return []
+        lenses = []
+        for anchor in anchors_in(ls, path):
+            pos = types.Position(line=anchor.start_line if anchor.kind != "spec" else 0, character=0)
+            for cmd in commands_for(ls, anchor):
+                lenses.append(types.CodeLens(range=types.Range(start=pos, end=pos), command=cmd))
+        return lenses

@@ -1,0 +1,101 @@
+"""Optimize / Tune tiling only: an episode in the background, one per operator at a time, with
+cancellable work-done progress (evaluations used / budget) and the suggestion offered at the end."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types
+
+from ascendopt.lsp import protocol, render, suggestions
+from ascendopt.lsp.episodes import ProgressLike
+from ascendopt.lsp.evaluate import refresh_lenses
+from ascendopt.lsp.index import op_key
+from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone
+from ascendopt.lsp.server import AscendServer
+from ascendopt.lsp.targets import TargetError, fresh, parse_target, resolve
+from ascendopt.operators.model import OperatorProject
+
+
+def register(ls: AscendServer) -> None:
+    @ls.command(protocol.OPTIMIZE)
+    async def optimize_command(ls: AscendServer, *args: Any) -> dict[str, Any]:
+        return await _command(ls, args, tiling_only=False)
+
+    @ls.command(protocol.TUNE_TILING)
+    async def tune_command(ls: AscendServer, *args: Any) -> dict[str, Any]:
+        return await _command(ls, args, tiling_only=True)
+
+
+def _show(ls: AscendServer, kind: types.MessageType, message: str) -> None:
+    ls.window_show_message(types.ShowMessageParams(type=kind, message=message))
+
+
+async def _command(ls: AscendServer, args: tuple[Any, ...], *, tiling_only: bool) -> dict[str, Any]:
+    """Starts the episode and answers at once: episodes take minutes; the result comes by notification."""
+    try:
+        op = await resolve(ls, parse_target(args))
+    except TargetError as exc:
+        _show(ls, types.MessageType.Error, str(exc))
+        return {"status": "error", "message": str(exc)}
+    await ls.current_settings()
+    return start(ls, op, tiling_only=tiling_only)
+
+
+async def launch(ls: AscendServer, root: Path, name: str, *, tiling_only: bool) -> dict[str, Any]:
+    try:
+        op = await fresh(ls, root, name)
+    except TargetError as exc:
+        _show(ls, types.MessageType.Error, str(exc))
+        return {"status": "error", "message": str(exc)}
+    return start(ls, op, tiling_only=tiling_only)
+
+
+def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[str, Any]:
+    runner = ls.runner_for(ls.index.folder_of(op.root) or op.root)
+    title = f"{'Tune tiling of' if tiling_only else 'Optimize'} {op.name}"
+
+    async def work(job: Job) -> None:
+        progress = WorkDone(ls, job)
+        await progress.begin(f"starting ({ls.settings.backend}, budget {ls.settings.budget})")
+
+        def on_progress(p: ProgressLike) -> None:
+            line = render.progress_line(p.used, p.budget, p.phase, p.best_speedup)
+            progress.report(line, min(100, int(100 * p.used / max(p.budget, 1))))
+
+        try:
+            outcome = await runner.optimize(
+                op, settings=ls.settings, tiling_only=tiling_only, on_progress=on_progress, cancel=job.cancel
+            )
+        except Exception as exc:
+            progress.end("failed")
+            _show(ls, types.MessageType.Error, ls.settings.scrub(f"{title} failed: {exc}"))
+            raise
+        progress.end(outcome.message)
+        refresh_lenses(ls)
+        ls.protocol.notify(
+            protocol.EPISODE_ENDED,
+            {
+                "operator": op.name,
+                "operatorRoot": str(op.root),
+                "episode": outcome.episode,
+                "cancelled": outcome.cancelled,
+                "message": outcome.message,
+                "suggestion": outcome.suggestion.id if outcome.suggestion else None,
+            },
+        )
+        if outcome.suggestion is not None and outcome.suggestion.changes:
+            suggestions.offer(ls, outcome.suggestion)
+        else:
+            _show(ls, types.MessageType.Info, f"{op.name}: {outcome.message}")
+
+    try:
+        ls.jobs.start(op_key(op), "episode", title, work)
+    except AlreadyRunning as exc:
+        _show(
+            ls, types.MessageType.Warning, f"{op.name}: an optimization is already running ({exc.job.status})"
+        )
+        return {"status": "already-running", "message": str(exc)}
+    refresh_lenses(ls)
+    return {"status": "started", "operator": op.name, "operatorRoot": str(op.root)}

@@ -1,0 +1,91 @@
+"""The language server instance: every piece of state lives here (no module globals), so several
+servers (tests, TCP sessions) never share anything."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel
+from pygls.lsp.server import LanguageServer
+
+from ascendopt.agent.suggestion import Suggestion
+from ascendopt.evaluation.evaluator import Evaluator
+from ascendopt.evaluation.records import Evaluation
+from ascendopt.lsp.episodes import EpisodeRunner, RunnerFactory
+from ascendopt.lsp.index import WorkspaceIndex
+from ascendopt.lsp.jobs import JobRegistry
+from ascendopt.lsp.settings import Settings
+
+log = logging.getLogger(__name__)
+
+CONFIGURATION_WAIT_S = 5.0
+
+EvaluatorFactory = Callable[[Settings], Evaluator]
+
+
+def _version() -> str:
+    try:
+        return version("ascendopt")
+    except PackageNotFoundError:
+        return "0+unknown"
+
+
+class LastRun(BaseModel):
+    """The last Verify/Profile of one operator: what was asked, and what came back."""
+
+    action: Literal["verify", "profile"]
+    case: str | None = None
+    evaluation: Evaluation
+
+
+class AscendServer(LanguageServer):
+    def __init__(self, runner_factory: RunnerFactory, evaluator_factory: EvaluatorFactory) -> None:
+        super().__init__("ascendopt", _version())
+        self.settings = Settings()
+        self.index = WorkspaceIndex()
+        self.indexed = asyncio.Event()
+        self.configured = asyncio.Event()  # set once workspace/configuration has been read (or skipped)
+        self.jobs = JobRegistry()
+        self.last_runs: dict[str, LastRun] = {}  # by operator key
+        self.last_profiles: dict[str, Evaluation] = {}  # by operator key; outlives a later Verify
+        self.suggestions: dict[str, Suggestion] = {}  # offered and not yet decided, by id
+        self.decided: dict[str, str] = {}  # id → "accepted"/"rejected" this session: decide once
+        self.published: set[str] = set()  # URIs that carry our diagnostics now
+        self.pending_refresh: dict[str, asyncio.TimerHandle] = {}  # debounced re-index/re-verify
+        self._runner_factory = runner_factory
+        self._runners: dict[Path, EpisodeRunner] = {}
+        self._evaluator_factory = evaluator_factory
+        self._background: set[asyncio.Future[Any]] = set()
+
+    def runner_for(self, workspace: Path) -> EpisodeRunner:
+        """One episode service per workspace folder: it owns that folder's .ascendopt/."""
+        if workspace not in self._runners:
+            self._runners[workspace] = self._runner_factory(workspace)
+        return self._runners[workspace]
+
+    async def current_settings(self) -> Settings:
+        """The settings, after the first workspace/configuration answer (a client slow to answer
+        gets a few seconds, then the initializationOptions apply)."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.configured.wait(), CONFIGURATION_WAIT_S)
+        return self.settings
+
+    def background(self, work: Awaitable[Any]) -> None:
+        """Run `work` without awaiting it, keeping a reference so the task is not collected early."""
+        future = asyncio.ensure_future(work)
+        self._background.add(future)
+        future.add_done_callback(self._finished)
+
+    def _finished(self, future: asyncio.Future[Any]) -> None:
+        self._background.discard(future)
+        if not future.cancelled() and (exc := future.exception()) is not None:
+            log.error("background work failed", exc_info=exc)
+
+    def evaluator(self) -> Evaluator:
+        return self._evaluator_factory(self.settings)

@@ -1,0 +1,98 @@
+"""The server's settings: `initializationOptions` first, then `workspace/configuration` under `ascendopt`.
+
+The LLM API key is accepted only from initializationOptions or the environment (never from
+workspace/configuration, which editors may sync or show), and it is a SecretStr so that no repr,
+log line or JSON dump of the settings can carry it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+SECTION = "ascendopt"
+API_KEY_ENV = ("ASCENDOPT_LLM_API_KEY", "ASCENDOPT_API_KEY", "OPENAI_API_KEY")
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    backend: str = "cpu-twin"  # "cpu-twin" or "ssh:HOST"
+    soc: str | None = None  # None: the spec's SoC
+    budget: int = Field(default=40, ge=1, le=10_000)
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    api_key: SecretStr | None = Field(default=None, exclude=True, repr=False)
+
+    def scrub(self, text: str) -> str:
+        """`text` without the key: error messages from an LLM client may quote the request."""
+        key = self.api_key.get_secret_value() if self.api_key else ""
+        return text.replace(key, "***") if len(key) >= 4 else text
+
+    def public(self) -> dict[str, Any]:
+        """What may be shown or logged: everything but the key (only whether one is set)."""
+        return {**self.model_dump(), "api_key": "set" if self.api_key else "unset"}
+
+
+def _section(raw: Any) -> dict[str, Any]:
+    """Accept `{"ascendopt": {...}}` or the flat `{...}`; VS Code sends nested `llm` objects."""
+    if not isinstance(raw, dict):
+        return {}
+    inner = raw.get(SECTION, raw)
+    return inner if isinstance(inner, dict) else {}
+
+
+def _llm(section: dict[str, Any]) -> dict[str, Any]:
+    llm = section.get("llm")
+    return llm if isinstance(llm, dict) else {}
+
+
+def _fields(section: dict[str, Any]) -> dict[str, Any]:
+    llm = _llm(section)
+    out = {
+        "backend": section.get("backend"),
+        "soc": section.get("soc"),
+        "budget": section.get("budget"),
+        "llm_base_url": llm.get("baseUrl") or section.get("llmBaseUrl"),
+        "llm_model": llm.get("model") or section.get("llmModel"),
+    }
+    return {k: v for k, v in out.items() if v not in (None, "")}
+
+
+def from_initialization_options(
+    raw: Any, environ: dict[str, str] | None = None
+) -> tuple[Settings, list[str]]:
+    """Settings at startup, plus human-readable problems (never containing values)."""
+    environ = dict(os.environ) if environ is None else environ
+    section = _section(raw)
+    fields = _fields(section)
+    llm = _llm(section)
+    key = (
+        llm.get("apiKey")
+        or section.get("apiKey")
+        or next((environ[k] for k in API_KEY_ENV if environ.get(k)), None)
+    )
+    if key:
+        fields["api_key"] = SecretStr(str(key))
+    return _validated(Settings(), fields)
+
+
+def with_configuration(current: Settings, raw: Any) -> tuple[Settings, list[str]]:
+    """Overlay a `workspace/configuration` answer; the key is ignored there on purpose."""
+    return _validated(current, _fields(_section(raw)))
+
+
+def _validated(base: Settings, fields: dict[str, Any]) -> tuple[Settings, list[str]]:
+    problems: list[str] = []
+    merged = {**base.model_dump(), "api_key": base.api_key}
+    for name, value in fields.items():
+        try:
+            Settings.model_validate({**merged, name: value})
+        except ValidationError:
+            # Name the setting, not the value: a mistyped key could land in any field.
+            problems.append(f"ascendopt.{name} is not valid; keeping {getattr(base, name)!r}")
+            continue
+        merged[name] = value
+    return Settings.model_validate(merged), problems

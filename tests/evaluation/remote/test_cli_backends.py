@@ -1,0 +1,74 @@
+"""Backend strings, and `ascendopt remote check|trust` against the loopback sshd."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from ascendopt.cli import app
+from ascendopt.evaluation.backends import BackendError, make_evaluator, parse_backend
+from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.remote.check import parse_npu_smi
+from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, parse_devices
+from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
+from tests.evaluation.remote.sshd_server import LoopbackSshd
+
+
+def test_backend_strings() -> None:
+    settings = RemoteSettings(hosts=[HostConfig(name="a", toolchain="cann"), HostConfig(name="b")])
+    assert parse_backend("cpu-twin").runner == "local"
+    assert parse_backend("local:cann").toolchain == "cann"
+    assert parse_backend("ssh:a,b:cpu-twin").hosts == ["a", "b"]
+    assert parse_backend("ssh", settings).hosts == ["a", "b"]
+    assert parse_backend("ssh:a").toolchain is None  # the host's own setting decides
+    for bad in ("ssh:a:gpu", "tpu", "ssh"):
+        with pytest.raises(BackendError):
+            parse_backend(bad)
+    assert isinstance(make_evaluator("cpu-twin"), CpuTwinEvaluator)
+    ev = make_evaluator("ssh:a", settings=settings)
+    assert isinstance(ev, ToolchainEvaluator) and ev.name == "ssh:a:cann"
+    with pytest.raises(BackendError, match="different toolchains"):
+        make_evaluator("ssh:a,b", settings=settings)
+    assert make_evaluator("ssh:a,b:cpu-twin", settings=settings).slots == 2
+
+
+def test_devices_and_npu_smi() -> None:
+    assert parse_devices("0-3,6") == [0, 1, 2, 3, 6]
+    smi = (
+        "| NPU   Name                | Health        | Power(W)    Temp(C)           Hugepages-Usage(page)|\n"
+        "| 0     910B2               | OK            | 93.4        40                0    / 0             |\n"
+        "| 1     910B2               | OK            | 91.0        41                0    / 0             |\n"
+    )
+    assert parse_npu_smi(smi) == ("Ascend910B2", [0, 1])
+
+
+def _config(server: LoopbackSshd, tmp_path: Path) -> Path:
+    cfg = tmp_path / "remote.toml"
+    cfg.write_text(
+        f'remote_dir = "{server.remote_dir}"\nworkspace_id = "cli"\n'
+        f'[ssh]\nssh_config = "{server.client_config}"\n'
+        '[[hosts]]\nname = "loopback"\ndevices = "0-1"\n'
+    )
+    return cfg
+
+
+def test_remote_check_reports_the_host(sshd: LoopbackSshd, tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        app, ["remote", "check", "loopback", "--config", str(_config(sshd, tmp_path))]
+    )
+    assert result.exit_code == 0, result.output
+    assert "host key verified" in result.output
+    assert "g++ (" in result.output and "[0, 1] (configured)" in result.output
+    assert "cann  not found" in result.output
+
+
+def test_remote_trust_records_the_key(own_sshd: LoopbackSshd, tmp_path: Path) -> None:
+    own_sshd.known_hosts.write_text("")
+    cfg = str(_config(own_sshd, tmp_path))
+    refused = CliRunner().invoke(app, ["remote", "check", "loopback", "--config", cfg])
+    assert refused.exit_code == 1 and "ascendopt remote trust loopback" in refused.output
+    trusted = CliRunner().invoke(app, ["remote", "trust", "loopback", "--config", cfg])
+    assert trusted.exit_code == 0 and "added" in trusted.output
+    assert CliRunner().invoke(app, ["remote", "check", "loopback", "--config", cfg]).exit_code == 0
