@@ -134,10 +134,12 @@ def _scalar_loop(project: OperatorProject, cand: Candidate) -> Files | None:
         dst, a, b, n = (src.text_of(x) for x in args.named_children)
         op = _BINARY[callee.rsplit("::", 1)[-1].split("<", 1)[0]]
         ind = _indent_of(src, stmt)
-        loop = (f"for (uint32_t ascendoptI = 0; ascendoptI < static_cast<uint32_t>({n}); ascendoptI++) {{\n"
-                f"{ind}    {dst}.SetValue(ascendoptI, {a}.GetValue(ascendoptI) {op} {b}.GetValue(ascendoptI));"
-                "\n"
-                f"{ind}}}")
+        loop = (
+            f"for (uint32_t aoI = 0; aoI < static_cast<uint32_t>({n}); aoI++) {{\n"
+            f"{ind}    {dst}.SetValue(aoI, {a}.GetValue(aoI) {op} {b}.GetValue(aoI));"
+            "\n"
+            f"{ind}}}"
+        )
         edits.append((stmt.start_byte, stmt.end_byte, loop))
     return {**cand.files, path: _edit(cand.files[path], edits)} if edits else None
 
