@@ -125,3 +125,16 @@ async def test_real_episode_end_to_end_then_accept(twin: LanguageClient, workspa
     assert {"suggestion": suggestion_id, "decision": "accepted"} in [
         e["data"] for e in lines if e["type"] == "decision.user"
     ]
+
+
+async def test_mine_experience_from_the_editor_adds_measured_lessons(twin: LanguageClient, workspace: Path):
+    lenses = await twin.text_document_code_lens_async(
+        types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri(workspace / OP / KERNEL)))
+    )
+    assert any(lens.command and lens.command.command == "ascendopt.mineExperience" for lens in lenses or [])
+    result = await _run(twin, "ascendopt.mineExperience", {"operatorRoot": str(workspace / OP), "name": OP})
+    assert result["status"] == "ok" and result["lessons"] >= 3
+    kept = {s["deoptimization"] for s in result["steps"] if s["kept"]}
+    assert "single_buffer" in kept
+    shown = await _run(twin, "ascendopt.showExperience", {"operatorRoot": str(workspace / OP)})
+    assert any(lesson["timing"] == "estimated" for lesson in shown["lessons"])

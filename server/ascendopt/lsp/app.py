@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ascendopt.evaluation.backends import make_evaluator
 from ascendopt.evaluation.evaluator import Evaluator
-from ascendopt.lsp import actions, evaluate, experience, hover, lenses, optimize, suggestions, sync
+from ascendopt.lsp import actions, evaluate, experience, hover, lenses, mine, optimize, suggestions, sync
 from ascendopt.lsp.episodes import RunnerFactory, ServiceRunner
 from ascendopt.lsp.server import AscendServer, EvaluatorFactory
 from ascendopt.lsp.settings import Settings
@@ -21,8 +21,6 @@ def build_server(
     """`runner_factory` is the seam for episodes: the episode service by default; tests pass a
     scripted one (tests/lsp/scripted_server.py)."""
     ls = AscendServer(runner_factory, evaluator_factory)
-    for feature in (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience):
+    for feature in (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience, mine):
         feature.register(ls)
-    # "Mine experience" (lens, action, command) waits for ascendopt.experience.miner, which does
-    # not exist yet; lenses.mining_available() offers it once a module registers protocol.MINE.
     return ls

@@ -20,7 +20,7 @@ def register(ls: AscendServer) -> None:
     @ls.command(protocol.SHOW_EXPERIENCE)
     async def show_experience(ls: AscendServer, *args: Any) -> dict[str, Any]:
         first = args[0] if args and isinstance(args[0], dict) else {}
-        where = _workspace(ls, first)
+        where = workspace_of(ls, first)
         if where is None:
             return {"lessons": [], "message": "no workspace folder"}
         family = first.get("family") if isinstance(first.get("family"), str) else None
@@ -33,7 +33,7 @@ def register(ls: AscendServer) -> None:
         return {"workspace": str(where), "count": len(lessons), "lessons": lessons}
 
 
-def _workspace(ls: AscendServer, arg: dict[str, Any]) -> Path | None:
+def workspace_of(ls: AscendServer, arg: dict[str, Any]) -> Path | None:
     path = None
     if isinstance(arg.get("operatorRoot"), str):
         path = Path(arg["operatorRoot"]).resolve()

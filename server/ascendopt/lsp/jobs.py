@@ -20,7 +20,7 @@ from pygls.lsp.server import LanguageServer
 
 log = logging.getLogger(__name__)
 
-Slot = Literal["episode", "evaluation"]
+Slot = Literal["episode", "evaluation", "mining"]
 
 
 @dataclass

@@ -12,8 +12,8 @@ from ascendopt.lsp.server import AscendServer
 
 
 def mining_available(ls: AscendServer) -> bool:
-    """Mine experience is offered only once a miner command is registered (app.py registers one
-    when ascendopt.experience.miner exists): a lens must never point at a missing command."""
+    """Mine experience is offered only when its command is registered: a lens must never point at a
+    missing command."""
     return protocol.MINE in ls.protocol.fm.commands
 
 
