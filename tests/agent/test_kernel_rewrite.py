@@ -129,3 +129,12 @@ async def test_no_llm_says_so_and_still_tunes(add_op: Path) -> None:
         load_operator(add_op), OptimizeRequest(budget=6)
     )
     assert outcome.kernel_rewriting.startswith("skipped: no LLM configured")
+
+
+async def test_an_unreachable_llm_stops_being_asked_and_the_episode_still_tunes(add_op: Path) -> None:
+    down = LLMSettings(base_url="http://127.0.0.1:9/v1", model="m", api_key=SecretStr(SECRET), max_retries=0)
+    outcome, journal, _ = await _episode(add_op, down)
+    assert len(journal.events("kernel.skipped")) == 3 and len(journal.events("kernel.disabled")) == 1
+    assert outcome.kernel_rewriting.startswith("stopped after 3 failed LLM calls")
+    assert outcome.evaluations == 12  # the budget went to the tiling search instead
+    assert SECRET not in (journal.folder / "events.jsonl").read_text()

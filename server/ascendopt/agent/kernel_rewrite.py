@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from ascendopt.agent.episode import Episode
 
 
+MAX_LLM_FAILURES = 3
+
+
 class KernelRewriter:
     def __init__(
         self, llm: LLMClient, retriever: LessonRetriever | None, top_k: int, bank_writer: object | None = None
@@ -34,8 +37,12 @@ class KernelRewriter:
         self.top_k = top_k
         self.bank_writer = bank_writer  # has .add(ExperienceEntry) when lessons should be kept
         self.tried: list[str] = []
+        self.failures = 0  # consecutive LLM failures; after MAX_LLM_FAILURES the episode stops asking
+
 
     async def step(self, episode: Episode) -> Candidate | None:
+        if self.failures >= MAX_LLM_FAILURES:
+            return None
         parent, parent_eval = episode.best, episode.best_eval
         assert parent_eval is not None
         project = episode.project
@@ -65,8 +72,9 @@ class KernelRewriter:
                 "diagnose",
             )
         except LLMUnavailable as exc:
-            episode.journal.append("kernel.skipped", {"reason": str(exc)})
+            self._failed(episode, exc)
             return None
+        self.failures = 0
         bottleneck, change = _parse_diagnosis(reply)
         self.tried.append(bottleneck)
         diagnosis = diagnosis_of(project, parent_eval, parent.files, bottleneck)
@@ -98,7 +106,7 @@ class KernelRewriter:
                 "rewrite",
             )
         except LLMUnavailable as exc:
-            episode.journal.append("kernel.skipped", {"reason": str(exc)})
+            self._failed(episode, exc)
             return None
         try:
             files = apply_blocks(parent.files, parse_blocks(reply), editable)
@@ -124,6 +132,13 @@ class KernelRewriter:
         episode.journal.append("kernel.accepted", {"candidate": candidate.id, "bottleneck": bottleneck})
         self._offer_lesson(episode, parent, parent_eval, candidate, evaluation, bottleneck, change)
         return candidate
+
+    def _failed(self, episode: Episode, exc: LLMUnavailable) -> None:
+        self.failures += 1
+        episode.journal.append("kernel.skipped", {"reason": str(exc)})
+        if self.failures >= MAX_LLM_FAILURES:
+            episode.kernel_note = f"stopped after {self.failures} failed LLM calls: {exc}"
+            episode.journal.append("kernel.disabled", {"reason": episode.kernel_note})
 
     def _offer_lesson(
         self,
