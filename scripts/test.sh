@@ -9,4 +9,16 @@ fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
 .venv/bin/ruff check server tests benchmarks
 .venv/bin/mypy
+# The VS Code extension (extension/): tsc --noEmit and its unit tests (node --test, mocked vscode),
+# whenever its node_modules is there or `npm ci` can install it from the committed lock file.
+if [ -z "${SKIP_EXTENSION_TESTS:-}" ] && command -v npm >/dev/null; then
+    if [ ! -f extension/node_modules/.package-lock.json ] ||
+        [ extension/package-lock.json -nt extension/node_modules/.package-lock.json ]; then
+        (cd extension && npm ci --no-audit --no-fund --loglevel=error) ||
+            echo "scripts/test.sh: npm ci failed in extension/; skipping the extension's unit tests" >&2
+    fi
+    if [ -d extension/node_modules ]; then
+        (cd extension && npm test --silent)
+    fi
+fi
 .venv/bin/python -m pytest -q -n "${TEST_WORKERS:-2}" "$@"

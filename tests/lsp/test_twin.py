@@ -113,7 +113,7 @@ async def test_real_episode_end_to_end_then_accept(twin: LanguageClient, workspa
     suggestion_id = ended[0]["suggestion"]
     if suggestion_id is None:
         pytest.skip(f"the episode found nothing to suggest: {ended[0]['message']}")
-    offered = twin.seen.suggestions[-1]  # type: ignore[attr-defined]
+    offered = (await wait_for(lambda: twin.seen.suggestions, timeout=30, what="the suggestion"))[-1]  # type: ignore[attr-defined]
     assert offered["id"] == suggestion_id and offered["files"]
     result = await _run(twin, "ascendopt.acceptSuggestion", suggestion_id)
     assert result["applied"] is True

@@ -28,7 +28,7 @@ async def test_lenses_on_kernel_entry_tiling_function_and_spec(scripted: Languag
     entry = _line_of(root / KERNEL, 'extern "C" __global__')
     assert {lens.range.start.line for lens in lenses} == {entry}
     titles = [lens.command.title for lens in lenses if lens.command]
-    assert titles == ["⚡ Optimize operator", "Tune tiling only", "Verify", "Profile"]
+    assert titles == ["⚡ Optimize operator", "Tune tiling only", "Verify", "Profile", "Mine experience"]
     assert lenses[0].command and lenses[0].command.command == "ascendopt.optimize"
     assert plain(lenses[0].command.arguments) == [{"operatorRoot": str(root), "name": OP}]
 
@@ -40,7 +40,7 @@ async def test_lenses_on_kernel_entry_tiling_function_and_spec(scripted: Languag
     spec_lenses = await scripted.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri(root / "ascendopt.toml")))
     )
-    assert len(spec_lenses) == 4
+    assert len(spec_lenses) == 5
 
     reference = await scripted.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri(root / "reference.py")))
@@ -79,6 +79,7 @@ async def test_code_actions_only_inside_the_kernel_entry(scripted: LanguageClien
         "ascendopt.tuneTiling",
         "ascendopt.verify",
         "ascendopt.profile",
+        "ascendopt.mineExperience",
     ]
     assert await actions(0) == []
 
@@ -120,8 +121,8 @@ async def test_new_operator_is_indexed_when_its_files_appear(scripted: LanguageC
         return len(got or [])
 
     for _ in range(200):
-        if await lens_count() == 4:
+        if await lens_count() == 5:
             break
         await asyncio.sleep(0.05)
-    assert await lens_count() == 4
+    assert await lens_count() == 5
     assert [o["name"] for o in scripted.seen.indexed[-1]["operators"]] == ["add_custom", "mul_custom"]

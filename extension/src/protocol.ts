@@ -1,0 +1,101 @@
+/** The payloads of the server's custom notifications (server/ascendopt/lsp/protocol.py). */
+
+export interface IndexedOperator {
+  name: string;
+  root: string;
+  kernel: string; // a file URI
+}
+
+export interface IndexedParams {
+  folders: string[];
+  operators: IndexedOperator[];
+}
+
+export interface EvaluatedCase {
+  name: string;
+  status: string;
+  durationUs: number | null;
+  label: string | null;
+}
+
+export interface EvaluatedParams {
+  operator: string;
+  operatorRoot: string;
+  action: 'verify' | 'profile';
+  status: string;
+  correct: boolean;
+  verdict: string;
+  cases: EvaluatedCase[];
+}
+
+export interface SuggestionFile {
+  path: string; // relative to the operator root
+  uri: string; // the file on disk
+  current: string; // the text the episode started from
+  proposed: string;
+}
+
+export interface Speedup {
+  case: string;
+  baseline_us: number;
+  candidate_us: number;
+  speedup: number;
+  noise: number;
+  kind: string; // "estimate" or "measured"
+}
+
+export interface SuggestionParams {
+  id: string;
+  operator: string;
+  operatorRoot: string;
+  title: string;
+  speedups: Speedup[];
+  geomean: number;
+  summary: string;
+  files: SuggestionFile[];
+}
+
+export interface EpisodeEndedParams {
+  operator: string;
+  operatorRoot: string;
+  episode: string;
+  cancelled: boolean;
+  message: string;
+  suggestion: string | null;
+}
+
+/** What acceptSuggestion answers. */
+export interface AcceptResult {
+  applied: boolean;
+  files?: string[];
+  stale?: string[];
+  message?: string;
+}
+
+export interface RejectResult {
+  rejected: boolean;
+  message?: string;
+}
+
+/** The first argument of every operator command. */
+export type Target = { uri: string } | { operatorRoot: string; name: string };
+
+export interface Lesson {
+  id: string;
+  title: string;
+  family?: string | null;
+  bottleneck?: string | null;
+  bound?: string | null;
+  timing?: string | null;
+  slowUs?: number | null;
+  fastUs?: number | null;
+  provenance?: string | null;
+  operator?: string | null;
+}
+
+export interface ExperienceResult {
+  workspace?: string;
+  count?: number;
+  lessons: Lesson[];
+  message?: string;
+}

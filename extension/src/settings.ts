@@ -1,0 +1,89 @@
+/** The `ascendopt.*` settings: reading them, and what the server process gets at start. */
+
+import { API_KEY_ENV } from './constants';
+
+/** The subset of vscode.WorkspaceConfiguration this module needs. */
+export interface ConfigLike {
+  get<T>(section: string): T | undefined;
+}
+
+export interface AscendSettings {
+  pythonPath: string;
+  backend: string;
+  sshHosts: string[];
+  soc: string | null;
+  budget: number;
+  llm: { baseUrl: string; model: string };
+}
+
+export const DEFAULTS: AscendSettings = {
+  pythonPath: '',
+  backend: 'cpu-twin',
+  sshHosts: [],
+  soc: null,
+  budget: 40,
+  llm: { baseUrl: '', model: '' },
+};
+
+function str(value: unknown, fallback: string): string {
+  return typeof value === 'string' ? value.trim() : fallback;
+}
+
+/** `config` is `workspace.getConfiguration('ascendopt')`. */
+export function readSettings(config: ConfigLike): AscendSettings {
+  const budget = config.get<number>('budget');
+  const hosts = config.get<unknown>('sshHosts');
+  const soc = config.get<unknown>('soc');
+  return {
+    pythonPath: str(config.get('server.pythonPath'), DEFAULTS.pythonPath),
+    backend: str(config.get('backend'), DEFAULTS.backend) || DEFAULTS.backend,
+    sshHosts: Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === 'string' && h.trim() !== '') : [],
+    soc: typeof soc === 'string' && soc.trim() !== '' ? soc.trim() : null,
+    budget: typeof budget === 'number' && Number.isInteger(budget) && budget >= 1 ? budget : DEFAULTS.budget,
+    llm: {
+      baseUrl: str(config.get('llm.baseUrl'), ''),
+      model: str(config.get('llm.model'), ''),
+    },
+  };
+}
+
+/**
+ * initializationOptions in the shape server/ascendopt/lsp/settings.py reads. The API key is NOT
+ * here: initialize params can appear in a trace (`ascendopt.trace.server`), so the key travels in
+ * the server's environment instead (see serverEnv).
+ */
+export function initializationOptions(s: AscendSettings): Record<string, unknown> {
+  const section: Record<string, unknown> = {
+    backend: s.backend,
+    budget: s.budget,
+    sshHosts: s.sshHosts,
+    llm: { baseUrl: s.llm.baseUrl || undefined, model: s.llm.model || undefined },
+  };
+  if (s.soc) {
+    section.soc = s.soc;
+  }
+  return { ascendopt: section };
+}
+
+/** The server's environment: ours, plus the key from SecretStorage when one is set. */
+export function serverEnv(base: NodeJS.ProcessEnv, apiKey: string | undefined): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...base, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' };
+  if (apiKey) {
+    env[API_KEY_ENV] = apiKey;
+  }
+  return env;
+}
+
+/** Settings whose change needs a new server process (the rest the server re-reads itself). */
+export function needsRestart(before: AscendSettings, after: AscendSettings): boolean {
+  return before.pythonPath !== after.pythonPath;
+}
+
+/** Backends offered by "Select backend": the CPU twin and one per configured SSH host. */
+export function backendChoices(s: AscendSettings): { label: string; description: string }[] {
+  const out = [{ label: 'cpu-twin', description: 'CPU twin: no NPU needed; durations are estimates' }];
+  for (const host of s.sshHosts) {
+    out.push({ label: `ssh:${host}`, description: `Ascend machine ${host} (build, verify, msprof op)` });
+  }
+  return out;
+}

@@ -1,0 +1,246 @@
+/**
+ * Reviewing a suggestion: a notification with the speedup, VS Code's diff editor per changed file
+ * (the file on disk vs the proposal, served read-only on the `ascendopt-proposed` scheme), and
+ * Accept / Reject in the notification and as editor-title actions on those diffs. The server
+ * applies both files or neither (`ascendopt.acceptSuggestion`), so the client only asks and then
+ * closes the diffs.
+ */
+
+import * as vscode from 'vscode';
+import { ContextKey, Scheme, ServerCommand } from './constants';
+import type { AcceptResult, RejectResult, SuggestionFile, SuggestionParams } from './protocol';
+
+export type SendCommand = (command: string, args: unknown[]) => Promise<unknown>;
+
+export interface Log {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+}
+
+export function formatSpeedup(geomean: number): string {
+  return `${geomean.toFixed(2)}×`;
+}
+
+/** The notification's text: the server's title (operator, geomean, cases) plus the summary. */
+export function notificationText(s: SuggestionParams): string {
+  const kinds = new Set(s.speedups.map((sp) => sp.kind));
+  const label = kinds.size === 1 && kinds.has('estimate') ? ' (estimate)' : '';
+  const files = s.files.map((f) => f.path).join(' + ');
+  return `${s.title}${label} — ${files}. Review the paired diff?`;
+}
+
+export function diffTitle(s: SuggestionParams, file: SuggestionFile): string {
+  return `${s.operator} ${formatSpeedup(s.geomean)}: ${file.path} (current ↔ proposed)`;
+}
+
+/** `ascendopt-proposed:/<id>/<path relative to the operator>`: the path keeps the language mode. */
+export function proposedUri(id: string, path: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: Scheme.proposed, path: `/${encodeURIComponent(id)}/${path}` });
+}
+
+export function baseUri(id: string, path: string): vscode.Uri {
+  return vscode.Uri.from({ scheme: Scheme.base, path: `/${encodeURIComponent(id)}/${path}` });
+}
+
+/** The suggestion id and file path of a proposed/base document URI. */
+export function parseSuggestionUri(uri: vscode.Uri): { id: string; path: string } | undefined {
+  if (uri.scheme !== Scheme.proposed && uri.scheme !== Scheme.base) {
+    return undefined;
+  }
+  const m = /^\/([^/]+)\/(.+)$/.exec(uri.path);
+  if (!m) {
+    return undefined;
+  }
+  return { id: decodeURIComponent(m[1]!), path: m[2]! };
+}
+
+/** Offered, undecided suggestions, by id. */
+export class SuggestionStore {
+  private readonly byId = new Map<string, SuggestionParams>();
+  private readonly emitter = new vscode.EventEmitter<void>();
+  readonly onDidChange = this.emitter.event;
+
+  add(s: SuggestionParams): void {
+    this.byId.set(s.id, s);
+    this.changed();
+  }
+
+  get(id: string): SuggestionParams | undefined {
+    return this.byId.get(id);
+  }
+
+  remove(id: string): void {
+    if (this.byId.delete(id)) {
+      this.changed();
+    }
+  }
+
+  all(): SuggestionParams[] {
+    return [...this.byId.values()];
+  }
+
+  latest(): SuggestionParams | undefined {
+    const all = this.all();
+    return all[all.length - 1];
+  }
+
+  file(id: string, path: string): SuggestionFile | undefined {
+    return this.byId.get(id)?.files.find((f) => f.path === path);
+  }
+
+  private changed(): void {
+    void vscode.commands.executeCommand('setContext', ContextKey.hasSuggestion, this.byId.size > 0);
+    this.emitter.fire();
+  }
+}
+
+/** Serves the proposed (and, when the disk moved on, the base) text read-only. */
+export class SuggestionContentProvider implements vscode.TextDocumentContentProvider {
+  constructor(private readonly store: SuggestionStore) {}
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    const where = parseSuggestionUri(uri);
+    const file = where && this.store.file(where.id, where.path);
+    if (!file) {
+      return '// This suggestion was decided or is no longer available.\n';
+    }
+    return uri.scheme === Scheme.base ? file.current : file.proposed;
+  }
+}
+
+export class SuggestionReview {
+  constructor(
+    private readonly store: SuggestionStore,
+    private readonly send: SendCommand,
+    private readonly log: Log,
+    private readonly readDisk: (uri: vscode.Uri) => Promise<string | undefined> = readFileText,
+  ) {}
+
+  /** On `ascendopt/suggestion`: remember it and offer Review / Accept / Reject. */
+  async offer(s: SuggestionParams): Promise<void> {
+    this.store.add(s);
+    this.log.info(`suggestion ${s.id}: ${s.title}; files ${s.files.map((f) => f.path).join(', ')}`);
+    const choice = await vscode.window.showInformationMessage(notificationText(s), 'Review', 'Accept', 'Reject');
+    if (choice === 'Review') {
+      await this.review(s.id);
+    } else if (choice === 'Accept') {
+      await this.accept(s.id);
+    } else if (choice === 'Reject') {
+      await this.reject(s.id);
+    }
+  }
+
+  /** One diff editor per changed file, left the file as it is (or the episode's base if the disk
+   * has moved on since), right the proposal. */
+  async review(id?: string): Promise<void> {
+    const s = id ? this.store.get(id) : this.store.latest();
+    if (!s) {
+      void vscode.window.showWarningMessage('AscendOptimizer: that suggestion was already decided.');
+      return;
+    }
+    let moved = false;
+    for (const file of s.files) {
+      const onDisk = vscode.Uri.parse(file.uri);
+      const text = await this.readDisk(onDisk);
+      const left = text === file.current ? onDisk : baseUri(s.id, file.path);
+      moved ||= text !== file.current;
+      await vscode.commands.executeCommand('vscode.diff', left, proposedUri(s.id, file.path), diffTitle(s, file), {
+        preview: false,
+      });
+    }
+    if (moved) {
+      void vscode.window.showWarningMessage(
+        `${s.operator}: files changed on disk since the episode started; the diff shows the episode's base, and Accept will report the suggestion stale.`,
+      );
+    }
+  }
+
+  async accept(id?: string): Promise<boolean> {
+    const s = id ? this.store.get(id) : this.store.latest();
+    if (!s) {
+      void vscode.window.showWarningMessage('AscendOptimizer: no pending suggestion to accept.');
+      return false;
+    }
+    // Unsaved edits in a changed file make the suggestion stale (the server checks the buffers it
+    // knows); saving is the user's call, so just say why.
+    const result = (await this.send(ServerCommand.accept, [s.id])) as AcceptResult | null;
+    if (result?.applied) {
+      this.log.info(`suggestion ${s.id} accepted: ${(result.files ?? []).join(', ')}`);
+      this.store.remove(s.id);
+      await closeDiffs(s.id);
+      return true;
+    }
+    if (result?.stale && result.stale.length > 0) {
+      // The server shows "stale … Re-run optimization" itself (window/showMessageRequest).
+      this.log.warn(`suggestion ${s.id} is stale: ${result.stale.join(', ')} changed since the episode started`);
+      this.store.remove(s.id);
+      await closeDiffs(s.id);
+      return false;
+    }
+    const message = result?.message ?? 'the server did not apply the suggestion';
+    this.log.warn(`suggestion ${s.id} not applied: ${message}`);
+    if (/already|no pending/.test(message)) {
+      this.store.remove(s.id);
+      await closeDiffs(s.id);
+    }
+    return false;
+  }
+
+  async reject(id?: string): Promise<boolean> {
+    const s = id ? this.store.get(id) : this.store.latest();
+    if (!s) {
+      void vscode.window.showWarningMessage('AscendOptimizer: no pending suggestion to reject.');
+      return false;
+    }
+    const result = (await this.send(ServerCommand.reject, [s.id])) as RejectResult | null;
+    this.store.remove(s.id);
+    await closeDiffs(s.id);
+    if (result?.rejected) {
+      this.log.info(`suggestion ${s.id} rejected; no file changed`);
+      void vscode.window.showInformationMessage(`${s.operator}: suggestion rejected; no file was changed.`);
+      return true;
+    }
+    this.log.warn(`reject ${s.id}: ${result?.message ?? 'no answer'}`);
+    return false;
+  }
+
+  /** The suggestion behind an editor-title click: the clicked resource, else the active diff. */
+  idFrom(resource: unknown): string | undefined {
+    if (resource instanceof vscode.Uri) {
+      const parsed = parseSuggestionUri(resource);
+      if (parsed) {
+        return parsed.id;
+      }
+    }
+    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    if (input instanceof vscode.TabInputTextDiff) {
+      return parseSuggestionUri(input.modified)?.id;
+    }
+    return this.store.latest()?.id;
+  }
+}
+
+async function readFileText(uri: vscode.Uri): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+/** Close every diff tab of suggestion `id`. */
+export async function closeDiffs(id: string): Promise<void> {
+  const tabs: vscode.Tab[] = [];
+  for (const group of vscode.window.tabGroups.all) {
+    for (const tab of group.tabs) {
+      const input = tab.input;
+      if (input instanceof vscode.TabInputTextDiff && parseSuggestionUri(input.modified)?.id === id) {
+        tabs.push(tab);
+      }
+    }
+  }
+  if (tabs.length > 0) {
+    await vscode.window.tabGroups.close(tabs, true);
+  }
+}

@@ -1,0 +1,181 @@
+import { strict as assert } from 'node:assert';
+import { beforeEach, test } from 'node:test';
+import * as vscode from 'vscode';
+import {
+  closeDiffs,
+  diffTitle,
+  notificationText,
+  parseSuggestionUri,
+  proposedUri,
+  SuggestionContentProvider,
+  SuggestionReview,
+  SuggestionStore,
+} from '../src/suggestions';
+import { HOST_OLD, KERNEL_NEW, KERNEL_OLD, suggestion } from './fixtures';
+import { mock, TabInputTextDiff } from './mock/vscode';
+
+const log = { lines: [] as string[], info(m: string) { this.lines.push(m); }, warn(m: string) { this.lines.push(m); }, error(m: string) { this.lines.push(m); } };
+
+interface Sent { command: string; args: unknown[] }
+
+function setup(answer: (s: Sent) => unknown = () => ({ applied: true, files: [] })) {
+  const sent: Sent[] = [];
+  const store = new SuggestionStore();
+  const review = new SuggestionReview(store, async (command, args) => {
+    const s = { command, args };
+    sent.push(s);
+    return answer(s);
+  }, log);
+  return { sent, store, review };
+}
+
+beforeEach(() => {
+  mock.reset();
+  mock.files.set('/ws/add_custom/op_host/add_custom.cpp', HOST_OLD);
+  mock.files.set('/ws/add_custom/op_kernel/add_custom.cpp', KERNEL_OLD);
+});
+
+test('texts: the notification names speedup, estimate and both files; diff titles name operator and speedup', () => {
+  const s = suggestion();
+  assert.equal(
+    notificationText(s),
+    'add_custom: 1.42× faster (geomean of 2 cases) (estimate) — op_host/add_custom.cpp + op_kernel/add_custom.cpp. Review the paired diff?',
+  );
+  assert.equal(diffTitle(s, s.files[1]!), 'add_custom 1.42×: op_kernel/add_custom.cpp (current ↔ proposed)');
+  const measured = { ...s, speedups: s.speedups.map((sp) => ({ ...sp, kind: 'measured' })) };
+  assert.ok(!notificationText(measured).includes('(estimate)'));
+});
+
+test('proposed URIs round-trip and keep the file extension', () => {
+  const uri = proposedUri('ab/c d', 'op_kernel/add_custom.cpp');
+  assert.equal(uri.scheme, 'ascendopt-proposed');
+  assert.ok(uri.path.endsWith('.cpp'));
+  assert.deepEqual(parseSuggestionUri(uri), { id: 'ab/c d', path: 'op_kernel/add_custom.cpp' });
+  assert.equal(parseSuggestionUri(vscode.Uri.file('/ws/x.cpp')), undefined);
+});
+
+test('the content provider serves the proposal read-only, and says when it is gone', () => {
+  const store = new SuggestionStore();
+  store.add(suggestion());
+  const provider = new SuggestionContentProvider(store);
+  assert.equal(provider.provideTextDocumentContent(proposedUri('s1', 'op_kernel/add_custom.cpp')), KERNEL_NEW);
+  assert.equal(
+    provider.provideTextDocumentContent(vscode.Uri.from({ scheme: 'ascendopt-base', path: '/s1/op_host/add_custom.cpp' })),
+    HOST_OLD,
+  );
+  store.remove('s1');
+  assert.match(provider.provideTextDocumentContent(proposedUri('s1', 'op_kernel/add_custom.cpp')), /no longer available/);
+});
+
+test('store: hasSuggestion context follows the pending suggestions', () => {
+  const store = new SuggestionStore();
+  store.add(suggestion('a'));
+  assert.equal(mock.context.get('ascendopt.hasSuggestion'), true);
+  store.add(suggestion('b'));
+  assert.equal(store.latest()?.id, 'b');
+  store.remove('a');
+  store.remove('b');
+  assert.equal(mock.context.get('ascendopt.hasSuggestion'), false);
+});
+
+test('Review opens one diff per file: the file on disk vs the proposal, titled', async () => {
+  const { review } = setup();
+  mock.answers.push('Review');
+  await review.offer(suggestion());
+  assert.deepEqual(mock.messages[0]!.items, ['Review', 'Accept', 'Reject']);
+  const diffs = mock.executed.filter((e) => e.command === 'vscode.diff');
+  assert.equal(diffs.length, 2);
+  const [left, right, title, options] = diffs[1]!.args as [vscode.Uri, vscode.Uri, string, { preview: boolean }];
+  assert.equal(left.scheme, 'file');
+  assert.equal(left.fsPath, '/ws/add_custom/op_kernel/add_custom.cpp');
+  assert.equal(right.toString(), proposedUri('s1', 'op_kernel/add_custom.cpp').toString());
+  assert.equal(title, 'add_custom 1.42×: op_kernel/add_custom.cpp (current ↔ proposed)');
+  assert.equal(options.preview, false);
+  assert.equal(mock.messages.length, 1, 'no warning when the disk matches the episode base');
+});
+
+test('Review when the disk moved on: the left side is the episode base, with a warning', async () => {
+  const { review, store } = setup();
+  store.add(suggestion());
+  mock.files.set('/ws/add_custom/op_kernel/add_custom.cpp', KERNEL_OLD + '// edited\n');
+  await review.review('s1');
+  const diffs = mock.executed.filter((e) => e.command === 'vscode.diff');
+  assert.equal((diffs[0]!.args[0] as vscode.Uri).scheme, 'file');
+  assert.equal((diffs[1]!.args[0] as vscode.Uri).scheme, 'ascendopt-base');
+  assert.match(mock.messages[0]!.text, /changed on disk since the episode started/);
+});
+
+test('Accept asks the server to apply both files, then closes the diffs', async () => {
+  const { review, store, sent } = setup(() => ({ applied: true, files: ['/ws/add_custom/op_host/add_custom.cpp', '/ws/add_custom/op_kernel/add_custom.cpp'] }));
+  store.add(suggestion());
+  await review.review('s1');
+  mock.openDiff(vscode.Uri.file('/other.cpp') as never, vscode.Uri.file('/other2.cpp') as never, 'unrelated');
+  assert.equal(mock.groups[0]!.tabs.length, 3);
+  assert.equal(await review.accept('s1'), true);
+  assert.deepEqual(sent, [{ command: 'ascendopt.acceptSuggestion', args: ['s1'] }]);
+  assert.equal(mock.groups[0]!.tabs.length, 1, 'only the unrelated tab stays');
+  assert.equal(store.get('s1'), undefined);
+});
+
+test('Accept from the notification', async () => {
+  const { review, sent } = setup();
+  mock.answers.push('Accept');
+  await review.offer(suggestion());
+  assert.deepEqual(sent.map((s) => s.command), ['ascendopt.acceptSuggestion']);
+});
+
+test('Reject tells the server, changes nothing, closes the diffs', async () => {
+  const { review, store, sent } = setup(() => ({ rejected: true }));
+  store.add(suggestion());
+  await review.review('s1');
+  assert.equal(await review.reject('s1'), true);
+  assert.deepEqual(sent, [{ command: 'ascendopt.rejectSuggestion', args: ['s1'] }]);
+  assert.equal(mock.groups[0]!.tabs.length, 0);
+  assert.match(mock.messages.at(-1)!.text, /rejected; no file was changed/);
+  assert.equal(mock.files.get('/ws/add_custom/op_kernel/add_custom.cpp'), KERNEL_OLD);
+});
+
+test('A stale suggestion: the server says so; the client drops it and closes the diffs', async () => {
+  const { review, store } = setup(() => ({ applied: false, stale: ['op_kernel/add_custom.cpp'], message: 'stale' }));
+  store.add(suggestion());
+  await review.review('s1');
+  assert.equal(await review.accept('s1'), false);
+  assert.equal(store.get('s1'), undefined);
+  assert.equal(mock.groups[0]!.tabs.length, 0);
+  assert.ok(log.lines.some((l) => /stale: op_kernel\/add_custom.cpp/.test(l)));
+});
+
+test('A failed write keeps the suggestion (nothing changed; the user may retry)', async () => {
+  const { review, store } = setup(() => ({ applied: false, message: 'add_custom: could not write the suggestion (disk full); no file was changed' }));
+  store.add(suggestion());
+  assert.equal(await review.accept('s1'), false);
+  assert.ok(store.get('s1'));
+});
+
+test('Accept of an unknown or decided suggestion warns without calling the server', async () => {
+  const { review, sent } = setup();
+  assert.equal(await review.accept('nope'), false);
+  assert.equal(sent.length, 0);
+  assert.match(mock.messages[0]!.text, /no pending suggestion/);
+});
+
+test('idFrom: the clicked proposed resource, else the active diff tab, else the latest', () => {
+  const { review, store } = setup();
+  store.add(suggestion('old'));
+  store.add(suggestion('new'));
+  assert.equal(review.idFrom(proposedUri('old', 'op_host/add_custom.cpp')), 'old');
+  mock.openDiff(vscode.Uri.file('/ws/a.cpp') as never, proposedUri('old', 'op_kernel/add_custom.cpp') as never, 't');
+  assert.equal(review.idFrom(undefined), 'old');
+  mock.groups[0]!.activeTab = undefined;
+  assert.equal(review.idFrom(undefined), 'new');
+});
+
+test('closeDiffs closes only that suggestion’s tabs, in every group', async () => {
+  mock.groups.push({ tabs: [], activeTab: undefined });
+  const g2 = mock.groups[1]!;
+  g2.tabs.push({ label: 'x', input: new TabInputTextDiff(vscode.Uri.file('/a') as never, proposedUri('s1', 'a.cpp') as never), group: g2 });
+  mock.openDiff(vscode.Uri.file('/b') as never, proposedUri('s2', 'b.cpp') as never, 'y');
+  await closeDiffs('s1');
+  assert.equal(g2.tabs.length, 0);
+  assert.equal(mock.groups[0]!.tabs.length, 1);
+});
