@@ -8,14 +8,19 @@ from ascendopt.agent.lessons import diagnosis_of
 from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.verify import verify
 from ascendopt.experience.bank import Bank
+from ascendopt.experience.io import import_file
 from ascendopt.experience.miner import RewindMiner
 from ascendopt.operators.discovery import load_operator
+from ascendopt.resources import templates_dir
 
 pytestmark = pytest.mark.slow
 
 
 async def test_rewinding_add_custom_yields_measured_lessons(add_op: Path) -> None:
+    spec = add_op / "ascendopt.toml"  # a big case still under the mining cap (1 Mi elements)
+    spec.write_text(spec.read_text().replace("[512, 4096]", "[256, 4096]"))
     report = await RewindMiner(CpuTwinEvaluator(), budget=20).mine(load_operator(add_op))
+    assert report.cases == ["tail", "big"]
     kept = {s.deoptimization: s for s in report.steps if s.kept}
     assert {"single_buffer", "barrier_after_copy", "scalar_loop"} <= set(kept)
     assert report.evaluations <= 20
@@ -49,3 +54,15 @@ async def test_single_buffered_kernel_retrieves_the_double_buffering_lesson_firs
     with Bank.open(add_op.parent) as bank:
         lessons = bank.retrieve(diagnosis, 3)
     assert lessons and lessons[0].family == "kernel.pipeline.double_buffer"
+
+
+def test_the_shipped_mined_lessons_import_and_are_labelled(tmp_path: Path) -> None:
+    mined = templates_dir().parent / "experience" / "mined.jsonl"
+    with Bank.open(tmp_path, seed=False) as bank:
+        report = import_file(bank, mined)
+        lessons = bank.all()
+    assert report.added == len(lessons) >= 20
+    assert all(
+        x.provenance == "rewind" and x.timing == "estimated" and x.slow_us and x.fast_us for x in lessons
+    )
+    assert all(x.applies_when and x.avoid_when for x in lessons)

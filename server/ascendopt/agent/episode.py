@@ -70,6 +70,7 @@ class Episode:
         cancel: asyncio.Event | None = None,
         kernel: KernelStep | None = None,
         kernel_note: str = "",
+        tiling_llm: KernelStep | None = None,
         lesson_knobs: list[Assignment] | None = None,
     ) -> None:
         if project.spec is None:
@@ -82,6 +83,7 @@ class Episode:
         self.cancel = cancel or asyncio.Event()
         self.kernel = kernel
         self.kernel_note = kernel_note
+        self.tiling_llm = tiling_llm  # the LLM's tiling mutants, one per tiling phase
         self.lesson_knobs = lesson_knobs or []
         self.cases: list[ResolvedCase] = project.spec.resolve_cases()
         self.base = baseline(project)
@@ -205,6 +207,8 @@ class Episode:
                             break
                         await self.kernel.step(self)
                 self.phase = "tiling search"
+                if self.tiling_llm is not None and self.ledger.used < search_budget:
+                    await self.tiling_llm.step(self)
                 await self._tiling_phase(min(search_budget, self.ledger.used + s.tiling_steps))
                 if self.ledger.used == spent:
                     self.journal.append("converged", {"message": "no new candidate to try"})

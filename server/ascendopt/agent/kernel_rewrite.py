@@ -39,7 +39,6 @@ class KernelRewriter:
         self.tried: list[str] = []
         self.failures = 0  # consecutive LLM failures; after MAX_LLM_FAILURES the episode stops asking
 
-
     async def step(self, episode: Episode) -> Candidate | None:
         if self.failures >= MAX_LLM_FAILURES:
             return None
@@ -48,7 +47,7 @@ class KernelRewriter:
         project = episode.project
         editable = [p for p in (project.files.kernel, project.files.host, project.files.tiling_data) if p]
         sources = "\n\n".join(f"--- {p} ---\n{parent.files[p]}" for p in editable if p in parent.files)
-        profile, label = _profile_text(parent_eval)
+        profile, label = profile_text(parent_eval)
         findings = "; ".join(f"{f.kind} at {f.file}:{f.line}" for f in parent_eval.findings()) or "none"
         system = {"role": "system", "content": prompt("system")}
         try:
@@ -117,7 +116,7 @@ class KernelRewriter:
             operator=project.name, files=files, knobs=parent.knobs, origin="kernel_rewrite", parent=parent.id
         )
         evaluation = await episode.measure(candidate, "kernel rewrite")
-        reason = _rejection(evaluation, episode)
+        reason = rejection(evaluation, episode)
         if reason is not None or not episode.consider(candidate, evaluation, "kernel rewrite"):
             episode.journal.append(
                 "kernel.rejected",
@@ -190,7 +189,7 @@ class KernelRewriter:
         episode.journal.append("lesson.offered", {"lesson": entry.id})
 
 
-def _rejection(evaluation: Evaluation, episode: Episode) -> str | None:
+def rejection(evaluation: Evaluation, episode: Episode) -> str | None:
     if evaluation.status == "compile_error":
         first = evaluation.compile_errors[0] if evaluation.compile_errors else None
         return f"does not compile: {first}" if first else "does not compile"
@@ -202,7 +201,7 @@ def _rejection(evaluation: Evaluation, episode: Episode) -> str | None:
     return None
 
 
-def _profile_text(ev: Evaluation) -> tuple[str, str]:
+def profile_text(ev: Evaluation) -> tuple[str, str]:
     lines, label = [], "not profiled"
     for c in ev.cases:
         if c.profile is None:

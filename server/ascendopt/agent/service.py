@@ -22,6 +22,7 @@ from ascendopt.agent.lessons import knob_settings
 from ascendopt.agent.llm import ENV_BASE_URL, ENV_KEY, ENV_MODEL, LLMClient, LLMSettings
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, apply_suggestion
+from ascendopt.agent.tiling_rewrite import TilingRewriter
 from ascendopt.evaluation.backends import make_evaluator
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.experience.bank import Bank
@@ -86,11 +87,13 @@ class Optimizer:
         with Bank.open(self.workspace) as bank:
             # Lessons that apply themselves (knob settings) are tried first, with or without an LLM.
             lesson_knobs = knob_settings(bank.all(), project)
-            kernel = None
+            kernel = tiling = None
+            if llm_settings.enabled or offline:
+                llm = LLMClient(llm_settings, journal, offline=offline)
+                tiling = TilingRewriter(llm)
             if settings.tiling_only:
                 note = "not asked for (tiling only)"
             elif llm_settings.enabled or offline:
-                llm = LLMClient(llm_settings, journal, offline=offline)
                 kernel = KernelRewriter(llm, bank, settings.top_k, bank_writer=bank)
                 note = f"on: {llm_settings.describe()}"
             else:
@@ -108,6 +111,7 @@ class Optimizer:
                 kernel=kernel,
                 kernel_note=note,
                 lesson_knobs=lesson_knobs,
+                tiling_llm=tiling,
             )
             return await episode.run()
 

@@ -25,6 +25,8 @@ class Deoptimization:
     title: str  # the lesson's title (good direction)
     bottleneck: str  # what the slow version suffers from
     apply: Callable[[OperatorProject, Candidate], Files | None]
+    applies_when: str = ""
+    avoid_when: str = ""
 
 
 def _knob_to(
@@ -151,6 +153,8 @@ DEOPTIMIZATIONS = [
         "Double-buffer the queues (BUFFER_NUM 1 -> 2)",
         "MTE2 copy-in and vector compute do not overlap: one buffer per queue serialises them",
         _knob_to("buffer_num", min),
+        applies_when="the kernel loops over several tiles per core and copies them in through TQue queues",
+        avoid_when="one tile per core, or the UB budget cannot hold two buffers per queue",
     ),
     Deoptimization(
         "tiny_tiles",
@@ -158,6 +162,8 @@ DEOPTIMIZATIONS = [
         "Size tiles to the UB budget instead of tiny tiles",
         "tiny tiles: per-instruction overhead and small GM packets dominate",
         _knob_to("tile_length", min),
+        applies_when="each core moves many small tiles; per-copy latency and instruction issue dominate",
+        avoid_when="a larger tile no longer fits the Unified Buffer with all queues and buffers",
     ),
     Deoptimization(
         "fewer_cores",
@@ -165,6 +171,8 @@ DEOPTIMIZATIONS = [
         "Use all vector cores (block dim)",
         "too few blocks: most vector cores idle, GM bandwidth unused",
         _knob_to("block_dim", min),
+        applies_when="the work is split over fewer blocks than the SoC has vector cores",
+        avoid_when="the input is so small that launching more cores costs more than it saves",
     ),
     Deoptimization(
         "barrier_after_copy",
@@ -172,6 +180,8 @@ DEOPTIMIZATIONS = [
         "Synchronise through queues, not a PipeBarrier<PIPE_ALL> after every copy",
         "PipeBarrier<PIPE_ALL> after every copy serialises MTE2, V and MTE3",
         _barrier_after_copies,
+        applies_when="copies are followed by PipeBarrier<PIPE_ALL> although queues already order them",
+        avoid_when="a barrier protects a hand-off no queue or flag covers",
     ),
     Deoptimization(
         "redundant_gm_write",
@@ -179,6 +189,8 @@ DEOPTIMIZATIONS = [
         "Write each output to GM once",
         "MTE3 busy writing the same GM bytes twice",
         _redundant_gm_write,
+        applies_when="the same output bytes are copied out to GM more than once",
+        avoid_when="the second write is an intended overwrite (e.g. after atomic accumulation)",
     ),
     Deoptimization(
         "scalar_loop",
@@ -186,6 +198,8 @@ DEOPTIMIZATIONS = [
         "Replace an element-wise GetValue/SetValue loop with one vector instruction",
         "scalar-bound: an element-by-element loop on the scalar unit instead of a vector op",
         _scalar_loop,
+        applies_when="an element-wise loop uses GetValue/SetValue on a LocalTensor",
+        avoid_when="the loop touches a handful of elements (a scalar epilogue)",
     ),
     Deoptimization(
         "second_pass",
@@ -193,5 +207,7 @@ DEOPTIMIZATIONS = [
         "Do the work in one pass",
         "the whole computation runs twice: double the MTE2, V and MTE3 time",
         _second_pass,
+        applies_when="the computation (or a full copy pass) runs twice over the same data",
+        avoid_when="the second pass computes something the first cannot (e.g. a two-pass reduction)",
     ),
 ]

@@ -22,8 +22,12 @@ from ascendopt.experience.records import CodeDiff, ExperienceEntry, KnobApplicat
 from ascendopt.operators.candidate import Candidate, baseline
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.spec import ResolvedCase
 
 MIN_SLOWDOWN = 0.02  # a step must cost at least 2 % (or twice the measured noise) to teach anything
+# Cases above this many input elements are left out of mining: a de-optimized kernel (a scalar
+# loop over every element) makes their trace, and the run, tens of times larger.
+MAX_MINING_ELEMENTS = 1 << 20
 
 
 class MinedStep(BaseModel):
@@ -39,10 +43,21 @@ class MinedStep(BaseModel):
 
 class MiningReport(BaseModel):
     operator: str
+    cases: list[str] = Field(default_factory=list)
     evaluations: int = 0
     noise: float = 0.0
     steps: list[MinedStep] = Field(default_factory=list)
     lessons: list[ExperienceEntry] = Field(default_factory=list)
+
+
+def mining_cases(cases: list[ResolvedCase]) -> list[ResolvedCase]:
+    """The cases small enough to mine on; the smallest one if every case is large."""
+
+    def size(c: ResolvedCase) -> int:
+        return max(math.prod(shape) for shape in c.input_shapes.values())
+
+    small = [c for c in cases if size(c) <= MAX_MINING_ELEMENTS]
+    return small or [min(cases, key=size)]
 
 
 def _total_us(ev: Evaluation) -> float | None:
@@ -96,8 +111,8 @@ class RewindMiner:
     async def mine(self, project: OperatorProject) -> MiningReport:
         if project.spec is None:
             raise ValueError(f"{project.name} has no usable ascendopt.toml")
-        cases = project.spec.resolve_cases()
-        report = MiningReport(operator=project.name)
+        cases = mining_cases(project.spec.resolve_cases())
+        report = MiningReport(operator=project.name, cases=[c.name for c in cases])
 
         async def measure(c: Candidate, seed: int) -> Evaluation:
             report.evaluations += 1
