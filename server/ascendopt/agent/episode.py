@@ -151,6 +151,23 @@ class Episode:
             self.best, self.best_eval, self.best_score = candidate, evaluation, s
         return accepted
 
+    async def try_rewrite(self, candidate: Candidate, kind: str) -> Evaluation | None:
+        """Evaluate an LLM rewrite (kind "kernel" or "tiling"); its evaluation if accepted, else None
+        with the reason journaled as `<kind>.rejected`."""
+        evaluation = await self.measure(candidate, f"{kind} rewrite")
+        reason = rejection(evaluation, self.score(evaluation))
+        if reason is None and self.consider(candidate, evaluation, f"{kind} rewrite"):
+            return evaluation
+        self.journal.append(
+            f"{kind}.rejected",
+            {
+                "candidate": candidate.id,
+                "stage": "evaluate",
+                "reason": reason or "not faster beyond the noise band",
+            },
+        )
+        return None
+
     def view(self, candidate: Candidate) -> OperatorProject:
         """The operator as this candidate's files describe it (knob ranges move with kernel edits)."""
         if candidate.id not in self._views:
@@ -305,6 +322,17 @@ class Episode:
         self.phase = "done"
         self.progress(message)
         return outcome
+
+
+def rejection(evaluation: Evaluation, score: float | None) -> str | None:
+    """Why a rewrite cannot count, in words for the journal; None if it is correct and timed."""
+    if evaluation.status == "compile_error":
+        first = evaluation.compile_errors[0] if evaluation.compile_errors else None
+        return f"does not compile: {first}" if first else "does not compile"
+    if not evaluation.correct:
+        bad = [c for c in evaluation.cases if c.status != "passed"]
+        return f"wrong on case {bad[0].name}: {bad[0].message}" if bad else "sanitizer errors"
+    return "no timing" if score is None else None
 
 
 def _why(ev: Evaluation) -> str:

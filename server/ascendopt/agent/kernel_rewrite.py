@@ -115,17 +115,8 @@ class KernelRewriter:
         candidate = Candidate(
             operator=project.name, files=files, knobs=parent.knobs, origin="kernel_rewrite", parent=parent.id
         )
-        evaluation = await episode.measure(candidate, "kernel rewrite")
-        reason = rejection(evaluation, episode)
-        if reason is not None or not episode.consider(candidate, evaluation, "kernel rewrite"):
-            episode.journal.append(
-                "kernel.rejected",
-                {
-                    "candidate": candidate.id,
-                    "stage": "evaluate",
-                    "reason": reason or "not faster beyond the noise band",
-                },
-            )
+        evaluation = await episode.try_rewrite(candidate, "kernel")
+        if evaluation is None:
             return None
         episode.kernel_base = candidate
         episode.journal.append("kernel.accepted", {"candidate": candidate.id, "bottleneck": bottleneck})
@@ -187,18 +178,6 @@ class KernelRewriter:
         )
         self.bank_writer.add(entry)  # type: ignore[attr-defined]
         episode.journal.append("lesson.offered", {"lesson": entry.id})
-
-
-def rejection(evaluation: Evaluation, episode: Episode) -> str | None:
-    if evaluation.status == "compile_error":
-        first = evaluation.compile_errors[0] if evaluation.compile_errors else None
-        return f"does not compile: {first}" if first else "does not compile"
-    if not evaluation.correct:
-        bad = [c for c in evaluation.cases if c.status != "passed"]
-        return f"wrong on case {bad[0].name}: {bad[0].message}" if bad else "sanitizer errors"
-    if episode.score(evaluation) is None:
-        return "no timing"
-    return None
 
 
 def profile_text(ev: Evaluation) -> tuple[str, str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ascendopt.agent.edits import EditRejected, apply_blocks, parse_blocks
-from ascendopt.agent.kernel_rewrite import profile_text, rejection
+from ascendopt.agent.kernel_rewrite import profile_text
 from ascendopt.agent.llm import LLMClient, LLMUnavailable
 from ascendopt.agent.prompts import prompt
 from ascendopt.operators.candidate import Candidate
@@ -96,17 +96,7 @@ class TilingRewriter:
         candidate = Candidate(
             operator=view.name, files=files, knobs=parent.knobs, origin="host_search", parent=parent.id
         )
-        evaluation = await episode.measure(candidate, "tiling mutant")
-        reason = rejection(evaluation, episode)
-        if reason is not None or not episode.consider(candidate, evaluation, "tiling mutant"):
-            episode.journal.append(
-                "tiling.rejected",
-                {
-                    "candidate": candidate.id,
-                    "stage": "evaluate",
-                    "reason": reason or "not faster beyond the noise band",
-                },
-            )
+        if await episode.try_rewrite(candidate, "tiling") is None:
             return None
         episode.kernel_base = candidate  # knob search continues from the mutant
         episode.journal.append("tiling.accepted", {"candidate": candidate.id})

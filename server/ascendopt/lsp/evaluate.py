@@ -4,7 +4,6 @@ away."""
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any, Literal
 
 from lsprotocol import types
@@ -14,7 +13,7 @@ from ascendopt.evaluation.records import Evaluation
 from ascendopt.evaluation.verify import VerifyError, verify
 from ascendopt.lsp import diagnostics, protocol, render
 from ascendopt.lsp.index import op_key
-from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone
+from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer, LastRun
 from ascendopt.lsp.targets import TargetError, fresh, parse_target, resolve
 from ascendopt.operators.model import OperatorProject
@@ -70,14 +69,8 @@ async def _run(ls: AscendServer, op: OperatorProject, action: Action, case: str 
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=str(exc)))
         return
     await progress.begin(f"building and running on {evaluator.name}")
-    task = asyncio.ensure_future(verify(evaluator, op, case, seed=0, profile=action == "profile"))
-    stop = asyncio.ensure_future(job.cancel.wait())
-    try:
-        await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
-    finally:
-        stop.cancel()
-    if not task.done():
-        task.cancel()
+    task = await unless_cancelled(job, verify(evaluator, op, case, seed=0, profile=action == "profile"))
+    if task is None:
         progress.end("cancelled")
         return
     try:

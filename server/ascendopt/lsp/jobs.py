@@ -13,12 +13,14 @@ import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 Slot = Literal["episode", "evaluation", "mining"]
 
@@ -128,3 +130,18 @@ class WorkDone:
             self._ls.work_done_progress.end(self._token, types.WorkDoneProgressEnd(message=message))
             self._ls.work_done_progress.tokens.pop(self._token, None)
             self._token = None
+
+
+async def unless_cancelled(job: Job, work: Awaitable[T]) -> asyncio.Task[T] | None:
+    """Run `work` until it finishes or the job is cancelled (then it is cancelled too and None
+    comes back); the finished task otherwise, so its exception or result can be taken."""
+    task = asyncio.ensure_future(work)
+    stop = asyncio.ensure_future(job.cancel.wait())
+    try:
+        await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        stop.cancel()
+    if not task.done():
+        task.cancel()
+        return None
+    return task

@@ -12,7 +12,7 @@ from ascendopt.experience.miner import MinedStep, RewindMiner
 from ascendopt.lsp import protocol
 from ascendopt.lsp.experience import workspace_of
 from ascendopt.lsp.index import op_key
-from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone
+from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer
 from ascendopt.lsp.targets import TargetError, parse_target, resolve
 
@@ -37,14 +37,8 @@ def register(ls: AscendServer) -> None:
                 progress.report(f"{s.deoptimization}: {'kept' if s.kept else s.reason}")
 
             miner = RewindMiner(ls.evaluator(), on_step=step)
-            task = asyncio.ensure_future(miner.mine(op))
-            stop = asyncio.ensure_future(job.cancel.wait())
-            try:
-                await asyncio.wait({task, stop}, return_when=asyncio.FIRST_COMPLETED)
-            finally:
-                stop.cancel()
-            if not task.done():
-                task.cancel()
+            task = await unless_cancelled(job, miner.mine(op))
+            if task is None:
                 progress.end("cancelled")
                 return
             report = task.result()
