@@ -287,7 +287,8 @@ class Episode:
                 f"the best candidate failed the re-check with fresh inputs ({_why(best_eval)})",
                 cancelled,
             )
-        speedups, geomean = case_speedups(base_eval, best_eval, self.noise)
+        # The extra shape checks correctness only: the speedup is the spec's cases'.
+        speedups, geomean = case_speedups(base_eval, best_eval, self.noise, [c.name for c in self.cases])
         if geomean <= 1 + self.threshold:
             return self._finish(
                 None, f"re-measured speedup {geomean:.3f}x is within the noise band", cancelled

@@ -34,11 +34,14 @@ def noise_band(a: dict[str, float], b: dict[str, float]) -> float:
 
 
 def case_speedups(
-    baseline: Evaluation, candidate: Evaluation, noise: float
+    baseline: Evaluation, candidate: Evaluation, noise: float, cases: list[str] | None = None
 ) -> tuple[list[CaseSpeedup], float]:
+    """Per-case speedups and their geomean, over `cases` (default: all the evaluations share)."""
     base, cand = durations(baseline), durations(candidate)
     if base is None or cand is None:
         return [], 1.0
+    if cases is not None:
+        base = {k: v for k, v in base.items() if k in cases}
     kinds = {c.name: (c.profile.kind if c.profile else "estimate") for c in candidate.cases}
     rows = [
         CaseSpeedup(
