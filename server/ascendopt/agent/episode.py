@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import math
 import tempfile
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -22,6 +22,7 @@ from ascendopt.agent.ledger import BudgetExhausted, Ledger
 from ascendopt.agent.scoring import case_speedups, durations, noise_band, relative_score
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, make_suggestion
+from ascendopt.evaluation.cpu_twin.precheck import TilingCheck
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import Candidate, KnobError, apply_knobs, baseline
@@ -72,6 +73,7 @@ class Episode:
         kernel: KernelStep | None = None,
         kernel_note: str = "",
         tiling_llm: KernelStep | None = None,
+        precheck: Callable[[Candidate], Awaitable[TilingCheck]] | None = None,
         lesson_knobs: list[Assignment] | None = None,
     ) -> None:
         if project.spec is None:
@@ -85,6 +87,7 @@ class Episode:
         self.kernel = kernel
         self.kernel_note = kernel_note
         self.tiling_llm = tiling_llm  # the LLM's tiling mutants, one per tiling phase
+        self.precheck = precheck  # runs a candidate's tiling program alone before an evaluation is spent
         self.lesson_knobs = lesson_knobs or []
         self.cases: list[ResolvedCase] = project.spec.resolve_cases()
         self.base = baseline(project)
@@ -255,6 +258,7 @@ class Episode:
                 except KnobError as exc:
                     self.journal.append("rejected", {"assignment": a, "reason": str(exc)})
                     search.tell(a, None)
+            candidates = await self._prechecked(candidates, search)
             results = await asyncio.gather(
                 *(self.measure(c, "tiling") for _, c in candidates), return_exceptions=True
             )
@@ -267,6 +271,24 @@ class Episode:
                 if self.consider(c, r, "tiling search"):
                     self.progress(f"new best {1 / self.best_score:.2f}x: {_assignment_text(a, view)}")
             self.progress(f"{len(search.scores)} tilings tried")
+
+    async def _prechecked(
+        self, candidates: list[tuple[Assignment, Candidate]], search: KnobSearch
+    ) -> list[tuple[Assignment, Candidate]]:
+        """Drop the candidates whose tiling program fails on some case: no evaluation is spent on them."""
+        if self.precheck is None:
+            return candidates
+        checks = await asyncio.gather(*(self.precheck(c) for _, c in candidates))
+        kept = []
+        for (a, c), check in zip(candidates, checks, strict=True):
+            if check.ok:
+                kept.append((a, c))
+            else:
+                search.tell(a, None)
+                self.journal.append(
+                    "precheck.rejected", {"candidate": c.id, "assignment": a, "reason": check.reason}
+                )
+        return kept
 
     async def _conclude(self, cancelled: bool) -> EpisodeOutcome:
         self.phase = "re-check"

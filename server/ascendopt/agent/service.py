@@ -24,6 +24,7 @@ from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, apply_suggestion
 from ascendopt.agent.tiling_rewrite import TilingRewriter
 from ascendopt.evaluation.backends import make_evaluator
+from ascendopt.evaluation.cpu_twin.precheck import tiling_precheck
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.experience.bank import Bank
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
@@ -101,6 +102,7 @@ class Optimizer:
                     f"skipped: no LLM configured (set {ENV_BASE_URL}, {ENV_MODEL} and {ENV_KEY}, or pass "
                     "--model with an endpoint) — tiling search and the bank's mechanical lessons only"
                 )
+            cases = project.spec.resolve_cases() if project.spec else []
             episode = Episode(
                 project,
                 settings,
@@ -112,6 +114,7 @@ class Optimizer:
                 kernel_note=note,
                 lesson_knobs=lesson_knobs,
                 tiling_llm=tiling,
+                precheck=lambda c: tiling_precheck(project, c, cases, soc=settings.soc),
             )
             return await episode.run()
 

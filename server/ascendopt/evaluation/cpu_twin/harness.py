@@ -72,6 +72,7 @@ def _manifest(
     work: str | PurePath,
     src_dir: str | PurePath,
     trace: bool,
+    tiling_only: bool = False,
 ) -> str:
     assert project.spec is not None
     spec = project.spec
@@ -96,8 +97,11 @@ def _manifest(
     elif spec.block_dim is not None:
         lines.append(f"block_dim {spec.block_dim}")
     work = PurePosixPath(work)
+    if trace:  # the trace costs time; only profiling needs it
+        lines.append(f"trace {work / 'trace.jsonl'}")
+    if tiling_only:  # run the tiling program and stop (the episode's cheap pre-check)
+        lines.append("tiling_only 1")
     lines += [
-        f"trace {work / 'trace.jsonl'}",
         f"findings {work / 'findings.jsonl'}",
         f"result {work / 'result.json'}",
         f"source_root {src_dir}",
@@ -119,12 +123,13 @@ def manifest_files(
     work: str,
     src_dir: str,
     trace: bool,
+    tiling_only: bool = False,
 ) -> dict[str, bytes]:
     """The files a case needs in its work folder (inputs + manifest), with paths as seen on the runner."""
     files = {f"in_{name}.bin": encode_raw(values, case.dtypes[name]) for name, values in inputs.items()}
     in_paths = {name: f"{work}/in_{name}.bin" for name in inputs}
     out_paths = {name: (shape, f"{work}/out_{name}.bin") for name, shape in output_shapes.items()}
-    manifest = _manifest(project, case, soc, in_paths, out_paths, work, src_dir, trace)
+    manifest = _manifest(project, case, soc, in_paths, out_paths, work, src_dir, trace, tiling_only)
     files["manifest.txt"] = manifest.encode("utf-8")
     return files
 
@@ -142,12 +147,14 @@ async def run_case_on(
     limits: Limits,
     trace: bool = False,
     fetch: bool = True,
+    tiling_only: bool = False,
 ) -> tuple[CaseRun, dict[str, bytes | None]]:
     """Run one case on any runner: upload inputs + manifest, run, bring back what the runner wrote.
 
     The second value holds `out_<name>.bin` (and `trace.jsonl` when traced) unless `fetch` is off.
     """
-    await runner.put(work, manifest_files(project, case, inputs, output_shapes, soc, work, src_dir, trace))
+    files = manifest_files(project, case, inputs, output_shapes, soc, work, src_dir, trace, tiling_only)
+    await runner.put(work, files)
     start = time.perf_counter()
     proc = await runner.run([exe, f"{work}/manifest.txt"], cwd=work, limits=limits)
     seconds = time.perf_counter() - start
@@ -179,14 +186,26 @@ async def run_case(
     src_dir: Path,
     limits: Limits,
     trace: bool = False,
+    tiling_only: bool = False,
 ) -> CaseRun:
     """`run_case_on` with this machine's runner and local folders; outputs stay in `work`."""
     work.mkdir(parents=True, exist_ok=True)
     for stale in ("result.json", "findings.jsonl", "trace.jsonl"):
         (work / stale).unlink(missing_ok=True)
     run, _ = await run_case_on(
-        LocalRunner(), str(runner), project, case, inputs, output_shapes, soc, str(work), str(src_dir),
-        limits, trace, fetch=False,
+        LocalRunner(),
+        str(runner),
+        project,
+        case,
+        inputs,
+        output_shapes,
+        soc,
+        str(work),
+        str(src_dir),
+        limits,
+        trace,
+        fetch=False,
+        tiling_only=tiling_only,
     )
     if (work / "trace.jsonl").exists():
         run.trace = work / "trace.jsonl"

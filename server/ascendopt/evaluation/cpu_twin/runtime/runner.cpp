@@ -42,6 +42,7 @@ struct Manifest {
     int64_t tilingKey = -1;
     std::string trace, findings, result, sourceRoot;
     bool autoSync = true;
+    bool tilingOnly = false;  // stop after the tiling program (the episode's pre-check)
 };
 
 bool DtypeInfo(const std::string &d, ge::DataType &g, size_t &sz)
@@ -110,6 +111,7 @@ Manifest ParseManifest(const char *path)
         else if (key == "ub_size") ls >> m.ubSize;
         else if (key == "block_dim") ls >> m.blockDim;
         else if (key == "tiling_key") ls >> m.tilingKey;
+        else if (key == "tiling_only") { std::string v; ls >> v; m.tilingOnly = !(v == "0" || v == "false"); }
         else if (key == "auto_sync") { std::string v; ls >> v; m.autoSync = !(v == "off" || v == "0" || v == "false"); }
         else if (key == "trace") m.trace = RestAfter(line, 1);
         else if (key == "findings") m.findings = RestAfter(line, 1);
@@ -551,6 +553,13 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         g_res.tilingKey = tilingKey;
         g_res.workspace = workspace;
         g_res.tilingHex = Hex(rawTiling.data(), tilingSize);
+        if (m.tilingOnly) {
+            g_res.status = "ok";
+            g_res.message = "tiling program only";
+            WriteFindings(m.findings);
+            WriteResult();
+            return 0;
+        }
 
         // Outputs (poisoned with 0xFF so that unwritten elements stand out), workspace, tiling.
         for (const TensorSpec &t : m.outputs) outBufs.push_back(AllocGm(t.name, t.bytes, 1, ctx.needAtomic_ ? 0x00 : 0xFF));
