@@ -9,10 +9,7 @@ from typing import Annotated
 import typer
 
 from ascendopt.cli.common import JsonOpt, app, err, out
-from ascendopt.evaluation.remote.check import check_host
-from ascendopt.evaluation.remote.hostkeys import trust
 from ascendopt.evaluation.remote.settings import RemoteSettings, SettingsError, load_settings
-from ascendopt.evaluation.remote.transport import SshTransport
 from ascendopt.evaluation.runner import RunnerError
 
 remote_app = typer.Typer(no_args_is_help=True, help="SSH hosts for the ssh:HOST backends.")
@@ -37,6 +34,8 @@ def check_cmd(host: HostArg, config: ConfigOpt = None, as_json: JsonOpt = False)
     """Connect and report OS, CANN, SoC and NPUs (npu-smi), devices, free disk, g++."""
     settings = _settings(config)
     try:
+        from ascendopt.evaluation.remote.check import check_host  # asyncssh: loaded only when used
+
         report = asyncio.run(check_host(settings, host))
     except RunnerError as exc:
         err.print(f"[red]{host}:[/] {exc}")
@@ -78,6 +77,9 @@ def trust_cmd(
 ) -> None:
     """Record the host's current key in known_hosts (check its fingerprint first)."""
     settings = _settings(config)
+    from ascendopt.evaluation.remote.hostkeys import trust  # asyncssh: loaded only when used
+    from ascendopt.evaluation.remote.transport import SshTransport
+
     transport = SshTransport(settings.host(host), settings.ssh)
     try:
         result = asyncio.run(trust(transport, replace=replace))
