@@ -12,6 +12,7 @@ import contextlib
 import os
 import shutil
 import tempfile
+from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Protocol, TypeVar, runtime_checkable
@@ -142,7 +143,33 @@ class Runner(Protocol):
     async def close(self) -> None: ...
 
 
-class LocalRunner:
+class ShellByRun(ABC):
+    """`shell` for any runner that has `run`: the script runs under bash on that machine."""
+
+    @abstractmethod
+    async def run(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str,
+        limits: Limits,
+        env: Mapping[str, str] | None = None,
+        on_line: LineSink | None = None,
+    ) -> RunResult: ...
+
+    async def shell(
+        self,
+        script: str,
+        *,
+        cwd: str,
+        limits: Limits,
+        env: Mapping[str, str] | None = None,
+        on_line: LineSink | None = None,
+    ) -> RunResult:
+        return await self.run(["bash", "-c", script], cwd=cwd, limits=limits, env=env, on_line=on_line)
+
+
+class LocalRunner(ShellByRun):
     """This machine: subprocesses under rlimits and (where possible) without network."""
 
     name = "local"
@@ -161,17 +188,6 @@ class LocalRunner:
         on_line: LineSink | None = None,
     ) -> RunResult:
         return await run_limited(list(argv), Path(cwd), limits, env=env, on_line=on_line)
-
-    async def shell(
-        self,
-        script: str,
-        *,
-        cwd: str,
-        limits: Limits,
-        env: Mapping[str, str] | None = None,
-        on_line: LineSink | None = None,
-    ) -> RunResult:
-        return await self.run(["bash", "-c", script], cwd=cwd, limits=limits, env=env, on_line=on_line)
 
     async def produce(self, argv: Sequence[str], *, cwd: str, out: str, limits: Limits) -> RunResult:
         target = Path(out)

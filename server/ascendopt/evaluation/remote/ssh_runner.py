@@ -28,7 +28,14 @@ from pydantic import BaseModel
 from ascendopt.evaluation.cpu_twin.sandbox import Limits, LineSink, RunResult
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings
 from ascendopt.evaluation.remote.transport import SshTransport
-from ascendopt.evaluation.runner import RunnerError, TransportError, UnsafePath, inside, safe_relative
+from ascendopt.evaluation.runner import (
+    RunnerError,
+    ShellByRun,
+    TransportError,
+    UnsafePath,
+    inside,
+    safe_relative,
+)
 
 _SAFE_PART = re.compile(r"[^A-Za-z0-9_.-]")
 _BLOB_TTL_DAYS = 14
@@ -53,7 +60,7 @@ def q(value: str) -> str:
     return shlex.quote(value)
 
 
-class SshRunner:
+class SshRunner(ShellByRun):
     def __init__(
         self, host: HostConfig, settings: RemoteSettings, transport: SshTransport | None = None
     ) -> None:
@@ -144,17 +151,6 @@ class SshRunner:
         cwd = await self._inside(cwd)
         command = f"cd {q(cwd)} && {self._env(env)}exec {await self._limited(argv, limits)}"
         return await self._job(command, limits, on_line)
-
-    async def shell(
-        self,
-        script: str,
-        *,
-        cwd: str,
-        limits: Limits,
-        env: Mapping[str, str] | None = None,
-        on_line: LineSink | None = None,
-    ) -> RunResult:
-        return await self.run(["bash", "-c", script], cwd=cwd, limits=limits, env=env, on_line=on_line)
 
     async def produce(self, argv: Sequence[str], *, cwd: str, out: str, limits: Limits) -> RunResult:
         cwd, out = await self._inside(cwd), await self._inside(out)
