@@ -6,7 +6,7 @@ import pytest
 
 from ascendopt.agent.llm import LLMSettings
 from ascendopt.agent.service import Optimizer, OptimizeRequest
-from ascendopt.evaluation.cpu_twin.precheck import tiling_precheck
+from ascendopt.evaluation.cpu_twin.precheck import TilingPrecheck
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import apply_knobs, baseline
 from ascendopt.operators.discovery import load_operator
@@ -33,9 +33,10 @@ async def test_a_failing_tiling_is_caught_without_compiling_the_kernel(add_op: P
     _with_core_cap(add_op)
     op = load_operator(add_op)
     cases = op.spec.resolve_cases() if op.spec else []
-    good = await tiling_precheck(op, baseline(op), cases)
+    precheck = TilingPrecheck(op, cases)
+    good = await precheck(baseline(op))
     assert good.ok and good.block_dims["big"] > 1
-    bad = await tiling_precheck(op, apply_knobs(op, baseline(op), {"MAX_CORES": 0}), cases)
+    bad = await precheck(apply_knobs(op, baseline(op), {"MAX_CORES": 0}))
     assert not bad.ok and "block_dim 0" in bad.reason
 
 

@@ -24,7 +24,7 @@ from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, apply_suggestion
 from ascendopt.agent.tiling_rewrite import TilingRewriter
 from ascendopt.evaluation.backends import make_evaluator
-from ascendopt.evaluation.cpu_twin.precheck import tiling_precheck
+from ascendopt.evaluation.cpu_twin.precheck import TilingPrecheck
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.experience.bank import Bank
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
@@ -114,7 +114,7 @@ class Optimizer:
                 kernel_note=note,
                 lesson_knobs=lesson_knobs,
                 tiling_llm=tiling,
-                precheck=lambda c: tiling_precheck(project, c, cases, soc=settings.soc),
+                precheck=TilingPrecheck(project, cases, soc=settings.soc),
             )
             return await episode.run()
 

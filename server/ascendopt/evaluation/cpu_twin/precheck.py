@@ -30,52 +30,72 @@ class TilingCheck(BaseModel):
     block_dims: dict[str, int] = Field(default_factory=dict)
 
 
-async def tiling_precheck(
-    project: OperatorProject,
-    candidate: Candidate,
-    cases: list[ResolvedCase],
-    builder: Builder | None = None,
-    soc: str | None = None,
-) -> TilingCheck:
-    if project.spec is None or project.layout == "kernel_launch" or project.files.host is None:
-        return TilingCheck(ok=True, reason="no tiling program to run")
-    spec = project.spec
-    model = soc_model(soc or spec.soc)
-    with tempfile.TemporaryDirectory(prefix="ascendopt-precheck-") as tmp:
-        src = Path(tmp) / "src"
-        for rel, text in candidate.files.items():
-            (src / rel).parent.mkdir(parents=True, exist_ok=True)
-            (src / rel).write_text(text, encoding="utf-8")
-        try:
-            exe = await (builder or Builder()).build_tiling_runner(project, src, candidate.files)
-            reference = load_reference(
-                project.root, spec, candidate.files.get(spec.reference.split(":", 1)[0])
-            )
-        except CompileError as exc:
-            return TilingCheck(ok=False, reason=f"the tiling program does not compile: {exc.issues[0]}")
-        except ReferenceError as exc:
-            return TilingCheck(ok=True, reason=f"skipped: {exc}")  # the evaluation will say so
-        check = TilingCheck(ok=True)
-        for case in cases:
-            inputs = {t.name: make_input(t, case, 0) for t in spec.inputs}
+class TilingPrecheck:
+    """Callable per candidate; the inputs and output shapes of each case are made once per episode
+    (they do not depend on the candidate: rewrites may not touch the spec or the reference)."""
+
+    def __init__(
+        self,
+        project: OperatorProject,
+        cases: list[ResolvedCase],
+        builder: Builder | None = None,
+        soc: str | None = None,
+    ) -> None:
+        self.project = project
+        self.cases = cases
+        self.builder = builder or Builder()
+        self.soc = soc
+        self._case_data: dict[int, tuple[dict[str, np.ndarray], dict[str, list[int]]]] | None = None
+        self._skip = ""
+
+    def _prepare(self) -> dict[int, tuple[dict[str, np.ndarray], dict[str, list[int]]]]:
+        if self._case_data is None:
+            assert self.project.spec is not None
+            spec, data = self.project.spec, {}
             try:
-                expected = run_reference(reference, spec, case, inputs)
+                reference = load_reference(self.project.root, spec)
+                for case in self.cases:
+                    inputs = {t.name: make_input(t, case, 0) for t in spec.inputs}
+                    expected = run_reference(reference, spec, case, inputs)
+                    data[case.index] = (inputs, {k: list(np.shape(v)) for k, v in expected.items()})
             except ReferenceError as exc:
-                return TilingCheck(ok=True, reason=f"skipped: {exc}")
-            shapes = {k: list(np.shape(v)) for k, v in expected.items()}
-            run = await run_case(
-                exe,
-                project,
-                case,
-                inputs,
-                shapes,
-                model,
-                Path(tmp) / f"case{case.index}",
-                src,
-                Limits(wall_seconds=30),
-                tiling_only=True,
-            )
-            if run.error:
-                return TilingCheck(ok=False, reason=f"case {case.name}: {run.error}")
-            check.block_dims[case.name] = run.result.block_dim or 0
-        return check
+                self._skip = f"skipped: {exc}"  # the evaluation will say so
+            self._case_data = data
+        return self._case_data
+
+    async def __call__(self, candidate: Candidate) -> TilingCheck:
+        project = self.project
+        if project.spec is None or project.layout == "kernel_launch" or project.files.host is None:
+            return TilingCheck(ok=True, reason="no tiling program to run")
+        case_data = self._prepare()
+        if self._skip:
+            return TilingCheck(ok=True, reason=self._skip)
+        model = soc_model(self.soc or project.spec.soc)
+        with tempfile.TemporaryDirectory(prefix="ascendopt-precheck-") as tmp:
+            src = Path(tmp) / "src"
+            for rel, text in candidate.files.items():
+                (src / rel).parent.mkdir(parents=True, exist_ok=True)
+                (src / rel).write_text(text, encoding="utf-8")
+            try:
+                exe = await self.builder.build_tiling_runner(project, src, candidate.files)
+            except CompileError as exc:
+                return TilingCheck(ok=False, reason=f"the tiling program does not compile: {exc.issues[0]}")
+            check = TilingCheck(ok=True)
+            for case in self.cases:
+                inputs, shapes = case_data[case.index]
+                run = await run_case(
+                    exe,
+                    project,
+                    case,
+                    inputs,
+                    shapes,
+                    model,
+                    Path(tmp) / f"case{case.index}",
+                    src,
+                    Limits(wall_seconds=30),
+                    tiling_only=True,
+                )
+                if run.error:
+                    return TilingCheck(ok=False, reason=f"case {case.name}: {run.error}")
+                check.block_dims[case.name] = run.result.block_dim or 0
+            return check
