@@ -52,7 +52,7 @@ def ssh_evaluator(
     )
     tc: ToolchainProtocol
     if kind == "cann":
-        from ascendopt.evaluation.remote.cann.toolchain import CannToolchain
+        from ascendopt.evaluation.cann.toolchain import CannToolchain
 
         tc = CannToolchain(settings, soc=soc)
     else:

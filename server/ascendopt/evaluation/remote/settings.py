@@ -6,7 +6,7 @@ remote_dir = "~/.ascendopt-remote"      # on each host; one folder per workspace
 name = "npu-box"                        # an alias in ~/.ssh/config, or give host/port/user/key
 devices = "0-7"
 toolchain = "cann"                      # what `ssh:npu-box` means when the backend names none
-[commands]                              # CANN command templates (remote/cann/templates.py)
+[commands]                              # CANN command templates (cann/templates.py)
 build = "bash build.sh"
 [operators.add_custom.commands]         # per-operator overrides
 run = "..."
@@ -65,7 +65,7 @@ class _Strict(BaseModel):
 
 
 class CommandOverrides(_Strict):
-    """Command templates by step name; see `remote/cann/templates.py` for the steps and variables."""
+    """Command templates by step name; see `cann/templates.py` for the steps and variables."""
 
     commands: dict[str, str] = Field(default_factory=dict)
 
