@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.remote.backend import ssh_evaluator
 from ascendopt.evaluation.cann import msprof
 from ascendopt.evaluation.cann.templates import render
 from ascendopt.evaluation.cann.toolchain import CannToolchain, local_cann_evaluator
+from ascendopt.evaluation.remote.backend import ssh_evaluator
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings
 from ascendopt.evaluation.runner import LocalRunner
 from ascendopt.evaluation.verify import verify

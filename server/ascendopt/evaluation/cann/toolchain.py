@@ -17,14 +17,14 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from ascendopt.evaluation.cann import msprof
+from ascendopt.evaluation.cann.driver import driver_source
+from ascendopt.evaluation.cann.templates import defaults, render
 from ascendopt.evaluation.cpu_twin.build import CompileError
 from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
 from ascendopt.evaluation.cpu_twin.harness import manifest_files, soc_model
 from ascendopt.evaluation.cpu_twin.sandbox import Limits, LineSink, RunResult
 from ascendopt.evaluation.pool import PoolHost, SlotPool
-from ascendopt.evaluation.cann import msprof
-from ascendopt.evaluation.cann.driver import driver_source
-from ascendopt.evaluation.cann.templates import defaults, render
 from ascendopt.evaluation.remote.settings import RemoteSettings, operator_commands
 from ascendopt.evaluation.runner import LocalRunner, Runner
 from ascendopt.evaluation.tensors import encode_raw
