@@ -48,8 +48,8 @@ from pathlib import Path
 from ascendopt.evaluation.compare import compare
 from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
 from ascendopt.evaluation.cpu_twin.harness import read_outputs, run_case, soc_model
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
 from ascendopt.evaluation.reference import load_reference, run_reference
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_input
 from ascendopt.evaluation.timing import calibration
 from ascendopt.evaluation.timing.model import TimingEstimate, estimate

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
 from ascendopt.evaluation.cpu_twin.harness import run_case, soc_model
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_input
 from ascendopt.evaluation.timing import synth
 from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS

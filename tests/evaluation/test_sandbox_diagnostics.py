@@ -7,7 +7,7 @@ import pytest
 
 from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR
 from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
-from ascendopt.evaluation.cpu_twin.sandbox import Limits, network_isolation_prefix, run_limited
+from ascendopt.evaluation.sandbox import Limits, network_isolation_prefix, run_limited
 from ascendopt.operators.issues import Issue
 
 

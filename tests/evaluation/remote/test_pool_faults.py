@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from ascendopt.evaluation.cpu_twin.sandbox import RunResult
 from ascendopt.evaluation.pool import PoolHost, RetryPolicy, SlotPool
 from ascendopt.evaluation.remote.backend import ssh_evaluator
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, SshOptions
 from ascendopt.evaluation.remote.ssh_runner import SshRunner
 from ascendopt.evaluation.runner import LocalRunner, TransportError
+from ascendopt.evaluation.sandbox import RunResult
 from ascendopt.evaluation.toolchain import Slot
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import discover

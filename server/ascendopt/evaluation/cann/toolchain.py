@@ -23,10 +23,10 @@ from ascendopt.evaluation.cann.templates import defaults, render
 from ascendopt.evaluation.cpu_twin.build import CompileError
 from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
 from ascendopt.evaluation.cpu_twin.harness import manifest_files, soc_model
-from ascendopt.evaluation.cpu_twin.sandbox import Limits, LineSink, RunResult
 from ascendopt.evaluation.pool import PoolHost, SlotPool
 from ascendopt.evaluation.remote.settings import RemoteSettings, operator_commands
 from ascendopt.evaluation.runner import LocalRunner, Runner
+from ascendopt.evaluation.sandbox import Limits, LineSink, RunResult
 from ascendopt.evaluation.tensors import encode_raw
 from ascendopt.evaluation.toolchain import CaseOutcome, Combo, Slot
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator

@@ -17,8 +17,8 @@ from pathlib import Path, PurePosixPath
 from pydantic import BaseModel
 
 from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.model import OperatorProject
 

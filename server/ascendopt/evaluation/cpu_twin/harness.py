@@ -15,9 +15,9 @@ from pathlib import Path, PurePath, PurePosixPath
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import encode_raw, read_raw
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase

@@ -16,8 +16,8 @@ from pydantic import BaseModel, Field
 
 from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
 from ascendopt.evaluation.cpu_twin.harness import run_case, soc_model
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_input
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.model import OperatorProject

@@ -16,9 +16,9 @@ import numpy as np
 
 from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
 from ascendopt.evaluation.cpu_twin.harness import SocModel, run_case_on, soc_model
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
 from ascendopt.evaluation.records import PipeTime, Profile
 from ascendopt.evaluation.runner import gather_settled
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.timing.model import estimate
 from ascendopt.evaluation.toolchain import CaseOutcome, Combo, Slot
 from ascendopt.operators.candidate import Candidate

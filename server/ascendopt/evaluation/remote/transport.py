@@ -19,10 +19,10 @@ from typing import Any
 
 import asyncssh
 
-from ascendopt.evaluation.cpu_twin.sandbox import LineSink, OutputTail, RunResult
 from ascendopt.evaluation.remote.hostkeys import HostKeyError, explain_host_key_failure
 from ascendopt.evaluation.remote.settings import HostConfig, SshOptions
 from ascendopt.evaluation.runner import RunnerError, TransportError
+from ascendopt.evaluation.sandbox import LineSink, OutputTail, RunResult
 
 log = logging.getLogger(__name__)
 
