@@ -41,7 +41,7 @@ from pathlib import Path
 from ascendopt.agent.host_search import Assignment, KnobSearch
 from ascendopt.agent.scoring import durations, relative_score
 from ascendopt.evaluation.cache import CachedEvaluator
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import Knob, OperatorProject

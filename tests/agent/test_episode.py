@@ -14,7 +14,7 @@ import pytest
 from ascendopt.agent.episode import Progress
 from ascendopt.agent.service import Optimizer, OptimizeRequest
 from ascendopt.agent.suggestion import StaleSuggestion
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
 

@@ -10,7 +10,7 @@ from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.llm import LLMClient, LLMSettings
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.tiling_rewrite import TilingRewriter, confined
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
 from tests.agent.scripted_llm import ScriptedLLMServer

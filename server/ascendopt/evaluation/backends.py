@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel
 
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.evaluation.remote.settings import RemoteSettings, Toolchain, load_settings
 
@@ -65,7 +65,7 @@ def make_evaluator(
         from ascendopt.evaluation.cann.toolchain import local_cann_evaluator
 
         return local_cann_evaluator(settings, soc=soc)
-    from ascendopt.evaluation.remote.backend import ssh_evaluator
+    from ascendopt.evaluation.remote.ssh_evaluator import ssh_evaluator
 
     try:
         return ssh_evaluator(parsed.hosts, parsed.toolchain, settings, soc=soc)

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from ascendopt.cli import app
 from ascendopt.evaluation.backends import BackendError, make_evaluator, parse_backend
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.remote.check import parse_npu_smi
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, parse_devices
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator

@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from ascendopt.evaluation.pool import PoolHost, RetryPolicy, SlotPool
-from ascendopt.evaluation.remote.backend import ssh_evaluator
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, SshOptions
+from ascendopt.evaluation.remote.ssh_evaluator import ssh_evaluator
 from ascendopt.evaluation.remote.ssh_runner import SshRunner
 from ascendopt.evaluation.runner import LocalRunner, TransportError
 from ascendopt.evaluation.sandbox import RunResult
