@@ -62,7 +62,7 @@ def make_evaluator(
         return CpuTwinEvaluator(soc=soc)
     settings = settings or load_settings()
     if parsed.runner == "local":
-        from ascendopt.evaluation.cann.toolchain import local_cann_evaluator
+        from ascendopt.evaluation.cann.cann_toolchain import local_cann_evaluator
 
         return local_cann_evaluator(settings, soc=soc)
     from ascendopt.evaluation.remote.ssh_evaluator import ssh_evaluator

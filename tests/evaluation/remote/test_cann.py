@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from ascendopt.evaluation.cann import msprof
+from ascendopt.evaluation.cann.cann_toolchain import CannToolchain, local_cann_evaluator
 from ascendopt.evaluation.cann.templates import render
-from ascendopt.evaluation.cann.toolchain import CannToolchain, local_cann_evaluator
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings
 from ascendopt.evaluation.remote.ssh_evaluator import ssh_evaluator
 from ascendopt.evaluation.runner import LocalRunner

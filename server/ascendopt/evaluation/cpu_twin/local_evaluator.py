@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 
 from ascendopt.evaluation.cpu_twin.build import Builder
-from ascendopt.evaluation.cpu_twin.toolchain import CpuTwinToolchain, profile_from_trace
+from ascendopt.evaluation.cpu_twin.twin_toolchain import CpuTwinToolchain, profile_from_trace
 from ascendopt.evaluation.pool import local_pool
 from ascendopt.evaluation.runner import LocalRunner
 from ascendopt.evaluation.sandbox import Limits

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ascendopt.evaluation.cpu_twin.toolchain import CpuTwinToolchain
+from ascendopt.evaluation.cpu_twin.twin_toolchain import CpuTwinToolchain
 from ascendopt.evaluation.pool import PoolHost, SlotPool
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, Toolchain
 from ascendopt.evaluation.remote.ssh_runner import SshRunner
@@ -52,7 +52,7 @@ def ssh_evaluator(
     )
     tc: ToolchainProtocol
     if kind == "cann":
-        from ascendopt.evaluation.cann.toolchain import CannToolchain
+        from ascendopt.evaluation.cann.cann_toolchain import CannToolchain
 
         tc = CannToolchain(settings, soc=soc)
     else:
