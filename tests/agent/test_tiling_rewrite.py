@@ -48,7 +48,7 @@ async def test_llm_tiling_mutants_inside_the_tiling_function_only(add_op: Path) 
             settings,
             Ledger(CpuTwinEvaluator(), journal, 8),
             journal,
-            tiling_llm=TilingRewriter(LLMClient(llm, journal)),
+            tiling=TilingRewriter(LLMClient(llm, journal)),
         )
         outcome = await episode.run()
     rejected = [e.data["reason"] for e in journal.events("tiling.rejected")]

@@ -23,8 +23,7 @@ from ascendopt.agent.llm import ENV_BASE_URL, ENV_KEY, ENV_MODEL, LLMClient, LLM
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, apply_suggestion
 from ascendopt.agent.tiling_rewrite import TilingRewriter
-from ascendopt.evaluation.backends import make_evaluator
-from ascendopt.evaluation.cpu_twin.precheck import TilingPrecheck
+from ascendopt.evaluation.backends import make_evaluator, make_precheck
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.experience.bank import Bank
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
@@ -95,7 +94,7 @@ class Optimizer:
             if settings.tiling_only:
                 note = "not asked for (tiling only)"
             elif llm_settings.enabled or offline:
-                kernel = KernelRewriter(llm, bank, settings.top_k, bank_writer=bank)
+                kernel = KernelRewriter(llm, bank, settings.top_k)
                 note = f"on: {llm_settings.describe()}"
             else:
                 note = (
@@ -113,8 +112,9 @@ class Optimizer:
                 kernel=kernel,
                 kernel_note=note,
                 lesson_knobs=lesson_knobs,
-                tiling_llm=tiling,
-                precheck=TilingPrecheck(project, cases, soc=settings.soc),
+                tiling=tiling,
+                lessons=bank if kernel is not None else None,
+                precheck=make_precheck(settings.backend, project, cases, soc=settings.soc),
             )
             return await episode.run()
 

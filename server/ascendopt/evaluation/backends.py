@@ -17,8 +17,11 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
-from ascendopt.evaluation.evaluator import Evaluator
+from ascendopt.evaluation.cpu_twin.precheck import TilingPrecheck
+from ascendopt.evaluation.evaluator import Evaluator, Precheck
 from ascendopt.evaluation.remote.settings import RemoteSettings, Toolchain, load_settings
+from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.spec import ResolvedCase
 
 TOOLCHAINS: tuple[Toolchain, ...] = ("cpu-twin", "cann")
 
@@ -71,3 +74,12 @@ def make_evaluator(
         return ssh_evaluator(parsed.hosts, parsed.toolchain, settings, soc=soc)
     except ValueError as exc:
         raise BackendError(str(exc)) from exc
+
+
+def make_precheck(
+    spec: str, project: OperatorProject, cases: list[ResolvedCase], soc: str | None = None
+) -> Precheck:
+    """The tiling pre-check for an episode on backend `spec`. The tiling program is host code under
+    every toolchain, so the twin's g++ build of it, here, is faithful whatever `spec` names."""
+    del spec  # the same check for every backend, for the reason above
+    return TilingPrecheck(project, cases, soc=soc)
