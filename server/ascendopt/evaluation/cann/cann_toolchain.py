@@ -21,8 +21,8 @@ from ascendopt.evaluation.cann import msprof
 from ascendopt.evaluation.cann.driver import driver_source
 from ascendopt.evaluation.cann.templates import defaults, render
 from ascendopt.evaluation.cpu_twin.build import CompileError
-from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
 from ascendopt.evaluation.cpu_twin.harness import manifest_files, soc_model
+from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.pool import PoolHost, SlotPool
 from ascendopt.evaluation.remote.settings import RemoteSettings, operator_commands
 from ascendopt.evaluation.runner import LocalRunner, Runner

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel
 
-from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
+from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
 from ascendopt.evaluation.sandbox import Limits
 from ascendopt.operators.issues import Issue
