@@ -68,7 +68,7 @@ def make_evaluator(
         from ascendopt.evaluation.cann.cann_toolchain import local_cann_evaluator
 
         return local_cann_evaluator(settings, soc=soc)
-    from ascendopt.evaluation.remote.ssh_evaluator import ssh_evaluator
+    from ascendopt.evaluation.remote.ssh_pool import ssh_evaluator
 
     try:
         return ssh_evaluator(parsed.hosts, parsed.toolchain, settings, soc=soc)

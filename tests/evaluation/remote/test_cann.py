@@ -15,7 +15,7 @@ from ascendopt.evaluation.cann import msprof
 from ascendopt.evaluation.cann.cann_toolchain import CannToolchain, local_cann_evaluator
 from ascendopt.evaluation.cann.templates import render
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings
-from ascendopt.evaluation.remote.ssh_evaluator import ssh_evaluator
+from ascendopt.evaluation.remote.ssh_pool import ssh_evaluator
 from ascendopt.evaluation.runner import LocalRunner
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import discover, load_operator

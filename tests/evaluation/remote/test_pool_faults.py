@@ -11,7 +11,7 @@ import pytest
 
 from ascendopt.evaluation.pool import PoolHost, RetryPolicy, SlotPool
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, SshOptions
-from ascendopt.evaluation.remote.ssh_evaluator import ssh_evaluator
+from ascendopt.evaluation.remote.ssh_pool import ssh_evaluator
 from ascendopt.evaluation.remote.ssh_runner import SshRunner
 from ascendopt.evaluation.runner import LocalRunner, TransportError
 from ascendopt.evaluation.sandbox import RunResult
