@@ -31,7 +31,7 @@ def test_backend_strings() -> None:
     assert isinstance(ev, ToolchainEvaluator) and ev.name == "ssh:a:cann"
     with pytest.raises(BackendError, match="different toolchains"):
         make_evaluator("ssh:a,b", settings=settings)
-    assert make_evaluator("ssh:a,b:cpu-twin", settings=settings).slots == 2
+    assert make_evaluator("ssh:a,b:cpu-twin", settings=settings).pool.slots == 2
 
 
 def test_devices_and_npu_smi() -> None:

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from ascendopt.evaluation.backends import ssh_evaluator
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.evaluation.remote.settings import RemoteSettings
-from ascendopt.evaluation.remote.ssh_pool import ssh_evaluator
 from ascendopt.evaluation.remote.ssh_runner import SshRunner
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import discover, load_operator

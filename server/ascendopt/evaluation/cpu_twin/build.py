@@ -19,7 +19,7 @@ from pydantic import BaseModel
 from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
 from ascendopt.evaluation.sandbox import Limits
-from ascendopt.operators.issues import Issue
+from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
 
 TWIN_DIR = Path(__file__).resolve().parent
@@ -45,12 +45,6 @@ CTYPES = {
 }
 
 
-class CompileError(Exception):
-    def __init__(self, issues: list[Issue]) -> None:
-        super().__init__("\n".join(str(i) for i in issues))
-        self.issues = issues
-
-
 class BuildCache(BaseModel):
     """Objects and executables under one folder, named by the hash of what produced them."""
 
@@ -58,11 +52,6 @@ class BuildCache(BaseModel):
 
     def path(self, key: str, suffix: str) -> Path:
         return self.root / key[:2] / f"{key}{suffix}"
-
-
-def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ascendopt" / "twin"
 
 
 def _digest(*parts: bytes | str) -> str:

@@ -1,26 +1,14 @@
-"""A toolchain on a pool of SSH hosts: the Evaluator behind `ssh:HOST[,HOST…][:toolchain]`."""
+"""A pool of SSH hosts as slots: one per device, with the host's retry policy.
+
+Which toolchain runs on them is chosen by `evaluation/backends.py` (`ssh_evaluator`).
+"""
 
 from __future__ import annotations
 
-from ascendopt.evaluation.cpu_twin.twin_toolchain import CpuTwinToolchain
 from ascendopt.evaluation.pool import PoolHost, SlotPool
-from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, Toolchain
+from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, ToolchainName
 from ascendopt.evaluation.remote.ssh_runner import SshRunner
 from ascendopt.evaluation.runner import Runner
-from ascendopt.evaluation.toolchain import Slot
-from ascendopt.evaluation.toolchain import Toolchain as ToolchainProtocol
-from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
-
-
-class SshTwinToolchain(CpuTwinToolchain):
-    """The twin on an SSH host: as many cases at once as the host's `case_parallel` allows."""
-
-    def __init__(self, settings: RemoteSettings, soc: str | None = None) -> None:
-        super().__init__(soc=soc)
-        self.settings = settings
-
-    def case_parallel(self, slot: Slot) -> int:
-        return self.settings.host(slot.host).case_parallel
 
 
 def pool_host(config: HostConfig, runner: Runner) -> PoolHost:
@@ -33,28 +21,22 @@ def pool_host(config: HostConfig, runner: Runner) -> PoolHost:
     )
 
 
-def ssh_evaluator(
-    hosts: list[str],
-    toolchain: Toolchain | None,
-    settings: RemoteSettings,
-    soc: str | None = None,
-    runners: dict[str, SshRunner] | None = None,
-) -> ToolchainEvaluator:
+def hosts_toolchain(
+    hosts: list[str], toolchain: ToolchainName | None, settings: RemoteSettings
+) -> ToolchainName:
     """`toolchain` None: each host's configured one (they must agree: one evaluator, one meaning)."""
-    configs = [settings.host(h) for h in hosts]
-    chosen = {toolchain or c.toolchain for c in configs}
+    chosen = {toolchain or settings.host(h).toolchain for h in hosts}
     if len(chosen) != 1:
         raise ValueError(f"hosts {', '.join(hosts)} are configured with different toolchains: name one")
-    kind = chosen.pop()
+    return chosen.pop()
+
+
+def ssh_pool(
+    hosts: list[str], settings: RemoteSettings, runners: dict[str, SshRunner] | None = None
+) -> SlotPool:
+    """`runners`: already-made runners by host name (tests pass their own); the rest are made here."""
     made = runners or {}
-    pool = SlotPool(
+    configs = [settings.host(h) for h in hosts]
+    return SlotPool(
         [pool_host(c, made.get(c.name) or SshRunner(c, settings)) for c in configs], settings.retry
     )
-    tc: ToolchainProtocol
-    if kind == "cann":
-        from ascendopt.evaluation.cann.cann_toolchain import CannToolchain
-
-        tc = CannToolchain(settings, soc=soc)
-    else:
-        tc = SshTwinToolchain(settings, soc=soc)
-    return ToolchainEvaluator(f"ssh:{','.join(hosts)}:{kind}", tc, pool)

@@ -1,7 +1,7 @@
 """One SSH host: a kept-alive asyncssh connection, commands as killable process groups, SFTP.
 
 Why the job wrapper: asyncssh cancels only our side of a channel, and sshd ignores the
-signal request for root logins (FIELD-NOTES), so a cancelled build would keep running.
+signal request for root logins, so a cancelled build would keep running.
 Every command therefore starts under `setsid` and writes its process-group id to a file;
 cancelling (or a timeout) kills that group from a second channel. If the connection
 itself drops, the groups still running are remembered and killed after reconnecting.
