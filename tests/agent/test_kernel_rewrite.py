@@ -90,7 +90,7 @@ async def test_only_the_good_rewrite_is_accepted_and_rejections_are_journaled(ad
     with _scripted() as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted", api_key=SecretStr(SECRET))
         outcome, journal, client = await _episode(add_op, llm)
-    rejected = [e.data["reason"] for e in journal.events("kernel.rejected")]
+    rejected = [e.data.reason for e in journal.events("kernel.rejected")]
     accepted = journal.events("kernel.accepted")
     assert len(accepted) == 1
     for (expected, _), reason in zip(REWRITES[:5], rejected[:5], strict=True):

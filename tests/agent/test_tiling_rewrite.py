@@ -51,7 +51,7 @@ async def test_llm_tiling_mutants_inside_the_tiling_function_only(add_op: Path) 
             tiling=TilingRewriter(LLMClient(llm, journal)),
         )
         outcome = await episode.run()
-    rejected = [e.data["reason"] for e in journal.events("tiling.rejected")]
+    rejected = [e.data.reason for e in journal.events("tiling.rejected")]
     assert rejected and "outside the function TilingFunc" in rejected[0]
     assert len(journal.events("tiling.accepted")) == 1
     assert outcome.suggestion is not None

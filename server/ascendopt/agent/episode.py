@@ -25,6 +25,18 @@ from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, make_suggestion
 from ascendopt.evaluation.evaluator import Precheck
 from ascendopt.evaluation.records import Evaluation, noise_band
+from ascendopt.journal.events import (
+    ConvergedEvent,
+    DecisionEvent,
+    EndEvent,
+    KnobRejected,
+    LessonOffered,
+    NoiseEvent,
+    RewriteAccepted,
+    RewriteRejected,
+    RewriteSkipped,
+    StartEvent,
+)
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import Candidate, KnobError, apply_knobs, baseline
 from ascendopt.operators.files import materialize
@@ -139,14 +151,9 @@ class Episode:
         s = self.score(evaluation)
         accepted = s is not None and s < self.best_score * (1 - self.threshold)
         self.journal.append(
-            "decision",
-            {
-                "candidate": candidate.id,
-                "origin": origin,
-                "score": s,
-                "best_score": self.best_score,
-                "accepted": accepted,
-            },
+            DecisionEvent(
+                candidate=candidate.id, origin=origin, score=s, best_score=self.best_score, accepted=accepted
+            )
         )
         if accepted and s is not None:
             self.best, self.best_eval, self.best_score = candidate, evaluation, s
@@ -161,12 +168,12 @@ class Episode:
         if reason is None and self.consider(candidate, evaluation, f"{kind} rewrite"):
             return evaluation
         self.journal.append(
-            f"{kind}.rejected",
-            {
-                "candidate": candidate.id,
-                "stage": "evaluate",
-                "reason": reason or "not faster beyond the noise band",
-            },
+            RewriteRejected(
+                type=f"{kind}.rejected",
+                candidate=candidate.id,
+                stage="evaluate",
+                reason=reason or "not faster beyond the noise band",
+            )
         )
         return None
 
@@ -195,23 +202,27 @@ class Episode:
             return None
         if isinstance(proposal, Rejection):
             if proposal.stage == "llm":
-                self.journal.append(f"{kind}.skipped", {"reason": proposal.reason})
+                self.journal.append(RewriteSkipped(type=f"{kind}.skipped", reason=proposal.reason))
             else:
-                self.journal.append(f"{kind}.rejected", {"reason": proposal.reason, "stage": "apply"})
+                self.journal.append(
+                    RewriteRejected(type=f"{kind}.rejected", reason=proposal.reason, stage="apply")
+                )
             if proposal.stop:
                 self.kernel_note = proposal.stop
-                self.journal.append(f"{kind}.disabled", {"reason": proposal.stop})
+                self.journal.append(RewriteSkipped(type=f"{kind}.disabled", reason=proposal.stop))
             return None
         candidate = proposal.candidate
         evaluation = await self.try_rewrite(candidate, kind)
         if evaluation is None:
             return None
         self.kernel_base = candidate
-        self.journal.append(f"{kind}.accepted", {"candidate": candidate.id, **proposal.detail})
+        self.journal.append(
+            RewriteAccepted(type=f"{kind}.accepted", candidate=candidate.id, bottleneck=proposal.bottleneck)
+        )
         if proposal.lesson is not None and self.lessons is not None:
             entry = lesson_entry(self.project, parent, parent_eval, candidate, evaluation, proposal.lesson)
             self.lessons.add(entry)
-            self.journal.append("lesson.offered", {"lesson": entry.id})
+            self.journal.append(LessonOffered(lesson=entry.id))
         return candidate
 
     # -- the loop ----------------------------------------------------------------------------
@@ -225,14 +236,13 @@ class Episode:
     async def _run(self) -> EpisodeOutcome:
         s = self.settings
         self.journal.append(
-            "start",
-            {
-                "operator": self.project.name,
-                "root": str(self.project.root),
-                "settings": s.model_dump(),
-                "baseline": self.base.id,
-                "kernel_rewriting": self.kernel_note,
-            },
+            StartEvent(
+                operator=self.project.name,
+                root=str(self.project.root),
+                settings=s.model_dump(),
+                baseline=self.base.id,
+                kernel_rewriting=self.kernel_note,
+            )
         )
         self.journal.save_candidate(self.base)
         self.progress("measuring the baseline")
@@ -247,7 +257,7 @@ class Episode:
         self.base_us, self.best_eval = base_us, first
         second = await self.measure(self.base, "noise", seed=s.seed + 1)
         self.noise = noise_band(base_us, second.durations() or base_us)
-        self.journal.append("noise", {"band": self.noise, "threshold": self.threshold})
+        self.journal.append(NoiseEvent(band=self.noise, threshold=self.threshold))
         search_budget = s.budget - s.recheck
         cancelled = False
         try:
@@ -264,7 +274,7 @@ class Episode:
                     await self.rewrite(self.tiling)
                 await self._tiling_phase(min(search_budget, self.ledger.used + s.tiling_steps))
                 if self.ledger.used == spent:
-                    self.journal.append("converged", {"message": "no new candidate to try"})
+                    self.journal.append(ConvergedEvent(message="no new candidate to try"))
                     break
         except BudgetExhausted:
             pass
@@ -288,7 +298,7 @@ class Episode:
                 try:
                     candidates.append((a, apply_knobs(view, parent, a)))
                 except KnobError as exc:
-                    self.journal.append("rejected", {"assignment": a, "reason": str(exc)})
+                    self.journal.append(KnobRejected(type="rejected", assignment=a, reason=str(exc)))
                     search.tell(a, None)
             candidates = await self._prechecked(candidates, search)
             results = await asyncio.gather(
@@ -318,7 +328,7 @@ class Episode:
             else:
                 search.tell(a, None)
                 self.journal.append(
-                    "precheck.rejected", {"candidate": c.id, "assignment": a, "reason": check.reason}
+                    KnobRejected(type="precheck.rejected", candidate=c.id, assignment=a, reason=check.reason)
                 )
         return kept
 
@@ -359,7 +369,7 @@ class Episode:
             geomean=geomean,
             summary=f"{self.project.name}: {geomean:.2f}x faster (geomean of {len(speedups)} cases; {label})",
         )
-        self.journal.write_json("suggestion.json", suggestion)
+        self.journal.write_suggestion(suggestion, self.project.name, suggestion.patch())
         return self._finish(suggestion, suggestion.summary, cancelled)
 
     def _finish(self, suggestion: Suggestion | None, message: str, cancelled: bool = False) -> EpisodeOutcome:
@@ -374,7 +384,7 @@ class Episode:
             best_speedup=suggestion.geomean_speedup if suggestion else None,
             kernel_rewriting=self.kernel_note,
         )
-        self.journal.append("end", outcome.model_dump(mode="json", exclude={"suggestion"}))
+        self.journal.append(EndEvent(**outcome.model_dump(mode="json", exclude={"suggestion"})))
         self.journal.write_json("summary.json", outcome)
         self.phase = "done"
         self.progress(message)

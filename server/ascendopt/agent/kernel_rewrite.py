@@ -24,6 +24,7 @@ from ascendopt.agent.rewrite import (
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.experience.records import CodeDiff, ExperienceEntry
 from ascendopt.experience.retrieval import LessonRetriever
+from ascendopt.journal.events import DiagnosisEvent
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.files import files_diff
 from ascendopt.operators.model import OperatorProject
@@ -69,8 +70,7 @@ class KernelRewriter:
         diagnosis = diagnosis_of(project, parent_evaluation, parent.files, bottleneck)
         lessons = self.retriever.retrieve(diagnosis, self.top_k) if self.retriever and self.top_k else []
         context.note(
-            "kernel.diagnosis",
-            {"bottleneck": bottleneck, "change": change, "lessons": [lesson.id for lesson in lessons]},
+            DiagnosisEvent(bottleneck=bottleneck, change=change, lessons=[lesson.id for lesson in lessons])
         )
         context.progress(f"rewriting: {bottleneck[:60]}")
         edited = await ask_for_edits(
@@ -95,7 +95,7 @@ class KernelRewriter:
         )
         return Proposal(
             candidate=candidate,
-            detail={"bottleneck": bottleneck},
+            bottleneck=bottleneck,
             lesson=LessonDraft(bottleneck=bottleneck, change=change),
         )
 

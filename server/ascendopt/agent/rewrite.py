@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import Literal, Protocol
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from ascendopt.agent.edits import EditRejected, apply_blocks, parse_blocks
 from ascendopt.agent.llm import LLMClient, LLMUnavailable
 from ascendopt.agent.prompts import prompt
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.experience.records import ExperienceEntry
+from ascendopt.journal.events import DiagnosisEvent
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
@@ -34,7 +35,7 @@ class LessonDraft(BaseModel):
 
 class Proposal(BaseModel):
     candidate: Candidate
-    detail: dict[str, Any] = Field(default_factory=dict)  # journaled with the acceptance
+    bottleneck: str | None = None  # what the rewrite addresses, journaled with its acceptance
     lesson: LessonDraft | None = None
 
 
@@ -52,7 +53,7 @@ class RewriteContext:
     project: OperatorProject  # the operator as the episode found it
     view: OperatorProject  # the operator as the parent's files describe it (its knobs, its ranges)
     cases: list[ResolvedCase]
-    note: Callable[[str, dict[str, Any]], object]  # journal a step of the rewriter's own (a diagnosis)
+    note: Callable[[DiagnosisEvent], object]  # journal a step of the rewriter's own reasoning
     progress: Callable[[str], None]
 
 
