@@ -19,6 +19,7 @@ from pydantic import BaseModel
 from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
 from ascendopt.evaluation.sandbox import Limits
+from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
 
@@ -32,17 +33,7 @@ CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
 _COMPILE_LIMITS = Limits(wall_seconds=120, cpu_seconds=120, memory_mb=4096, file_mb=512, no_network=False)
 
 # spec dtype → the C++ type CANN's build puts in DTYPE_<NAME>
-CTYPES = {
-    "float16": "half",
-    "float32": "float",
-    "bfloat16": "bfloat16_t",
-    "int8": "int8_t",
-    "int16": "int16_t",
-    "int32": "int32_t",
-    "int64": "int64_t",
-    "uint8": "uint8_t",
-    "bool": "bool",
-}
+CTYPES = {name: d.ctype for name, d in DTYPES.items()}
 
 
 class BuildCache(BaseModel):
