@@ -111,71 +111,49 @@ class RewindMiner:
                 break
             files = step.apply(view, current)
             if files is None or files == current.files:
-                self._note(
-                    report,
-                    MinedStep(
-                        deoptimization=step.name,
-                        family=step.family,
-                        kept=False,
-                        reason="does not apply to this operator",
-                    ),
-                )
+                self._note(report, step, "does not apply to this operator")
                 continue
             degraded = Candidate(operator=project.name, files=files, origin="user", parent=current.id)
             ev = await measure(degraded, self.seed)
             slow_us = _total_us(ev)
             threshold = max(MIN_SLOWDOWN, 2 * report.noise)
             if slow_us is None:
-                self._note(
-                    report,
-                    MinedStep(
-                        deoptimization=step.name,
-                        family=step.family,
-                        kept=False,
-                        reason=f"the degraded kernel is not correct ({ev.status})",
-                    ),
-                )
+                self._note(report, step, f"the degraded kernel is not correct ({ev.status})")
                 continue
             assert fast_us is not None
-            slowdown = slow_us / fast_us
-            if slowdown < 1 + threshold:
+            figures = {"slow_us": slow_us, "fast_us": fast_us, "slowdown": slow_us / fast_us}
+            if slow_us / fast_us < 1 + threshold:
                 self._note(
-                    report,
-                    MinedStep(
-                        deoptimization=step.name,
-                        family=step.family,
-                        kept=False,
-                        reason=f"only {slowdown:.3f}x slower: within the noise band",
-                        slow_us=slow_us,
-                        fast_us=fast_us,
-                        slowdown=slowdown,
-                    ),
+                    report, step, f"only {slow_us / fast_us:.3f}x slower: within the noise band", figures
                 )
                 continue
             lesson = self._lesson(project, step, degraded, current, ev, current_eval, slow_us, fast_us)
             report.lessons.append(lesson)
-            self._note(
-                report,
-                MinedStep(
-                    deoptimization=step.name,
-                    family=step.family,
-                    kept=True,
-                    reason="kept",
-                    slow_us=slow_us,
-                    fast_us=fast_us,
-                    slowdown=slowdown,
-                    lesson_id=lesson.id,
-                ),
-            )
+            self._note(report, step, "kept", figures, lesson.id)
             # The rewind continues from the degraded kernel.
             current, current_eval, fast_us = degraded, ev, slow_us
             view = materialize(project, degraded, views)
         return report
 
-    def _note(self, report: MiningReport, step: MinedStep) -> None:
-        report.steps.append(step)
+    def _note(
+        self,
+        report: MiningReport,
+        step: Deoptimization,
+        reason: str,
+        figures: dict[str, float] | None = None,
+        lesson_id: str | None = None,
+    ) -> None:
+        mined = MinedStep(
+            deoptimization=step.name,
+            family=step.family,
+            kept=lesson_id is not None,
+            reason=reason,
+            lesson_id=lesson_id,
+            **(figures or {}),
+        )
+        report.steps.append(mined)
         if self.on_step:
-            self.on_step(step)
+            self.on_step(mined)
 
     @staticmethod
     def _lesson(

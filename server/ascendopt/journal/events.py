@@ -7,7 +7,7 @@ A type this version does not know (a newer journal) is kept as `OtherEvent`, nev
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union, get_args
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
@@ -141,8 +141,7 @@ class OtherEvent(_Event):
     model_config = ConfigDict(extra="allow")
 
 
-KNOWN: dict[str, type[_Event]] = {}
-for _model in (
+MODELS: tuple[type[_Event], ...] = (
     StartEvent,
     EvaluationEvent,
     LlmEvent,
@@ -157,31 +156,21 @@ for _model in (
     ConvergedEvent,
     EndEvent,
     UserDecision,
-):
-    for _name in _model.model_fields["type"].annotation.__args__:  # type: ignore[union-attr]
-        KNOWN[_name] = _model
+)
+KNOWN: dict[str, type[_Event]] = {
+    name: model for model in MODELS for name in get_args(model.model_fields["type"].annotation)
+}
 
 
 def _tag(value: Any) -> str:
     kind = value.get("type") if isinstance(value, dict) else getattr(value, "type", None)
-    return KNOWN[kind].__name__ if kind in KNOWN else "OtherEvent"
+    return KNOWN[kind].__name__ if kind in KNOWN else OtherEvent.__name__
 
 
-EventData = Annotated[
-    Annotated[StartEvent, Tag("StartEvent")]
-    | Annotated[EvaluationEvent, Tag("EvaluationEvent")]
-    | Annotated[LlmEvent, Tag("LlmEvent")]
-    | Annotated[NoiseEvent, Tag("NoiseEvent")]
-    | Annotated[DecisionEvent, Tag("DecisionEvent")]
-    | Annotated[RewriteRejected, Tag("RewriteRejected")]
-    | Annotated[RewriteSkipped, Tag("RewriteSkipped")]
-    | Annotated[RewriteAccepted, Tag("RewriteAccepted")]
-    | Annotated[DiagnosisEvent, Tag("DiagnosisEvent")]
-    | Annotated[LessonOffered, Tag("LessonOffered")]
-    | Annotated[KnobRejected, Tag("KnobRejected")]
-    | Annotated[ConvergedEvent, Tag("ConvergedEvent")]
-    | Annotated[EndEvent, Tag("EndEvent")]
-    | Annotated[UserDecision, Tag("UserDecision")]
-    | Annotated[OtherEvent, Tag("OtherEvent")],
-    Discriminator(_tag),
-]
+if TYPE_CHECKING:
+    EventData = _Event
+else:  # the union pydantic validates: each model tagged by its name, picked by `_tag`
+    EventData = Annotated[
+        Union[tuple(Annotated[m, Tag(m.__name__)] for m in (*MODELS, OtherEvent))],  # noqa: UP007
+        Discriminator(_tag),
+    ]

@@ -24,7 +24,9 @@ from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
 
-class RunnerResult(BaseModel):
+class TwinRunResult(BaseModel):
+    """What the twin's runner executable (runtime/runner.cpp) wrote to result.json for one case."""
+
     status: str
     block_dim: int | None = None
     tiling_key: int | None = None
@@ -37,7 +39,7 @@ class RunnerResult(BaseModel):
 class CaseRun(BaseModel):
     """What the runner produced for one case."""
 
-    result: RunnerResult
+    result: TwinRunResult
     findings: list[Finding] = Field(default_factory=list)
     trace: Path | None = None
     seconds: float = 0.0
@@ -74,7 +76,7 @@ async def run_case_on(
     got = await runner.get(work, names)
     findings = _parse_findings(got.pop("findings.jsonl"))
     result = _parse_result(got.pop("result.json"))
-    run = CaseRun(result=result or RunnerResult(status="crashed"), findings=findings, seconds=seconds)
+    run = CaseRun(result=result or TwinRunResult(status="crashed"), findings=findings, seconds=seconds)
     if proc.killed_reason or result is None:
         tail = proc.stderr.strip().splitlines()[-3:] if proc.stderr.strip() else []
         run.error = proc.killed_reason or f"runner exited with {proc.returncode} and wrote no result"
@@ -147,10 +149,10 @@ def _parse_findings(data: bytes | None) -> list[Finding]:
     return out
 
 
-def _parse_result(data: bytes | None) -> RunnerResult | None:
+def _parse_result(data: bytes | None) -> TwinRunResult | None:
     if data is None:
         return None
     try:
-        return RunnerResult.model_validate(json.loads(data.decode("utf-8", errors="replace")))
+        return TwinRunResult.model_validate(json.loads(data.decode("utf-8", errors="replace")))
     except (ValueError, ValidationError):
         return None
