@@ -39,9 +39,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ascendopt.agent.host_search import Assignment, KnobSearch
-from ascendopt.agent.scoring import durations, relative_score
+from ascendopt.agent.scoring import relative_score
 from ascendopt.evaluation.cache import CachedEvaluator
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import Knob, OperatorProject
@@ -110,7 +110,7 @@ async def build_table(
 ) -> tuple[Table, Assignment]:
     base_assignment = {k.name: int(k.current) for k in knobs}
     base_eval = await verify(evaluator, project, profile=True)
-    base_us = durations(base_eval)
+    base_us = base_eval.durations()
     if base_us is None:
         raise RuntimeError(f"{project.name}: the baseline fails on the twin ({base_eval.status})")
     table: Table = {}
@@ -120,7 +120,7 @@ async def build_table(
             table[_key(a)] = 1.0
             return
         ev = await verify(evaluator, project, profile=True, assignment=dict(a))
-        d = durations(ev)
+        d = ev.durations()
         table[_key(a)] = None if d is None else relative_score(d, base_us)
 
     # The evaluator runs cases on its own pool; evaluate candidates one at a time (2 cores shared).

@@ -1,11 +1,10 @@
-"""Recall@k of experience retrieval on the labelled diagnoses, BM25 alone and with the dense re-ranker.
+"""Recall@k of experience retrieval (BM25 over the bank) on the labelled diagnoses.
 
     .venv/bin/python benchmarks/retrieval_quality.py [--k 1 3] [--misses] [--queries FILE]
 
 The bank is a fresh one holding the shipped seed lessons (one lesson per family), so a hit means
 the query found the one lesson of its family among them. Each run is done twice: on the full
 diagnosis (bottleneck text, bound, pipe ratios, hot code) and on the bottleneck text alone.
-The re-ranker needs the `rerank` extra; without it the script says so and reports BM25 only.
 Prints figures; asserts nothing. Caveat: the queries were written by the author of the seed
 lessons, so the figures flatter both; they are a regression check, not a field measurement.
 """
@@ -19,21 +18,9 @@ from pathlib import Path
 
 from ascendopt.experience.bank import Bank
 from ascendopt.experience.quality import LabelledQuery, load_labelled, recall_at_k
-from ascendopt.experience.records import Diagnosis, ExperienceEntry
-from ascendopt.experience.rerank import RerankerUnavailable, load_dense_reranker
-from ascendopt.experience.retrieval import LessonRetriever, Reranker
+from ascendopt.experience.records import Diagnosis
 
 REPO = Path(__file__).resolve().parents[1]
-
-
-class _Reranked:
-    """A LessonRetriever that searches the bank with a re-ranker."""
-
-    def __init__(self, bank: Bank, reranker: Reranker) -> None:
-        self.bank, self.reranker = bank, reranker
-
-    def retrieve(self, diagnosis: Diagnosis, k: int) -> list[ExperienceEntry]:
-        return self.bank.search(diagnosis, k, reranker=self.reranker)
 
 
 def _text_only(queries: list[LabelledQuery]) -> list[LabelledQuery]:
@@ -54,24 +41,13 @@ def main() -> None:
 
     queries = load_labelled(args.queries)
     variants = {"full diagnosis": queries, "bottleneck text only": _text_only(queries)}
-    try:
-        start = time.perf_counter()
-        reranker: Reranker | None = load_dense_reranker()
-        print(f"dense re-ranker: loaded in {time.perf_counter() - start:.1f} s")
-    except RerankerUnavailable as exc:
-        reranker = None
-        print(f"dense re-ranker: SKIPPED — {exc}")
-
     with tempfile.TemporaryDirectory() as tmp, Bank.open(Path(tmp)) as bank:
         families = {e.family for e in bank.all()}
         print(
             f"bank: {bank.count()} seed lessons in {len(families)} families; {len(queries)} labelled queries"
         )
         for name, qs in variants.items():
-            retrievers: list[tuple[str, LessonRetriever]] = [("bm25", bank)]
-            if reranker is not None:
-                retrievers.append((f"bm25 + {reranker.name}", _Reranked(bank, reranker)))
-            for label, retriever in retrievers:
+            for label, retriever in [("bm25", bank)]:
                 for k in args.k:
                     start = time.perf_counter()
                     report = recall_at_k(retriever, qs, k)
@@ -83,8 +59,6 @@ def main() -> None:
                     if args.misses:
                         for miss in report.misses:
                             print(f"    miss: {miss}")
-        if reranker is None:
-            print("re-ranked figures not available: the re-ranker is not installed")
 
 
 if __name__ == "__main__":

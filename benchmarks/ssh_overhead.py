@@ -22,8 +22,8 @@ sys.path.insert(0, str(REPO))
 
 from tests.evaluation.remote.sshd_server import LoopbackSshd  # noqa: E402
 
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator  # noqa: E402
-from ascendopt.evaluation.remote.backend import ssh_evaluator  # noqa: E402
+from ascendopt.evaluation.backends import ssh_evaluator  # noqa: E402
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator  # noqa: E402
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, SshOptions  # noqa: E402
 from ascendopt.evaluation.verify import verify  # noqa: E402
 from ascendopt.operators.discovery import discover  # noqa: E402

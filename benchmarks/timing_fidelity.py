@@ -46,15 +46,17 @@ from math import prod
 from pathlib import Path
 
 from ascendopt.evaluation.compare import compare
-from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
-from ascendopt.evaluation.cpu_twin.harness import read_outputs, run_case, soc_model
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
+from ascendopt.evaluation.cpu_twin.build import Builder
+from ascendopt.evaluation.cpu_twin.harness import read_outputs, run_case
+from ascendopt.evaluation.manifest import soc_model
 from ascendopt.evaluation.reference import load_reference, run_reference
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_input
 from ascendopt.evaluation.timing import calibration
 from ascendopt.evaluation.timing.model import TimingEstimate, estimate
 from ascendopt.operators.candidate import baseline
 from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import CaseSpec, ResolvedCase
 

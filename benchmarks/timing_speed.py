@@ -19,9 +19,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
-from ascendopt.evaluation.cpu_twin.harness import run_case, soc_model
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
+from ascendopt.evaluation.cpu_twin.build import Builder
+from ascendopt.evaluation.cpu_twin.harness import run_case
+from ascendopt.evaluation.manifest import soc_model
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_input
 from ascendopt.evaluation.timing import synth
 from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS
@@ -30,6 +31,7 @@ from ascendopt.evaluation.timing.multicore import simulate
 from ascendopt.evaluation.timing.trace import parse_trace
 from ascendopt.operators.candidate import apply_knobs, baseline
 from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.issues import CompileError
 from ascendopt.operators.spec import CaseSpec
 
 REPO = Path(__file__).resolve().parents[1]

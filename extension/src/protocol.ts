@@ -1,4 +1,5 @@
-/** The payloads of the server's custom notifications (server/ascendopt/lsp/protocol.py). */
+/** The payloads of the server's custom notifications: the pydantic models in
+ * server/ascendopt/lsp/protocol.py (tests/lsp/test_protocol.py checks that the two agree). */
 
 export interface IndexedOperator {
   name: string;
@@ -25,6 +26,8 @@ export interface EvaluatedParams {
   status: string;
   correct: boolean;
   verdict: string;
+  compileErrors: number;
+  findings: number;
   cases: EvaluatedCase[];
 }
 

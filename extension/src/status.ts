@@ -1,6 +1,6 @@
 /**
  * What the language status item shows: the server's state, the operators found, and the episodes
- * (and other work-done progress) running now. Progress is read off the wire (progressTap.ts), since
+ * (and other work-done progress) running now. Progress is drawn by progress.ts, since
  * vscode-languageclient's own handler for each token is the only one it allows.
  */
 

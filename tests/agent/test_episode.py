@@ -14,7 +14,7 @@ import pytest
 from ascendopt.agent.episode import Progress
 from ascendopt.agent.service import Optimizer, OptimizeRequest
 from ascendopt.agent.suggestion import StaleSuggestion
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow
 
 
 def _evaluations(workspace: Path, episode: str) -> list[dict]:
-    return [e.data for e in EpisodeJournal.open(workspace, episode).events("evaluation")]
+    return [e.data.model_dump() for e in EpisodeJournal.open(workspace, episode).events("evaluation")]
 
 
 async def test_episode_without_llm_finds_a_verified_faster_tiling(add_op: Path) -> None:
@@ -58,7 +58,7 @@ async def test_episode_without_llm_finds_a_verified_faster_tiling(add_op: Path) 
     with pytest.raises(StaleSuggestion):
         optimizer.accept(s.id)  # the files are no longer what the episode started from
     decisions = EpisodeJournal.open(ws, outcome.episode).events("decision.user")
-    assert [d.data["decision"] for d in decisions] == ["accepted"]
+    assert [d.data.decision for d in decisions] == ["accepted"]
 
 
 async def test_same_seed_same_result_whatever_the_slot_count(add_op: Path) -> None:

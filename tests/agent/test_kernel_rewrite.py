@@ -12,7 +12,7 @@ from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.llm import LLMClient, LLMSettings
 from ascendopt.agent.service import Optimizer, OptimizeRequest
 from ascendopt.agent.settings import EpisodeSettings
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
 from tests.agent.scripted_llm import ScriptedLLMServer
@@ -90,7 +90,7 @@ async def test_only_the_good_rewrite_is_accepted_and_rejections_are_journaled(ad
     with _scripted() as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted", api_key=SecretStr(SECRET))
         outcome, journal, client = await _episode(add_op, llm)
-    rejected = [e.data["reason"] for e in journal.events("kernel.rejected")]
+    rejected = [e.data.reason for e in journal.events("kernel.rejected")]
     accepted = journal.events("kernel.accepted")
     assert len(accepted) == 1
     for (expected, _), reason in zip(REWRITES[:5], rejected[:5], strict=True):

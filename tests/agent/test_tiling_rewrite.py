@@ -10,7 +10,7 @@ from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.llm import LLMClient, LLMSettings
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.tiling_rewrite import TilingRewriter, confined
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
 from tests.agent.scripted_llm import ScriptedLLMServer
@@ -48,10 +48,10 @@ async def test_llm_tiling_mutants_inside_the_tiling_function_only(add_op: Path) 
             settings,
             Ledger(CpuTwinEvaluator(), journal, 8),
             journal,
-            tiling_llm=TilingRewriter(LLMClient(llm, journal)),
+            tiling=TilingRewriter(LLMClient(llm, journal)),
         )
         outcome = await episode.run()
-    rejected = [e.data["reason"] for e in journal.events("tiling.rejected")]
+    rejected = [e.data.reason for e in journal.events("tiling.rejected")]
     assert rejected and "outside the function TilingFunc" in rejected[0]
     assert len(journal.events("tiling.accepted")) == 1
     assert outcome.suggestion is not None

@@ -29,7 +29,7 @@ const shot = async (page, name) => {
   emit('screenshot', { name, path });
 };
 
-// Chromium as root, on a machine whose network is closed (FIELD-NOTES; machines/python.md).
+// Chromium as root, on a machine whose network is closed.
 const browser = await chromium.launch({
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   headless: true,

@@ -3,7 +3,7 @@
 # code-server 4.100.3 (VS Code 1.100.3, the last release that runs on Node 20) and playwright-core
 # (drives Debian's /usr/bin/chromium; no browser download). Idempotent: a second run is a no-op.
 #
-# Workarounds for an offline machine (FIELD-NOTES "A real VS Code in a real browser, offline"):
+# Workarounds for an offline machine (a real VS Code in a real browser, with no network):
 # node-pty's postinstall calls `npx node-gyp` (npm_config_yes), installs run as root
 # (npm_config_unsafe_perm), no prebuilt downloads (npm_config_build_from_source), and
 # @vscode/ripgrep's postinstall takes rg from a cache tarball built from Debian's ripgrep.

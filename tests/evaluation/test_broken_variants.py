@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import load_operator

@@ -6,8 +6,8 @@ from pathlib import Path
 import pytest
 
 from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR
-from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
-from ascendopt.evaluation.cpu_twin.sandbox import Limits, network_isolation_prefix, run_limited
+from ascendopt.evaluation.diagnostics import map_diagnostics
+from ascendopt.evaluation.sandbox import Limits, network_isolation_prefix, run_limited
 from ascendopt.operators.issues import Issue
 
 

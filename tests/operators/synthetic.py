@@ -1,4 +1,4 @@
-"""Small operator trees in layouts we did not write templates for (FIELD-NOTES describes them)."""
+"""Small operator trees in the layouts we wrote no template for (cann_open, kernel_launch)."""
 
 from __future__ import annotations
 

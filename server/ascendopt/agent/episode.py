@@ -11,22 +11,35 @@ from __future__ import annotations
 import asyncio
 import math
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
 
 from pydantic import BaseModel
 
 from ascendopt.agent.host_search import Assignment, KnobSearch
+from ascendopt.agent.kernel_rewrite import lesson_entry
 from ascendopt.agent.ledger import BudgetExhausted, Ledger
-from ascendopt.agent.scoring import case_speedups, durations, noise_band, relative_score
+from ascendopt.agent.rewrite import LessonSink, Rejection, RewriteContext, Rewriter
+from ascendopt.agent.scoring import case_speedups, relative_score
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, make_suggestion
-from ascendopt.evaluation.cpu_twin.precheck import TilingCheck
-from ascendopt.evaluation.records import Evaluation
+from ascendopt.evaluation.evaluator import Precheck
+from ascendopt.evaluation.records import Evaluation, noise_band
+from ascendopt.journal.events import (
+    ConvergedEvent,
+    DecisionEvent,
+    EndEvent,
+    KnobRejected,
+    LessonOffered,
+    NoiseEvent,
+    RewriteAccepted,
+    RewriteRejected,
+    RewriteSkipped,
+    StartEvent,
+)
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import Candidate, KnobError, apply_knobs, baseline
-from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.files import materialize
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
@@ -55,12 +68,6 @@ class EpisodeOutcome(BaseModel):
     kernel_rewriting: str = ""  # what happened on the kernel side, in words
 
 
-class KernelStep(Protocol):
-    """One diagnose → retrieve → rewrite → evaluate step (agent/kernel_rewrite.py)."""
-
-    async def step(self, episode: Episode) -> Candidate | None: ...
-
-
 class Episode:
     def __init__(
         self,
@@ -70,11 +77,12 @@ class Episode:
         journal: EpisodeJournal,
         on_progress: Callable[[Progress], None] | None = None,
         cancel: asyncio.Event | None = None,
-        kernel: KernelStep | None = None,
+        kernel: Rewriter | None = None,
         kernel_note: str = "",
-        tiling_llm: KernelStep | None = None,
-        precheck: Callable[[Candidate], Awaitable[TilingCheck]] | None = None,
+        tiling: Rewriter | None = None,
+        precheck: Precheck | None = None,
         lesson_knobs: list[Assignment] | None = None,
+        lessons: LessonSink | None = None,
     ) -> None:
         if project.spec is None:
             raise ValueError(f"{project.name} has no usable ascendopt.toml")
@@ -86,9 +94,10 @@ class Episode:
         self.cancel = cancel or asyncio.Event()
         self.kernel = kernel
         self.kernel_note = kernel_note
-        self.tiling_llm = tiling_llm  # the LLM's tiling mutants, one per tiling phase
+        self.tiling = tiling  # the LLM's tiling mutants, one per tiling phase
         self.precheck = precheck  # runs a candidate's tiling program alone before an evaluation is spent
         self.lesson_knobs = lesson_knobs or []
+        self.lessons = lessons  # where accepted kernel rewrites go as lessons
         self.cases: list[ResolvedCase] = project.spec.resolve_cases()
         self.base = baseline(project)
         self.base_us: dict[str, float] = {}
@@ -104,7 +113,7 @@ class Episode:
         self._searches: dict[str, KnobSearch] = {}
         self._tmp = tempfile.TemporaryDirectory(prefix="ascendopt-views-")
 
-    # -- helpers the kernel step uses too ----------------------------------------------------
+    # -- helpers -----------------------------------------------------------------------------
 
     @property
     def threshold(self) -> float:
@@ -134,7 +143,7 @@ class Episode:
         )
 
     def score(self, evaluation: Evaluation) -> float | None:
-        d = durations(evaluation)
+        d = evaluation.durations()
         return None if d is None else relative_score(d, self.base_us)
 
     def consider(self, candidate: Candidate, evaluation: Evaluation, origin: str) -> bool:
@@ -142,14 +151,9 @@ class Episode:
         s = self.score(evaluation)
         accepted = s is not None and s < self.best_score * (1 - self.threshold)
         self.journal.append(
-            "decision",
-            {
-                "candidate": candidate.id,
-                "origin": origin,
-                "score": s,
-                "best_score": self.best_score,
-                "accepted": accepted,
-            },
+            DecisionEvent(
+                candidate=candidate.id, origin=origin, score=s, best_score=self.best_score, accepted=accepted
+            )
         )
         if accepted and s is not None:
             self.best, self.best_eval, self.best_score = candidate, evaluation, s
@@ -159,28 +163,67 @@ class Episode:
         """Evaluate an LLM rewrite (kind "kernel" or "tiling"); its evaluation if accepted, else None
         with the reason journaled as `<kind>.rejected`."""
         evaluation = await self.measure(candidate, f"{kind} rewrite")
-        reason = rejection(evaluation, self.score(evaluation))
+        score = self.score(evaluation)
+        reason = evaluation.failure_reason() or ("no timing" if score is None else None)
         if reason is None and self.consider(candidate, evaluation, f"{kind} rewrite"):
             return evaluation
         self.journal.append(
-            f"{kind}.rejected",
-            {
-                "candidate": candidate.id,
-                "stage": "evaluate",
-                "reason": reason or "not faster beyond the noise band",
-            },
+            RewriteRejected(
+                type=f"{kind}.rejected",
+                candidate=candidate.id,
+                stage="evaluate",
+                reason=reason or "not faster beyond the noise band",
+            )
         )
         return None
 
     def view(self, candidate: Candidate) -> OperatorProject:
         """The operator as this candidate's files describe it (knob ranges move with kernel edits)."""
         if candidate.id not in self._views:
-            root = Path(self._tmp.name) / candidate.id
-            for rel, text in candidate.files.items():
-                (root / rel).parent.mkdir(parents=True, exist_ok=True)
-                (root / rel).write_text(text, encoding="utf-8")
-            self._views[candidate.id] = load_operator(root, self.project.name)
+            self._views[candidate.id] = materialize(self.project, candidate, Path(self._tmp.name))
         return self._views[candidate.id]
+
+    async def rewrite(self, rewriter: Rewriter) -> Candidate | None:
+        """Ask `rewriter` for a rewrite of the best candidate; evaluate it, and accept it or not.
+        An accepted rewrite becomes the kernel the tiling search tunes (and, from the kernel
+        rewriter, a lesson)."""
+        parent, parent_eval = self.best, self.best_eval
+        assert parent_eval is not None
+        kind = rewriter.kind
+        context = RewriteContext(
+            project=self.project,
+            view=self.view(parent),
+            cases=self.cases,
+            note=self.journal.append,
+            progress=self.progress,
+        )
+        proposal = await rewriter.propose(parent, parent_eval, context)
+        if proposal is None:
+            return None
+        if isinstance(proposal, Rejection):
+            if proposal.stage == "llm":
+                self.journal.append(RewriteSkipped(type=f"{kind}.skipped", reason=proposal.reason))
+            else:
+                self.journal.append(
+                    RewriteRejected(type=f"{kind}.rejected", reason=proposal.reason, stage="apply")
+                )
+            if proposal.stop:
+                self.kernel_note = proposal.stop
+                self.journal.append(RewriteSkipped(type=f"{kind}.disabled", reason=proposal.stop))
+            return None
+        candidate = proposal.candidate
+        evaluation = await self.try_rewrite(candidate, kind)
+        if evaluation is None:
+            return None
+        self.kernel_base = candidate
+        self.journal.append(
+            RewriteAccepted(type=f"{kind}.accepted", candidate=candidate.id, bottleneck=proposal.bottleneck)
+        )
+        if proposal.lesson is not None and self.lessons is not None:
+            entry = lesson_entry(self.project, parent, parent_eval, candidate, evaluation, proposal.lesson)
+            self.lessons.add(entry)
+            self.journal.append(LessonOffered(lesson=entry.id))
+        return candidate
 
     # -- the loop ----------------------------------------------------------------------------
 
@@ -193,29 +236,28 @@ class Episode:
     async def _run(self) -> EpisodeOutcome:
         s = self.settings
         self.journal.append(
-            "start",
-            {
-                "operator": self.project.name,
-                "root": str(self.project.root),
-                "settings": s.model_dump(),
-                "baseline": self.base.id,
-                "kernel_rewriting": self.kernel_note,
-            },
+            StartEvent(
+                operator=self.project.name,
+                root=str(self.project.root),
+                settings=s.model_dump(),
+                baseline=self.base.id,
+                kernel_rewriting=self.kernel_note,
+            )
         )
         self.journal.save_candidate(self.base)
         self.progress("measuring the baseline")
         first = await self.measure(self.base, "baseline")
-        base_us = durations(first)
+        base_us = first.durations()
         if base_us is None:
             return self._finish(
                 None,
                 f"the operator as it is fails verification on {first.backend} "
-                f"({_why(first)}); fix it before optimizing",
+                f"({first.failure_reason() or 'no timing'}); fix it before optimizing",
             )
         self.base_us, self.best_eval = base_us, first
         second = await self.measure(self.base, "noise", seed=s.seed + 1)
-        self.noise = noise_band(base_us, durations(second) or base_us)
-        self.journal.append("noise", {"band": self.noise, "threshold": self.threshold})
+        self.noise = noise_band(base_us, second.durations() or base_us)
+        self.journal.append(NoiseEvent(band=self.noise, threshold=self.threshold))
         search_budget = s.budget - s.recheck
         cancelled = False
         try:
@@ -226,13 +268,13 @@ class Episode:
                     for _ in range(s.kernel_steps):
                         if self.ledger.used >= search_budget or self.cancel.is_set():
                             break
-                        await self.kernel.step(self)
+                        await self.rewrite(self.kernel)
                 self.phase = "tiling search"
-                if self.tiling_llm is not None and self.ledger.used < search_budget:
-                    await self.tiling_llm.step(self)
+                if self.tiling is not None and self.ledger.used < search_budget:
+                    await self.rewrite(self.tiling)
                 await self._tiling_phase(min(search_budget, self.ledger.used + s.tiling_steps))
                 if self.ledger.used == spent:
-                    self.journal.append("converged", {"message": "no new candidate to try"})
+                    self.journal.append(ConvergedEvent(message="no new candidate to try"))
                     break
         except BudgetExhausted:
             pass
@@ -256,7 +298,7 @@ class Episode:
                 try:
                     candidates.append((a, apply_knobs(view, parent, a)))
                 except KnobError as exc:
-                    self.journal.append("rejected", {"assignment": a, "reason": str(exc)})
+                    self.journal.append(KnobRejected(type="rejected", assignment=a, reason=str(exc)))
                     search.tell(a, None)
             candidates = await self._prechecked(candidates, search)
             results = await asyncio.gather(
@@ -286,7 +328,7 @@ class Episode:
             else:
                 search.tell(a, None)
                 self.journal.append(
-                    "precheck.rejected", {"candidate": c.id, "assignment": a, "reason": check.reason}
+                    KnobRejected(type="precheck.rejected", candidate=c.id, assignment=a, reason=check.reason)
                 )
         return kept
 
@@ -306,7 +348,7 @@ class Episode:
         if not best_eval.correct:
             return self._finish(
                 None,
-                f"the best candidate failed the re-check with fresh inputs ({_why(best_eval)})",
+                f"the best candidate failed the re-check with fresh inputs ({best_eval.failure_reason()})",
                 cancelled,
             )
         # The extra shape checks correctness only: the speedup is the spec's cases'.
@@ -315,7 +357,7 @@ class Episode:
             return self._finish(
                 None, f"re-measured speedup {geomean:.3f}x is within the noise band", cancelled
             )
-        label = best_eval.cases[0].profile.source if best_eval.cases and best_eval.cases[0].profile else ""
+        label = next((c.profile.source for c in best_eval.cases if c.profile), "")
         suggestion = make_suggestion(
             operator=self.project.name,
             root=self.project.root,
@@ -327,7 +369,7 @@ class Episode:
             geomean=geomean,
             summary=f"{self.project.name}: {geomean:.2f}x faster (geomean of {len(speedups)} cases; {label})",
         )
-        self.journal.write_json("suggestion.json", suggestion)
+        self.journal.write_suggestion(suggestion, self.project.name, suggestion.patch())
         return self._finish(suggestion, suggestion.summary, cancelled)
 
     def _finish(self, suggestion: Suggestion | None, message: str, cancelled: bool = False) -> EpisodeOutcome:
@@ -342,7 +384,7 @@ class Episode:
             best_speedup=suggestion.geomean_speedup if suggestion else None,
             kernel_rewriting=self.kernel_note,
         )
-        self.journal.append("end", outcome.model_dump(mode="json", exclude={"suggestion"}))
+        self.journal.append(EndEvent(**outcome.model_dump(mode="json", exclude={"suggestion"})))
         self.journal.write_json("summary.json", outcome)
         self.phase = "done"
         self.progress(message)
@@ -371,29 +413,6 @@ def extra_shape(cases: list[ResolvedCase]) -> list[ResolvedCase]:
             }
         )
     ]
-
-
-def rejection(evaluation: Evaluation, score: float | None) -> str | None:
-    """Why a rewrite cannot count, in words for the journal; None if it is correct and timed."""
-    if evaluation.status == "compile_error":
-        first = evaluation.compile_errors[0] if evaluation.compile_errors else None
-        return f"does not compile: {first}" if first else "does not compile"
-    if not evaluation.correct:
-        bad = [c for c in evaluation.cases if c.status != "passed"]
-        return f"wrong on case {bad[0].name}: {bad[0].message}" if bad else "sanitizer errors"
-    return "no timing" if score is None else None
-
-
-def _why(ev: Evaluation) -> str:
-    if ev.status == "compile_error":
-        first = ev.compile_errors[0] if ev.compile_errors else None
-        return f"compile error{f' at {first.file}:{first.line}: {first.message}' if first else ''}"
-    if ev.status != "ok":
-        return ev.message
-    bad = [c for c in ev.cases if c.status != "passed"]
-    if bad:
-        return f"case {bad[0].name}: {bad[0].message}"
-    return "no timing"
 
 
 def _assignment_text(a: Assignment, view: OperatorProject) -> str:

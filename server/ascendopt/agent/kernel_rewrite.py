@@ -1,197 +1,139 @@
-"""One kernel step: diagnose → retrieve lessons → rewrite (search/replace) → evaluate → accept or not.
+"""The kernel rewriter: diagnose → retrieve lessons → rewrite (search/replace) → a proposal.
 
-Every rejection is journaled with its reason; an accepted rewrite is offered back to the
-experience bank as a lesson with its measured before/after.
+The episode evaluates the proposal and accepts it or not (agent/rewrite.py); an accepted
+rewrite becomes a lesson with its measured before/after (`lesson_entry`).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING
 
-from ascendopt.agent.edits import EditRejected, apply_blocks, parse_blocks
 from ascendopt.agent.lessons import diagnosis_of, format_lessons
-from ascendopt.agent.llm import LLMClient, LLMUnavailable
-from ascendopt.agent.prompts import prompt
-from ascendopt.agent.scoring import durations
-from ascendopt.agent.suggestion import make_suggestion
+from ascendopt.agent.llm import LLMClient
+from ascendopt.agent.rewrite import (
+    LessonDraft,
+    Proposal,
+    Rejection,
+    RewriteContext,
+    RewriteKind,
+    ask,
+    ask_for_edits,
+    profile_text,
+)
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.experience.records import CodeDiff, ExperienceEntry
 from ascendopt.experience.retrieval import LessonRetriever
+from ascendopt.journal.events import DiagnosisEvent
 from ascendopt.operators.candidate import Candidate
-
-if TYPE_CHECKING:
-    from ascendopt.agent.episode import Episode
-
+from ascendopt.operators.files import files_diff
+from ascendopt.operators.model import OperatorProject
 
 MAX_LLM_FAILURES = 3
 
 
 class KernelRewriter:
-    def __init__(
-        self, llm: LLMClient, retriever: LessonRetriever | None, top_k: int, bank_writer: object | None = None
-    ) -> None:
+    kind: RewriteKind = "kernel"
+
+    def __init__(self, llm: LLMClient, retriever: LessonRetriever | None, top_k: int) -> None:
         self.llm = llm
         self.retriever = retriever
         self.top_k = top_k
-        self.bank_writer = bank_writer  # has .add(ExperienceEntry) when lessons should be kept
         self.tried: list[str] = []
         self.failures = 0  # consecutive LLM failures; after MAX_LLM_FAILURES the episode stops asking
 
-    async def step(self, episode: Episode) -> Candidate | None:
+    async def propose(
+        self, parent: Candidate, parent_evaluation: Evaluation, context: RewriteContext
+    ) -> Proposal | Rejection | None:
         if self.failures >= MAX_LLM_FAILURES:
             return None
-        parent, parent_eval = episode.best, episode.best_eval
-        assert parent_eval is not None
-        project = episode.project
+        project = context.project
         editable = [p for p in (project.files.kernel, project.files.host, project.files.tiling_data) if p]
         sources = "\n\n".join(f"--- {p} ---\n{parent.files[p]}" for p in editable if p in parent.files)
-        profile, label = profile_text(parent_eval)
-        findings = "; ".join(f"{f.kind} at {f.file}:{f.line}" for f in parent_eval.findings()) or "none"
-        system = {"role": "system", "content": prompt("system")}
-        try:
-            reply = await self.llm.chat(
-                [
-                    system,
-                    {
-                        "role": "user",
-                        "content": prompt(
-                            "diagnose",
-                            operator=project.name,
-                            layout=project.layout,
-                            sources=sources,
-                            profile=profile,
-                            profile_label=label,
-                            findings=findings,
-                            tried="; ".join(self.tried) or "none",
-                        ),
-                    },
-                ],
-                "diagnose",
-            )
-        except LLMUnavailable as exc:
-            self._failed(episode, exc)
-            return None
+        profile, label = profile_text(parent_evaluation)
+        findings = "; ".join(f"{f.kind} at {f.file}:{f.line}" for f in parent_evaluation.findings()) or "none"
+        shown = {"operator": project.name, "layout": project.layout, "sources": sources}
+        shown |= {"profile": profile, "profile_label": label}
+        reply = await ask(
+            self.llm,
+            "diagnose",
+            "diagnose",
+            **shown,
+            findings=findings,
+            tried="; ".join(self.tried) or "none",
+        )
+        if isinstance(reply, Rejection):
+            return self._failed(reply)
         self.failures = 0
         bottleneck, change = _parse_diagnosis(reply)
         self.tried.append(bottleneck)
-        diagnosis = diagnosis_of(project, parent_eval, parent.files, bottleneck)
+        diagnosis = diagnosis_of(project, parent_evaluation, parent.files, bottleneck)
         lessons = self.retriever.retrieve(diagnosis, self.top_k) if self.retriever and self.top_k else []
-        episode.journal.append(
-            "kernel.diagnosis",
-            {"bottleneck": bottleneck, "change": change, "lessons": [lesson.id for lesson in lessons]},
+        context.note(
+            DiagnosisEvent(bottleneck=bottleneck, change=change, lessons=[lesson.id for lesson in lessons])
         )
-        episode.progress(f"rewriting: {bottleneck[:60]}")
-        try:
-            reply = await self.llm.chat(
-                [
-                    system,
-                    {
-                        "role": "user",
-                        "content": prompt(
-                            "rewrite",
-                            operator=project.name,
-                            layout=project.layout,
-                            sources=sources,
-                            profile=profile,
-                            profile_label=label,
-                            bottleneck=bottleneck,
-                            change=change,
-                            lessons=format_lessons(lessons),
-                        ),
-                    },
-                ],
-                "rewrite",
-            )
-        except LLMUnavailable as exc:
-            self._failed(episode, exc)
-            return None
-        try:
-            files = apply_blocks(parent.files, parse_blocks(reply), editable)
-        except EditRejected as exc:
-            episode.journal.append("kernel.rejected", {"reason": str(exc), "stage": "apply"})
-            return None
-        candidate = Candidate(
-            operator=project.name, files=files, knobs=parent.knobs, origin="kernel_rewrite", parent=parent.id
-        )
-        evaluation = await episode.try_rewrite(candidate, "kernel")
-        if evaluation is None:
-            return None
-        episode.kernel_base = candidate
-        episode.journal.append("kernel.accepted", {"candidate": candidate.id, "bottleneck": bottleneck})
-        self._offer_lesson(episode, parent, parent_eval, candidate, evaluation, bottleneck, change)
-        return candidate
-
-    def _failed(self, episode: Episode, exc: LLMUnavailable) -> None:
-        self.failures += 1
-        episode.journal.append("kernel.skipped", {"reason": str(exc)})
-        if self.failures >= MAX_LLM_FAILURES:
-            episode.kernel_note = f"stopped after {self.failures} failed LLM calls: {exc}"
-            episode.journal.append("kernel.disabled", {"reason": episode.kernel_note})
-
-    def _offer_lesson(
-        self,
-        episode: Episode,
-        slow: Candidate,
-        slow_eval: Evaluation,
-        fast: Candidate,
-        fast_eval: Evaluation,
-        bottleneck: str,
-        change: str,
-    ) -> None:
-        if self.bank_writer is None:
-            return
-        diff = make_suggestion(
-            operator=episode.project.name,
-            root=episode.project.root,
-            episode="-",
-            candidate_id=fast.id,
-            base_files=slow.files,
-            proposed_files=fast.files,
-            speedups=[],
-            geomean=1.0,
-            summary="",
-        )
-        project = episode.project
-        kernel_diff = "".join(c.unified_diff() for c in diff.changes if c.path == project.files.kernel)
-        tiling_diff = (
-            "".join(c.unified_diff() for c in diff.changes if c.path != project.files.kernel) or None
-        )
-        slow_us, fast_us = durations(slow_eval), durations(fast_eval)
-        kind = (
-            fast_eval.cases[0].profile.kind if fast_eval.cases and fast_eval.cases[0].profile else "estimate"
-        )
-        entry = ExperienceEntry(
-            title=change[:120] or bottleneck[:120],
-            family="episode.kernel_rewrite",
+        context.progress(f"rewriting: {bottleneck[:60]}")
+        edited = await ask_for_edits(
+            self.llm,
+            parent.files,
+            editable,
+            "rewrite",
+            "rewrite",
+            **shown,
             bottleneck=bottleneck,
-            summary=change,
-            code_diff=CodeDiff(kernel=kernel_diff, tiling=tiling_diff),
-            timing="measured" if kind == "measured" else "estimated",
-            slow_us=sum(slow_us.values()) if slow_us else None,
-            fast_us=sum(fast_us.values()) if fast_us else None,
+            change=change,
+            lessons=format_lessons(lessons),
+        )
+        if isinstance(edited, Rejection):
+            return self._failed(edited) if edited.stage == "llm" else edited
+        candidate = Candidate(
             operator=project.name,
-            layout=project.layout,
-            provenance="episode",
-            backend=fast_eval.backend,
+            files=edited[0],
+            knobs=parent.knobs,
+            origin="kernel_rewrite",
+            parent=parent.id,
         )
-        self.bank_writer.add(entry)  # type: ignore[attr-defined]
-        episode.journal.append("lesson.offered", {"lesson": entry.id})
+        return Proposal(
+            candidate=candidate,
+            bottleneck=bottleneck,
+            lesson=LessonDraft(bottleneck=bottleneck, change=change),
+        )
+
+    def _failed(self, rejection: Rejection) -> Rejection:
+        self.failures += 1
+        if self.failures >= MAX_LLM_FAILURES:
+            rejection.stop = f"stopped after {self.failures} failed LLM calls: {rejection.reason}"
+        return rejection
 
 
-def profile_text(ev: Evaluation) -> tuple[str, str]:
-    lines, label = [], "not profiled"
-    for c in ev.cases:
-        if c.profile is None:
-            continue
-        label = c.profile.source
-        pipes = ", ".join(f"{p.pipe} {p.time_us:.2f} us ({p.ratio:.0%})" for p in c.profile.pipes)
-        lines.append(
-            f"- case {c.name}: {c.profile.duration_us:.2f} us, {c.profile.bound}-bound; {pipes}; "
-            f"hot lines {', '.join(c.profile.hot_lines[:3])}"
-        )
-    return "\n".join(lines) or "(none)", label
+def lesson_entry(
+    project: OperatorProject,
+    slow: Candidate,
+    slow_eval: Evaluation,
+    fast: Candidate,
+    fast_eval: Evaluation,
+    draft: LessonDraft,
+) -> ExperienceEntry:
+    """An accepted rewrite as a lesson, with the measured before/after of the whole operator."""
+    kernel = project.files.kernel
+    slow_us, fast_us = slow_eval.durations(), fast_eval.durations()
+    return ExperienceEntry(
+        title=draft.change[:120] or draft.bottleneck[:120],
+        family="episode.kernel_rewrite",
+        bottleneck=draft.bottleneck,
+        summary=draft.change,
+        code_diff=CodeDiff(
+            kernel=files_diff(slow.files, fast.files, lambda p: p == kernel),
+            tiling=files_diff(slow.files, fast.files, lambda p: p != kernel) or None,
+        ),
+        timing="measured" if fast_eval.timing_kind == "measured" else "estimated",
+        slow_us=sum(slow_us.values()) if slow_us else None,
+        fast_us=sum(fast_us.values()) if fast_us else None,
+        operator=project.name,
+        layout=project.layout,
+        provenance="episode",
+        backend=fast_eval.backend,
+    )
 
 
 def _parse_diagnosis(reply: str) -> tuple[str, str]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from ascendopt.evaluation.cache import evaluation_key
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.evaluation.records import Evaluation
+from ascendopt.journal.events import EvaluationEvent
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.model import OperatorProject
@@ -39,8 +40,9 @@ class Ledger:
         self.offline = offline  # replay: an evaluation missing from the journal is an error
         self.on_evaluation = on_evaluation
         self._recorded: dict[str, Evaluation] = {
-            e.data["key"]: Evaluation.model_validate(e.data["evaluation"])
+            e.data.key: Evaluation.model_validate(e.data.evaluation)
             for e in journal.events("evaluation")
+            if isinstance(e.data, EvaluationEvent)
         }
         self._inflight: dict[str, asyncio.Task[Evaluation]] = {}
 
@@ -84,14 +86,13 @@ class Ledger:
             self._inflight.pop(key, None)
         self._recorded[key] = evaluation
         self.journal.append(
-            "evaluation",
-            {
-                "key": key,
-                "candidate": candidate.id,
-                "purpose": purpose,
-                "seed": seed,
-                "evaluation": evaluation.model_dump(mode="json"),
-            },
+            EvaluationEvent(
+                key=key,
+                candidate=candidate.id,
+                purpose=purpose,
+                seed=seed,
+                evaluation=evaluation.model_dump(mode="json"),
+            )
         )
         if self.on_evaluation:
             self.on_evaluation(evaluation, purpose)

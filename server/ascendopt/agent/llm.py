@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, SecretStr
 
+from ascendopt.journal.events import LlmEvent
 from ascendopt.journal.store import EpisodeJournal
 
 ENV_BASE_URL = "ASCENDOPT_LLM_BASE_URL"
@@ -71,7 +72,9 @@ class LLMClient:
         self.offline = offline
         self.usage = Usage()
         self._recorded: dict[str, str] = {
-            e.data["key"]: e.data["response"] for e in journal.events("llm") if "response" in e.data
+            e.data.key: e.data.response
+            for e in journal.events("llm")
+            if isinstance(e.data, LlmEvent) and e.data.response is not None
         }
         self._asked: dict[str, int] = {}
         self._client: Any = None
@@ -102,9 +105,7 @@ class LLMClient:
                 model=self.settings.model, messages=messages, temperature=self.settings.temperature
             )
         except Exception as exc:  # the endpoint's failure is the episode's information, not a crash
-            self.journal.append(
-                "llm", {"key": key, "purpose": purpose, "error": _redact(str(exc), self.settings)}
-            )
+            self.journal.append(LlmEvent(key=key, purpose=purpose, error=_redact(str(exc), self.settings)))
             raise LLMUnavailable(f"{self.settings.describe()}: {_redact(str(exc), self.settings)}") from exc
         text = response.choices[0].message.content or ""
         usage = getattr(response, "usage", None)
@@ -113,15 +114,14 @@ class LLMClient:
         self.usage.completion_tokens += getattr(usage, "completion_tokens", 0) or 0
         self._recorded[key] = text
         self.journal.append(
-            "llm",
-            {
-                "key": key,
-                "purpose": purpose,
-                "model": self.settings.model,
-                "messages": messages,
-                "response": text,
-                "usage": self.usage.model_dump(),
-            },
+            LlmEvent(
+                key=key,
+                purpose=purpose,
+                model=self.settings.model,
+                messages=messages,
+                response=text,
+                usage=self.usage.model_dump(),
+            )
         )
         return text
 

@@ -8,18 +8,6 @@ from ascendopt.agent.suggestion import CaseSpeedup
 from ascendopt.evaluation.records import Evaluation
 
 
-def durations(ev: Evaluation) -> dict[str, float] | None:
-    """Per-case duration (µs), or None unless the candidate is correct and every case was timed."""
-    if not ev.correct:
-        return None
-    out = {}
-    for c in ev.cases:
-        if c.profile is None or c.profile.duration_us <= 0:
-            return None
-        out[c.name] = c.profile.duration_us
-    return out
-
-
 def relative_score(candidate: dict[str, float], baseline: dict[str, float]) -> float:
     """Geometric mean of candidate/baseline duration over the cases: < 1 is faster."""
     ratios = [candidate[k] / baseline[k] for k in baseline if k in candidate and baseline[k] > 0]
@@ -28,16 +16,11 @@ def relative_score(candidate: dict[str, float], baseline: dict[str, float]) -> f
     return math.exp(sum(math.log(r) for r in ratios) / len(ratios))
 
 
-def noise_band(a: dict[str, float], b: dict[str, float]) -> float:
-    """Largest relative difference between two measurements of the same candidate."""
-    return max((abs(a[k] - b[k]) / max(a[k], b[k]) for k in a if k in b and max(a[k], b[k]) > 0), default=0.0)
-
-
 def case_speedups(
     baseline: Evaluation, candidate: Evaluation, noise: float, cases: list[str] | None = None
 ) -> tuple[list[CaseSpeedup], float]:
     """Per-case speedups and their geomean, over `cases` (default: all the evaluations share)."""
-    base, cand = durations(baseline), durations(candidate)
+    base, cand = baseline.durations(), candidate.durations()
     if base is None or cand is None:
         return [], 1.0
     if cases is not None:

@@ -7,8 +7,9 @@ the suggestion and the user's decision in the workspace journal.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
@@ -21,16 +22,19 @@ from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.lessons import knob_settings
 from ascendopt.agent.llm import ENV_BASE_URL, ENV_KEY, ENV_MODEL, LLMClient, LLMSettings
 from ascendopt.agent.settings import EpisodeSettings
-from ascendopt.agent.suggestion import Suggestion, apply_suggestion
+from ascendopt.agent.suggestion import StaleSuggestion, Suggestion, apply_suggestion
 from ascendopt.agent.tiling_rewrite import TilingRewriter
-from ascendopt.evaluation.backends import make_evaluator
-from ascendopt.evaluation.cpu_twin.precheck import TilingPrecheck
+from ascendopt.evaluation.backends import make_evaluator, make_precheck
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.experience.bank import Bank
+from ascendopt.journal.events import StartEvent, UserDecision
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.operators.model import OperatorProject
 
-__all__ = ["EpisodeOutcome", "OptimizeRequest", "Optimizer", "Progress"]
+__all__ = ["EpisodeOutcome", "OptimizeRequest", "Optimizer", "Progress", "accept"]
+
+log = logging.getLogger(__name__)
+Decision = Literal["accepted", "rejected"]
 
 
 class OptimizeRequest(BaseModel):
@@ -77,9 +81,9 @@ class Optimizer:
         )
         if resume is not None:
             journal = EpisodeJournal.open(self.workspace, resume)
-            start = journal.events("start")
+            start = [e.data for e in journal.events("start") if isinstance(e.data, StartEvent)]
             if start:
-                settings = EpisodeSettings.model_validate(start[0].data["settings"])
+                settings = EpisodeSettings.model_validate(start[0].settings)
         else:
             journal = EpisodeJournal.create(self.workspace, new_episode_id(project.name))
         evaluator = self._make_evaluator(settings.backend, settings.soc)
@@ -95,7 +99,7 @@ class Optimizer:
             if settings.tiling_only:
                 note = "not asked for (tiling only)"
             elif llm_settings.enabled or offline:
-                kernel = KernelRewriter(llm, bank, settings.top_k, bank_writer=bank)
+                kernel = KernelRewriter(llm, bank, settings.top_k)
                 note = f"on: {llm_settings.describe()}"
             else:
                 note = (
@@ -113,8 +117,9 @@ class Optimizer:
                 kernel=kernel,
                 kernel_note=note,
                 lesson_knobs=lesson_knobs,
-                tiling_llm=tiling,
-                precheck=TilingPrecheck(project, cases, soc=settings.soc),
+                tiling=tiling,
+                lessons=bank if kernel is not None else None,
+                precheck=make_precheck(settings.backend, project, cases, soc=settings.soc),
             )
             return await episode.run()
 
@@ -133,17 +138,32 @@ class Optimizer:
                 return s
         raise KeyError(f"no suggestion {suggestion_id!r} in {episodes_dir(self.workspace)}")
 
-    def record_decision(self, suggestion_id: str, decision: Literal["accepted", "rejected"]) -> None:
+    def record_decision(self, suggestion_id: str, decision: Decision) -> None:
         s = self.load_suggestion(suggestion_id)
         EpisodeJournal.open(self.workspace, s.episode).append(
-            "decision.user", {"suggestion": s.id, "decision": decision}
+            UserDecision(suggestion=s.id, decision=decision)
         )
 
     def accept(self, suggestion_id: str) -> list[Path]:
         """Apply both files or neither (StaleSuggestion if they changed), and journal it."""
-        written = apply_suggestion(self.load_suggestion(suggestion_id))
-        self.record_decision(suggestion_id, "accepted")
-        return written
+        return accept(self.load_suggestion(suggestion_id), self.record_decision)
 
     def reject(self, suggestion_id: str) -> None:
         self.record_decision(suggestion_id, "rejected")
+
+
+def accept(
+    suggestion: Suggestion, record: Callable[[str, Decision], None], unsaved: Sequence[str] = ()
+) -> list[Path]:
+    """The one accept path, for the CLI and the editor: write both files or neither, then journal the
+    decision. StaleSuggestion if a file changed since the episode started, or is in `unsaved` (open
+    in an editor with unsaved changes, so that a write on disk never races a buffer). A decision
+    that cannot be journaled is logged: the files are written, and stay so."""
+    if unsaved:
+        raise StaleSuggestion(list(unsaved))
+    written = apply_suggestion(suggestion)
+    try:
+        record(suggestion.id, "accepted")
+    except (KeyError, OSError, ValueError):
+        log.warning("could not journal the accepted decision on %s", suggestion.id, exc_info=True)
+    return written

@@ -6,12 +6,13 @@ files differ from what the episode started from (the suggestion is stale).
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 from pathlib import Path
 
 from pydantic import BaseModel, Field
+
+from ascendopt.operators.files import unified_diff
 
 
 def text_hash(text: str) -> str:
@@ -25,14 +26,7 @@ class FileChange(BaseModel):
     proposed_text: str
 
     def unified_diff(self) -> str:
-        return "".join(
-            difflib.unified_diff(
-                self.base_text.splitlines(keepends=True),
-                self.proposed_text.splitlines(keepends=True),
-                fromfile=f"a/{self.path}",
-                tofile=f"b/{self.path}",
-            )
-        )
+        return unified_diff(self.path, self.base_text, self.proposed_text)
 
 
 class CaseSpeedup(BaseModel):

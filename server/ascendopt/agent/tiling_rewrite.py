@@ -1,22 +1,23 @@
 """The paper's host-side LLM mode: the LLM rewrites the tiling program's evolve region (or, without
-one, the whole tiling function) into a mutant; a valid, faster mutant becomes the parent.
+one, the whole tiling function) into a mutant; the episode makes a valid, faster mutant the parent.
 
 Edits are confined to that region: a block that touches anything else is rejected.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from ascendopt.agent.edits import EditRejected, apply_blocks, parse_blocks
-from ascendopt.agent.kernel_rewrite import profile_text
-from ascendopt.agent.llm import LLMClient, LLMUnavailable
-from ascendopt.agent.prompts import prompt
+from ascendopt.agent.llm import LLMClient
+from ascendopt.agent.rewrite import (
+    Proposal,
+    Rejection,
+    RewriteContext,
+    RewriteKind,
+    ask_for_edits,
+    profile_text,
+)
+from ascendopt.evaluation.records import Evaluation
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.model import OperatorProject
-
-if TYPE_CHECKING:
-    from ascendopt.agent.episode import Episode
 
 
 def editable_span(view: OperatorProject) -> tuple[str, int, int, str] | None:
@@ -38,69 +39,54 @@ def confined(before: str, after: str, start: int, end: int) -> bool:
 
 
 class TilingRewriter:
+    kind: RewriteKind = "tiling"
+
     def __init__(self, llm: LLMClient) -> None:
         self.llm = llm
         self.tried: list[str] = []
 
-    async def step(self, episode: Episode) -> Candidate | None:
-        parent, parent_eval = episode.best, episode.best_eval
-        assert parent_eval is not None
-        view = episode.view(parent)
+    async def propose(
+        self, parent: Candidate, parent_evaluation: Evaluation, context: RewriteContext
+    ) -> Proposal | Rejection | None:
+        view = context.view
         span = editable_span(view)
         if span is None:
             return None
         path, start, end, where = span
         scope = f"--- {path} ({where} is lines {_line(parent.files[path], start)}-"
         scope += f"{_line(parent.files[path], end)}) ---\n{parent.files[path]}"
-        profile, label = profile_text(parent_eval)
+        profile, label = profile_text(parent_evaluation)
         cases = "\n".join(
-            f"- {c.name}: {c.input_shapes} {sorted(set(c.dtypes.values()))}" for c in episode.cases
+            f"- {c.name}: {c.input_shapes} {sorted(set(c.dtypes.values()))}" for c in context.cases
         )
-        try:
-            reply = await self.llm.chat(
-                [
-                    {"role": "system", "content": prompt("system")},
-                    {
-                        "role": "user",
-                        "content": prompt(
-                            "tiling",
-                            operator=view.name,
-                            layout=view.layout,
-                            scope=scope,
-                            kernel=parent.files[view.files.kernel],
-                            cases=cases,
-                            profile=profile,
-                            profile_label=label,
-                            tried="; ".join(self.tried) or "none",
-                            where=where,
-                            host=path,
-                        ),
-                    },
-                ],
-                "tiling mutant",
-            )
-        except LLMUnavailable as exc:
-            episode.journal.append("tiling.skipped", {"reason": str(exc)})
-            return None
-        try:
-            files = apply_blocks(parent.files, parse_blocks(reply), [path])
-        except EditRejected as exc:
-            episode.journal.append("tiling.rejected", {"reason": str(exc), "stage": "apply"})
-            return None
+        edited = await ask_for_edits(
+            self.llm,
+            parent.files,
+            [path],
+            "tiling",
+            "tiling mutant",
+            operator=view.name,
+            layout=view.layout,
+            scope=scope,
+            kernel=parent.files[view.files.kernel],
+            cases=cases,
+            profile=profile,
+            profile_label=label,
+            tried="; ".join(self.tried) or "none",
+            where=where,
+            host=path,
+        )
+        if isinstance(edited, Rejection):
+            return edited
+        files, reply = edited
         if not confined(parent.files[path], files[path], start, end):
-            episode.journal.append(
-                "tiling.rejected", {"reason": f"the mutant edits {path} outside {where}", "stage": "apply"}
-            )
-            return None
+            return Rejection(stage="apply", reason=f"the mutant edits {path} outside {where}")
         self.tried.append(reply[:200])
-        candidate = Candidate(
-            operator=view.name, files=files, knobs=parent.knobs, origin="host_search", parent=parent.id
+        return Proposal(
+            candidate=Candidate(
+                operator=view.name, files=files, knobs=parent.knobs, origin="tiling_rewrite", parent=parent.id
+            )
         )
-        if await episode.try_rewrite(candidate, "tiling") is None:
-            return None
-        episode.kernel_base = candidate  # knob search continues from the mutant
-        episode.journal.append("tiling.accepted", {"candidate": candidate.id})
-        return candidate
 
 
 def _line(text: str, byte: int) -> int:

@@ -14,6 +14,7 @@ from ascendopt.agent.episode import Progress as EpisodeProgress
 from ascendopt.agent.service import Optimizer, OptimizeRequest
 from ascendopt.agent.suggestion import StaleSuggestion
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.journal.store import episodes_dir, patch_name
 
 
 @app.command("optimize")
@@ -74,8 +75,7 @@ def optimize_cmd(
             row.case, f"{row.baseline_us:.2f}", f"{row.candidate_us:.2f}", f"{row.speedup:.2f}x", row.kind
         )
     out.print(table)
-    patch = ws / ".ascendopt" / "episodes" / s.episode / f"{s.operator}.patch"
-    patch.write_text(s.patch(), encoding="utf-8")
+    patch = episodes_dir(ws) / s.episode / patch_name(s.operator)  # the episode wrote it
     out.print(s.patch())
     out.print(f"suggestion {s.id}: {s.summary}\npatch written to {patch}")
     if apply:

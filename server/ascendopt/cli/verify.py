@@ -64,7 +64,7 @@ def _render_evaluation(op: OperatorProject, ev: Evaluation) -> None:
             out.print(f"  {op.root / issue.file}:{issue.line}:{issue.column}: {issue.message}")
         return
     if ev.status != "ok":
-        out.print(f"[red]{op.name}: {ev.message}[/]")
+        out.print(f"[red]{op.name}: {ev.failure_reason()}[/]")
         return
     table = Table(title=f"{op.name} on {ev.hardware} (seed {ev.seed}, {ev.wall_seconds:.2f} s)")
     for col in (

@@ -14,13 +14,24 @@ has CANN and which string to use.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from pydantic import BaseModel
 
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
-from ascendopt.evaluation.evaluator import Evaluator
-from ascendopt.evaluation.remote.settings import RemoteSettings, Toolchain, load_settings
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.precheck import TilingPrecheck
+from ascendopt.evaluation.cpu_twin.twin_toolchain import CpuTwinToolchain
+from ascendopt.evaluation.evaluator import Evaluator, Precheck
+from ascendopt.evaluation.remote.settings import RemoteSettings, ToolchainName, load_settings
+from ascendopt.evaluation.toolchain import Toolchain
+from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
+from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.spec import ResolvedCase
 
-TOOLCHAINS: tuple[Toolchain, ...] = ("cpu-twin", "cann")
+if TYPE_CHECKING:
+    from ascendopt.evaluation.remote.ssh_runner import SshRunner
+
+TOOLCHAINS: tuple[ToolchainName, ...] = ("cpu-twin", "cann")
 
 
 class BackendError(ValueError):
@@ -30,7 +41,7 @@ class BackendError(ValueError):
 class BackendSpec(BaseModel):
     runner: str  # "local" | "ssh"
     hosts: list[str] = []
-    toolchain: Toolchain | None = None
+    toolchain: ToolchainName | None = None
 
 
 def parse_backend(spec: str, settings: RemoteSettings | None = None) -> BackendSpec:
@@ -62,12 +73,40 @@ def make_evaluator(
         return CpuTwinEvaluator(soc=soc)
     settings = settings or load_settings()
     if parsed.runner == "local":
-        from ascendopt.evaluation.remote.cann.toolchain import local_cann_evaluator
+        from ascendopt.evaluation.cann.cann_toolchain import local_cann_evaluator
 
         return local_cann_evaluator(settings, soc=soc)
-    from ascendopt.evaluation.remote.backend import ssh_evaluator
-
     try:
         return ssh_evaluator(parsed.hosts, parsed.toolchain, settings, soc=soc)
     except ValueError as exc:
         raise BackendError(str(exc)) from exc
+
+
+def ssh_evaluator(
+    hosts: list[str],
+    toolchain: ToolchainName | None,
+    settings: RemoteSettings,
+    soc: str | None = None,
+    runners: dict[str, SshRunner] | None = None,
+) -> ToolchainEvaluator:
+    """A toolchain on a pool of SSH hosts: the Evaluator behind `ssh:HOST[,HOST…][:toolchain]`."""
+    from ascendopt.evaluation.remote.ssh_pool import hosts_toolchain, ssh_pool  # asyncssh: loaded on use
+
+    kind = hosts_toolchain(hosts, toolchain, settings)
+    tc: Toolchain
+    if kind == "cann":
+        from ascendopt.evaluation.cann.cann_toolchain import CannToolchain
+
+        tc = CannToolchain(settings, soc=soc)
+    else:  # the twin on each host: as many cases at once as that host's `case_parallel` allows
+        tc = CpuTwinToolchain(soc=soc, case_parallel=lambda slot: settings.host(slot.host).case_parallel)
+    return ToolchainEvaluator(f"ssh:{','.join(hosts)}:{kind}", tc, ssh_pool(hosts, settings, runners))
+
+
+def make_precheck(
+    spec: str, project: OperatorProject, cases: list[ResolvedCase], soc: str | None = None
+) -> Precheck:
+    """The tiling pre-check for an episode on backend `spec`. The tiling program is host code under
+    every toolchain, so the twin's g++ build of it, here, is faithful whatever `spec` names."""
+    del spec  # the same check for every backend, for the reason above
+    return TilingPrecheck(project, cases, soc=soc)

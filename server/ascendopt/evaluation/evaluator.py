@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Protocol, runtime_checkable
 
-from ascendopt.evaluation.records import Evaluation
+from ascendopt.evaluation.records import Evaluation, TilingCheck
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
@@ -14,9 +15,10 @@ from ascendopt.operators.spec import ResolvedCase
 class Evaluator(Protocol):
     """Build, verify on every case, and (when `profile`) measure a candidate.
 
-    Implementations: the CPU twin (local g++), later SSH/CANN. The agent never
-    knows which one it has. `seed` chooses the random inputs; a new seed gives
-    fresh inputs for the re-check before a speedup is reported.
+    Implementations: the CPU twin here (cpu_twin/local_evaluator.py), and a toolchain (twin or
+    CANN) on a pool of machines (toolchain_evaluator.py); evaluation/backends.py picks one from
+    a backend string. The agent never knows which one it has. `seed` chooses the random
+    inputs; a new seed gives fresh inputs for the re-check before a speedup is reported.
     """
 
     name: str
@@ -30,3 +32,8 @@ class Evaluator(Protocol):
         seed: int = 0,
         profile: bool = False,
     ) -> Evaluation: ...
+
+
+# A candidate's tiling program run alone on every case, before an evaluation is spent on it
+# (evaluation/backends.py makes one; the episode only calls it).
+Precheck = Callable[[Candidate], Awaitable[TilingCheck]]

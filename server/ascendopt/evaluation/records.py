@@ -85,6 +85,14 @@ class CaseResult(BaseModel):
     run_seconds: float | None = None
 
 
+class TilingCheck(BaseModel):
+    """The pre-check of one candidate: its tiling program alone, on every case, before an evaluation."""
+
+    ok: bool
+    reason: str = ""
+    block_dims: dict[str, int] = Field(default_factory=dict)
+
+
 EvalStatus = Literal["ok", "compile_error", "error"]
 
 
@@ -114,6 +122,42 @@ class Evaluation(BaseModel):
             )
         )
 
+    def failure_reason(self) -> str | None:
+        """Why this evaluation cannot count, in one line naming file:line or the case; None if correct."""
+        if self.status == "compile_error":
+            first = self.compile_errors[0] if self.compile_errors else None
+            return (
+                f"does not compile: {first.file}:{first.line}: {first.message}"
+                if first
+                else "does not compile"
+            )
+        if self.status != "ok":
+            return self.message or "evaluation failed"
+        bad = next((c for c in self.cases if c.status != "passed"), None)
+        if bad is not None:
+            return f"wrong on case {bad.name}: {bad.message}"
+        errors = [f for f in self.findings() if f.severity == "error"]
+        if errors:
+            return f"sanitizer error {errors[0].kind} at {errors[0].file}:{errors[0].line}"
+        return None if self.cases else "no case ran"
+
+    def durations(self) -> dict[str, float] | None:
+        """Per-case duration (µs), or None unless the candidate is correct and every case was timed."""
+        if not self.correct:
+            return None
+        out = {}
+        for c in self.cases:
+            if c.profile is None or c.profile.duration_us <= 0:
+                return None
+            out[c.name] = c.profile.duration_us
+        return out
+
+    @property
+    def timing_kind(self) -> Literal["estimate", "measured"]:
+        """What the durations are: the first profiled case's kind (one backend times every case)."""
+        profile = next((c.profile for c in self.cases if c.profile), None)
+        return profile.kind if profile else "estimate"
+
     def findings(self) -> list[Finding]:
         seen: dict[tuple[str, str | None, int | None], Finding] = {}
         for case in self.cases:
@@ -124,3 +168,8 @@ class Evaluation(BaseModel):
                 else:
                     seen[key] = f.model_copy()
         return list(seen.values())
+
+
+def noise_band(a: dict[str, float], b: dict[str, float]) -> float:
+    """Largest relative difference between two measurements of the same candidate, over their cases."""
+    return max((abs(a[k] - b[k]) / max(a[k], b[k]) for k in a if k in b and max(a[k], b[k]) > 0), default=0.0)

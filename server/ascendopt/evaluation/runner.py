@@ -17,7 +17,7 @@ from collections.abc import Awaitable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Protocol, TypeVar, runtime_checkable
 
-from ascendopt.evaluation.cpu_twin.sandbox import Limits, LineSink, RunResult, run_limited
+from ascendopt.evaluation.sandbox import Limits, LineSink, RunResult, run_limited
 
 T = TypeVar("T")
 

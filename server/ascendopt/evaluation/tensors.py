@@ -7,20 +7,11 @@ from pathlib import Path
 
 import numpy as np
 
+from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.spec import ResolvedCase, TensorSpec
 
 # How each spec dtype is stored in a raw file (bf16 as its 16 bits).
-STORAGE: dict[str, np.dtype] = {
-    "float16": np.dtype("<f2"),
-    "float32": np.dtype("<f4"),
-    "bfloat16": np.dtype("<u2"),
-    "int8": np.dtype("i1"),
-    "int16": np.dtype("<i2"),
-    "int32": np.dtype("<i4"),
-    "int64": np.dtype("<i8"),
-    "uint8": np.dtype("u1"),
-    "bool": np.dtype("u1"),
-}
+STORAGE: dict[str, np.dtype] = {name: np.dtype(d.storage) for name, d in DTYPES.items()}
 
 
 def bf16_bits(values: np.ndarray) -> np.ndarray:

@@ -34,6 +34,19 @@ class Slot:
     device: int | None = None
 
 
+@dataclass(frozen=True)
+class CaseJob:
+    """One case of one evaluation, as a toolchain is asked to run it. Paths are the runner's."""
+
+    project: OperatorProject
+    case: ResolvedCase
+    inputs: dict[str, np.ndarray]
+    output_shapes: dict[str, list[int]]  # from the reference: what the operator must write
+    work: str  # the case's own folder
+    src_dir: str  # the candidate's sources
+    profile: bool
+
+
 class CaseOutcome(BaseModel):
     """What running one case produced, before the local comparison."""
 
@@ -61,18 +74,10 @@ class Toolchain(Protocol):
     async def build(
         self, slot: Slot, project: OperatorProject, candidate: Candidate, src_dir: str, combos: list[Combo]
     ) -> dict[Combo, Any]:
-        """One runnable artifact per dtype combination; raises CompileError with the user's lines."""
+        """One runnable artifact per dtype combination; raises CompileError (operators/issues.py)
+        with the user's lines."""
         ...
 
-    async def run_case(
-        self,
-        slot: Slot,
-        artifact: Any,
-        project: OperatorProject,
-        case: ResolvedCase,
-        inputs: dict[str, np.ndarray],
-        output_shapes: dict[str, list[int]],
-        work: str,
-        src_dir: str,
-        profile: bool,
-    ) -> CaseOutcome: ...
+    async def run_case(self, slot: Slot, artifact: Any, job: CaseJob) -> CaseOutcome:
+        """Run one case with `artifact` (from `build`) and bring back its outputs raw."""
+        ...

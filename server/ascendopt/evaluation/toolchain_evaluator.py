@@ -15,14 +15,14 @@ from collections.abc import Callable
 import numpy as np
 
 from ascendopt.evaluation.compare import compare
-from ascendopt.evaluation.cpu_twin.build import CompileError
 from ascendopt.evaluation.pool import PoolExhausted, SlotPool
 from ascendopt.evaluation.records import CaseResult, Evaluation
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
 from ascendopt.evaluation.runner import RunnerError, TransportError
 from ascendopt.evaluation.tensors import decode_raw, make_input
-from ascendopt.evaluation.toolchain import Combo, Slot, Toolchain, combo_of
+from ascendopt.evaluation.toolchain import CaseJob, Combo, Slot, Toolchain, combo_of
 from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
@@ -35,11 +35,6 @@ class ToolchainEvaluator:
         self.toolchain = toolchain
         self.pool = pool
         self._reference_parallel = max(1, reference_parallel)
-
-    @property
-    def slots(self) -> int:
-        """How many evaluations can run at once (the episode batches by this)."""
-        return max(1, self.pool.slots)
 
     async def evaluate(
         self,
@@ -172,9 +167,8 @@ class ToolchainEvaluator:
             result.message = problem
             return result
         shapes = {name: list(np.shape(v)) for name, v in expected.items()}
-        run = await self.toolchain.run_case(
-            slot, artifacts[combo_of(case)], project, case, inputs, shapes, work, src_dir, profile
-        )
+        job = CaseJob(project, case, inputs, shapes, work, src_dir, profile)
+        run = await self.toolchain.run_case(slot, artifacts[combo_of(case)], job)
         result.findings = run.findings
         result.block_dim = run.block_dim
         result.tiling_key = run.tiling_key

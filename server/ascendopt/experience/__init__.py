@@ -2,8 +2,8 @@
 retrieved for an operator's diagnosis to guide kernel rewriting.
 
 bank.Bank stores and searches; retrieval turns a Diagnosis into an FTS5 query; io moves lessons
-in and out (JSONL, the paper's public format); rerank is the optional dense re-ranker.
-The rewind miner (later) writes through Bank.add; the episode reads through LessonRetriever.
+in and out (JSONL, the paper's public format); the rewind miner (miner.py) measures lessons
+from a good operator. The episode reads through LessonRetriever and writes through Bank.add.
 """
 
 from ascendopt.experience.bank import Bank

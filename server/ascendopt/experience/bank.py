@@ -167,19 +167,17 @@ class Bank:
         diagnosis: Diagnosis,
         k: int = 3,
         filters: SearchFilters | None = None,
-        reranker: retrieval.Reranker | None = None,
     ) -> list[ScoredLesson]:
         with self._lock:
-            return retrieval.search(self._conn, diagnosis, k, filters, reranker)
+            return retrieval.search(self._conn, diagnosis, k, filters)
 
     def search(
         self,
         diagnosis: Diagnosis,
         k: int = 3,
         filters: SearchFilters | None = None,
-        reranker: retrieval.Reranker | None = None,
     ) -> list[ExperienceEntry]:
-        return [s.entry for s in self.search_scored(diagnosis, k, filters, reranker)]
+        return [s.entry for s in self.search_scored(diagnosis, k, filters)]
 
     def retrieve(self, diagnosis: Diagnosis, k: int) -> list[ExperienceEntry]:
         """LessonRetriever: the bank itself is the episode's default retriever."""

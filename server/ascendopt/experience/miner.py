@@ -7,7 +7,6 @@ measured noise; the chain continues from the degraded kernel (the paper's rewind
 
 from __future__ import annotations
 
-import difflib
 import math
 import tempfile
 from collections.abc import Callable
@@ -16,11 +15,11 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 
 from ascendopt.evaluation.evaluator import Evaluator
-from ascendopt.evaluation.records import Evaluation
+from ascendopt.evaluation.records import Evaluation, noise_band
 from ascendopt.experience.deoptimize import DEOPTIMIZATIONS, Deoptimization
 from ascendopt.experience.records import CodeDiff, ExperienceEntry, KnobApplicator
 from ascendopt.operators.candidate import Candidate, baseline
-from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.files import files_diff, materialize
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
@@ -61,9 +60,8 @@ def mining_cases(cases: list[ResolvedCase]) -> list[ResolvedCase]:
 
 
 def _total_us(ev: Evaluation) -> float | None:
-    if not ev.correct or any(c.profile is None for c in ev.cases):
-        return None
-    return math.fsum(c.profile.duration_us for c in ev.cases if c.profile)
+    per_case = ev.durations()
+    return None if per_case is None else math.fsum(per_case.values())
 
 
 def _pipes(ev: Evaluation) -> dict[str, float]:
@@ -72,27 +70,6 @@ def _pipes(ev: Evaluation) -> dict[str, float]:
     return {p.pipe: round(p.time_us, 3) for p in slowest.profile.pipes} | {
         p.pipe.replace("_time(us)", "_ratio"): round(p.ratio, 3) for p in slowest.profile.pipes
     }
-
-
-def _why(ev: Evaluation) -> str:
-    if ev.compile_errors:
-        return f"compile error {ev.compile_errors[0]}"
-    bad = next((c for c in ev.cases if c.status != "passed"), None)
-    errors = [f for f in ev.findings() if f.severity == "error"]
-    if errors:
-        return f"{errors[0].kind} at {errors[0].file}:{errors[0].line}"
-    return f"case {bad.name}: {bad.message}" if bad else ev.message or ev.status
-
-
-def _diff(path: str, slow: str, fast: str) -> str:
-    return "".join(
-        difflib.unified_diff(
-            slow.splitlines(keepends=True),
-            fast.splitlines(keepends=True),
-            fromfile=f"a/{path}",
-            tofile=f"b/{path}",
-        )
-    )
 
 
 class RewindMiner:
@@ -109,6 +86,10 @@ class RewindMiner:
         self.on_step = on_step
 
     async def mine(self, project: OperatorProject) -> MiningReport:
+        with tempfile.TemporaryDirectory(prefix="ascendopt-mine-") as views:
+            return await self._mine(project, Path(views))
+
+    async def _mine(self, project: OperatorProject, views: Path) -> MiningReport:
         if project.spec is None:
             raise ValueError(f"{project.name} has no usable ascendopt.toml")
         cases = mining_cases(project.spec.resolve_cases())
@@ -123,86 +104,56 @@ class RewindMiner:
         fast_us, again = _total_us(first), _total_us(second)
         if fast_us is None or again is None:
             raise ValueError(f"{project.name} does not pass verification as it is; mine a correct operator")
-        report.noise = abs(fast_us - again) / max(fast_us, again)
+        report.noise = noise_band({"total": fast_us}, {"total": again})
         current_eval, view = first, project
         for step in DEOPTIMIZATIONS:
             if report.evaluations >= self.budget:
                 break
             files = step.apply(view, current)
             if files is None or files == current.files:
-                self._note(
-                    report,
-                    MinedStep(
-                        deoptimization=step.name,
-                        family=step.family,
-                        kept=False,
-                        reason="does not apply to this operator",
-                    ),
-                )
+                self._note(report, step, "does not apply to this operator")
                 continue
             degraded = Candidate(operator=project.name, files=files, origin="user", parent=current.id)
             ev = await measure(degraded, self.seed)
             slow_us = _total_us(ev)
             threshold = max(MIN_SLOWDOWN, 2 * report.noise)
             if slow_us is None:
-                self._note(
-                    report,
-                    MinedStep(
-                        deoptimization=step.name,
-                        family=step.family,
-                        kept=False,
-                        reason=f"the degraded kernel is not correct ({ev.status})",
-                    ),
-                )
+                self._note(report, step, f"the degraded kernel is not correct ({ev.status})")
                 continue
             assert fast_us is not None
-            slowdown = slow_us / fast_us
-            if slowdown < 1 + threshold:
+            figures = {"slow_us": slow_us, "fast_us": fast_us, "slowdown": slow_us / fast_us}
+            if slow_us / fast_us < 1 + threshold:
                 self._note(
-                    report,
-                    MinedStep(
-                        deoptimization=step.name,
-                        family=step.family,
-                        kept=False,
-                        reason=f"only {slowdown:.3f}x slower: within the noise band",
-                        slow_us=slow_us,
-                        fast_us=fast_us,
-                        slowdown=slowdown,
-                    ),
+                    report, step, f"only {slow_us / fast_us:.3f}x slower: within the noise band", figures
                 )
                 continue
             lesson = self._lesson(project, step, degraded, current, ev, current_eval, slow_us, fast_us)
             report.lessons.append(lesson)
-            self._note(
-                report,
-                MinedStep(
-                    deoptimization=step.name,
-                    family=step.family,
-                    kept=True,
-                    reason="kept",
-                    slow_us=slow_us,
-                    fast_us=fast_us,
-                    slowdown=slowdown,
-                    lesson_id=lesson.id,
-                ),
-            )
+            self._note(report, step, "kept", figures, lesson.id)
             # The rewind continues from the degraded kernel.
             current, current_eval, fast_us = degraded, ev, slow_us
-            view = self._view(project, degraded)
+            view = materialize(project, degraded, views)
         return report
 
-    def _note(self, report: MiningReport, step: MinedStep) -> None:
-        report.steps.append(step)
+    def _note(
+        self,
+        report: MiningReport,
+        step: Deoptimization,
+        reason: str,
+        figures: dict[str, float] | None = None,
+        lesson_id: str | None = None,
+    ) -> None:
+        mined = MinedStep(
+            deoptimization=step.name,
+            family=step.family,
+            kept=lesson_id is not None,
+            reason=reason,
+            lesson_id=lesson_id,
+            **(figures or {}),
+        )
+        report.steps.append(mined)
         if self.on_step:
-            self.on_step(step)
-
-    @staticmethod
-    def _view(project: OperatorProject, cand: Candidate) -> OperatorProject:
-        root = Path(tempfile.mkdtemp(prefix="ascendopt-mine-")) / project.root.name
-        for rel, text in cand.files.items():
-            (root / rel).parent.mkdir(parents=True, exist_ok=True)
-            (root / rel).write_text(text, encoding="utf-8")
-        return load_operator(root, project.name)
+            self.on_step(mined)
 
     @staticmethod
     def _lesson(
@@ -216,13 +167,9 @@ class RewindMiner:
         fast_us: float,
     ) -> ExperienceEntry:
         kernel = project.files.kernel
-        kernel_diff = _diff(kernel, slow.files[kernel], fast.files[kernel])
-        tiling = "".join(
-            _diff(p, slow.files[p], fast.files[p])
-            for p in sorted(fast.files)
-            if p != kernel and slow.files.get(p) != fast.files[p]
-        )
-        kind = fast_ev.cases[0].profile.kind if fast_ev.cases and fast_ev.cases[0].profile else "estimate"
+        kernel_diff = files_diff(slow.files, fast.files, lambda p: p == kernel)
+        tiling = files_diff(slow.files, fast.files, lambda p: p != kernel)
+        kind = fast_ev.timing_kind
         knob_kind = {"single_buffer": "buffer_num", "tiny_tiles": "tile_length", "fewer_cores": "block_dim"}
         applicator = None
         if step.name in knob_kind:

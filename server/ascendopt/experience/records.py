@@ -140,4 +140,4 @@ class SearchFilters(BaseModel):
 
 class ScoredLesson(BaseModel):
     entry: ExperienceEntry
-    score: float  # higher is better; BM25 (or the re-ranker's similarity) after the bound bonus
+    score: float  # higher is better: BM25 after the bound bonus

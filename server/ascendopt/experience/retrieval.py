@@ -17,7 +17,7 @@ from ascendopt.experience.text import fts_match, query_tokens
 # (bottleneck, title, keywords) counts more than one somewhere in its diff.
 COLUMN_WEIGHTS = (3.0, 4.0, 2.0, 3.0, 2.0, 1.0)
 BOUND_BONUS = 1.25  # a lesson for the same bound as the diagnosis
-POOL = 40  # candidates fetched before the family dedupe (and the re-ranker) thin them to k
+POOL = 40  # candidates fetched before the family dedupe thins them to k
 
 # What a dominant pipe or a bound says in the words lessons are written in.
 _PIPE_WORDS = {
@@ -42,14 +42,6 @@ class LessonRetriever(Protocol):
     def retrieve(self, diagnosis: Diagnosis, k: int) -> list[ExperienceEntry]: ...
 
 
-class Reranker(Protocol):
-    """Similarity of a query to each document, higher is closer (the dense re-ranker)."""
-
-    name: str
-
-    def similarities(self, query: str, documents: list[str]) -> list[float]: ...
-
-
 def _pipe_key(name: str) -> str | None:
     lowered = name.lower()
     return next((p for p in _PIPE_WORDS if p in lowered), None)
@@ -66,15 +58,6 @@ def diagnosis_text(diagnosis: Diagnosis) -> str:
             parts.append(_PIPE_WORDS[key])
     parts.append(diagnosis.hot_code)
     return "\n".join(p for p in parts if p)
-
-
-def lesson_text(entry: ExperienceEntry) -> str:
-    """What the re-ranker reads of a lesson: its prose, not its diff."""
-    return " ".join(
-        p
-        for p in (entry.title, entry.summary, entry.bottleneck, entry.applies_when, " ".join(entry.keywords))
-        if p
-    )
 
 
 def _filter_sql(filters: SearchFilters) -> tuple[str, list[object]]:
@@ -97,7 +80,6 @@ def search(
     diagnosis: Diagnosis,
     k: int,
     filters: SearchFilters | None = None,
-    reranker: Reranker | None = None,
 ) -> list[ScoredLesson]:
     """Top-k lessons for the diagnosis, at most one per family, best first."""
     match = fts_match(query_tokens(diagnosis_text(diagnosis)))
@@ -120,10 +102,6 @@ def search(
             score *= BOUND_BONUS
         scored.append(ScoredLesson(entry=entry, score=score))
     scored.sort(key=lambda s: -s.score)
-    if reranker is not None and scored:
-        sims = reranker.similarities(diagnosis_text(diagnosis), [lesson_text(s.entry) for s in scored])
-        scored = [ScoredLesson(entry=s.entry, score=sim) for s, sim in zip(scored, sims, strict=True)]
-        scored.sort(key=lambda s: -s.score)
     return best_per_family(scored, k)
 
 

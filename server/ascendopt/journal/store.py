@@ -1,4 +1,5 @@
-"""One episode's journal: `events.jsonl` (append-only, fsync per event), candidates by hash, summary.
+"""One episode's journal: `events.jsonl` (append-only, fsync per event), candidates by hash, summary,
+the suggestion and its patch. Nothing else writes into an episode's folder.
 
 Reading tolerates a torn last line (a crash mid-write); everything before it is kept.
 """
@@ -11,25 +12,38 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
+from ascendopt.journal.events import EventData
 from ascendopt.operators.candidate import Candidate
 
 JOURNAL_VERSION = 1
 
 
 class EpisodeEvent(BaseModel):
-    """One line of events.jsonl. `type` names what happened; `data` holds its record."""
+    """One line of events.jsonl. `type` names what happened; `data` holds its record (events.py)."""
 
     v: int = JOURNAL_VERSION
     seq: int
     type: str
     time: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
-    data: dict[str, Any] = Field(default_factory=dict)
+    data: EventData
+
+    @model_validator(mode="before")
+    @classmethod
+    def _type_into_data(cls, raw: Any) -> Any:
+        # On disk the type stands once, beside `data`; the union needs it inside to pick the model.
+        if isinstance(raw, dict) and isinstance(raw.get("data", {}), dict):
+            raw = {**raw, "data": {**raw.get("data", {}), "type": raw.get("type")}}
+        return raw
 
 
 def episodes_dir(workspace: Path) -> Path:
     return workspace / ".ascendopt" / "episodes"
+
+
+def patch_name(operator: str) -> str:
+    return f"{operator}.patch"
 
 
 class EpisodeJournal:
@@ -61,9 +75,8 @@ class EpisodeJournal:
     def id(self) -> str:
         return self.folder.name
 
-    def append(self, type_: str, data: dict[str, Any] | BaseModel | None = None) -> EpisodeEvent:
-        payload = data.model_dump(mode="json") if isinstance(data, BaseModel) else (data or {})
-        event = EpisodeEvent(seq=self._seq, type=type_, data=payload)
+    def append(self, data: EventData) -> EpisodeEvent:
+        event = EpisodeEvent(seq=self._seq, type=data.type, data=data)
         line = event.model_dump_json() + "\n"
         with open(self.events_path, "a", encoding="utf-8") as fh:
             fh.write(line)
@@ -99,9 +112,17 @@ class EpisodeJournal:
 
     def write_json(self, name: str, data: BaseModel | dict[str, Any]) -> Path:
         text = data.model_dump_json(indent=2) if isinstance(data, BaseModel) else json.dumps(data, indent=2)
+        return self.write_text(name, text)
+
+    def write_text(self, name: str, text: str) -> Path:
         path = self.folder / name
         _atomic_write(path, text)
         return path
+
+    def write_suggestion(self, suggestion: BaseModel, operator: str, patch: str) -> Path:
+        """`suggestion.json` and the `git apply`-able `<operator>.patch` beside it; the patch's path."""
+        self.write_json("suggestion.json", suggestion)
+        return self.write_text(patch_name(operator), patch)
 
     def read_json(self, name: str) -> dict[str, Any] | None:
         path = self.folder / name

@@ -5,7 +5,7 @@ from __future__ import annotations
 from ascendopt.evaluation.backends import make_evaluator
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.lsp import actions, evaluate, experience, hover, lenses, mine, optimize, suggestions, sync
-from ascendopt.lsp.episodes import RunnerFactory, ServiceRunner
+from ascendopt.lsp.episodes import OptimizerService, ServiceFactory
 from ascendopt.lsp.server import AscendServer, EvaluatorFactory
 from ascendopt.lsp.settings import Settings
 
@@ -16,11 +16,12 @@ def default_evaluator(settings: Settings) -> Evaluator:
 
 
 def build_server(
-    runner_factory: RunnerFactory = ServiceRunner, evaluator_factory: EvaluatorFactory = default_evaluator
+    service_factory: ServiceFactory = OptimizerService,
+    evaluator_factory: EvaluatorFactory = default_evaluator,
 ) -> AscendServer:
-    """`runner_factory` is the seam for episodes: the episode service by default; tests pass a
+    """`service_factory` is the seam for episodes: the episode service by default; tests pass a
     scripted one (tests/lsp/scripted_server.py)."""
-    ls = AscendServer(runner_factory, evaluator_factory)
+    ls = AscendServer(service_factory, evaluator_factory)
     for feature in (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience, mine):
         feature.register(ls)
     return ls

@@ -1,9 +1,9 @@
 """The seam between the editor and the episode service.
 
-The server talks to an `EpisodeRunner`; the default one is the episode service
+The server talks to an `EpisodeService`; the default one is the episode service
 (`ascendopt.agent.service.Optimizer`), one per workspace folder. Tests hand the server another
-runner (a scripted one, named as such) to exercise progress, cancel and suggestions quickly.
-Progress and outcomes are read structurally: any runner's records will do.
+service (a scripted one, named as such) to exercise progress, cancel and suggestions quickly.
+Progress and outcomes are read structurally: any service's records will do.
 """
 
 from __future__ import annotations
@@ -11,15 +11,15 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from pathlib import Path
-from typing import Literal, Protocol
+from typing import Protocol
 
 from ascendopt.agent.llm import LLMSettings
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Decision, Optimizer, OptimizeRequest
 from ascendopt.agent.suggestion import Suggestion
 from ascendopt.lsp.settings import Settings
 from ascendopt.operators.model import OperatorProject
 
-Decision = Literal["accepted", "rejected"]
+__all__ = ["Decision", "EpisodeService", "OptimizerService", "ServiceFactory"]
 
 
 class ProgressLike(Protocol):
@@ -39,7 +39,7 @@ class OutcomeLike(Protocol):
     cancelled: bool
 
 
-class EpisodeRunner(Protocol):
+class EpisodeService(Protocol):
     async def optimize(
         self,
         project: OperatorProject,
@@ -55,10 +55,10 @@ class EpisodeRunner(Protocol):
     def record_decision(self, suggestion_id: str, decision: Decision) -> None: ...
 
 
-RunnerFactory = Callable[[Path], EpisodeRunner]
+ServiceFactory = Callable[[Path], EpisodeService]
 
 
-class ServiceRunner:
+class OptimizerService:
     """The episode service for one workspace folder (it keeps `.ascendopt/` there).
 
     A fresh Optimizer per episode: the LLM settings may have changed since the last one.

@@ -49,7 +49,7 @@ async def _command(ls: AscendServer, action: Action, args: tuple[Any, ...]) -> d
     run = ls.last_runs.get(op_key(op))
     if run is None or job.cancel.is_set():
         return {"status": "cancelled" if job.cancel.is_set() else "error", "message": job.status}
-    return summary(run.evaluation)
+    return summary(run.evaluation).wire()
 
 
 def start(ls: AscendServer, op: OperatorProject, action: Action, case: str | None) -> Job:
@@ -98,29 +98,29 @@ def record(
         ls.last_profiles[key] = evaluation
     diagnostics.publish(ls)
     refresh_lenses(ls)
-    ls.protocol.notify(
-        protocol.EVALUATED,
-        {"operator": op.name, "operatorRoot": str(op.root), "action": action, **summary(evaluation)},
+    params = protocol.EvaluatedParams(
+        operator=op.name, operatorRoot=str(op.root), action=action, **summary(evaluation).model_dump()
     )
+    ls.protocol.notify(protocol.EVALUATED, params.wire())
 
 
-def summary(evaluation: Evaluation) -> dict[str, Any]:
-    return {
-        "status": evaluation.status,
-        "correct": evaluation.correct,
-        "verdict": render.verdict(evaluation),
-        "compileErrors": len(evaluation.compile_errors),
-        "findings": len(evaluation.findings()),
-        "cases": [
-            {
-                "name": c.name,
-                "status": c.status,
-                "durationUs": c.profile.duration_us if c.profile else None,
-                "label": render.case_line(c.profile) if c.profile else None,
-            }
+def summary(evaluation: Evaluation) -> protocol.EvaluationSummary:
+    return protocol.EvaluationSummary(
+        status=evaluation.status,
+        correct=evaluation.correct,
+        verdict=render.verdict(evaluation),
+        compileErrors=len(evaluation.compile_errors),
+        findings=len(evaluation.findings()),
+        cases=[
+            protocol.EvaluatedCase(
+                name=c.name,
+                status=c.status,
+                durationUs=c.profile.duration_us if c.profile else None,
+                label=render.case_line(c.profile) if c.profile else None,
+            )
             for c in evaluation.cases
         ],
-    }
+    )
 
 
 def has_problems(run: LastRun) -> bool:

@@ -2,8 +2,8 @@
 work-done progress the client can cancel.
 
 pygls does not stop a running command on `$/cancelRequest`; what reaches us is
-`window/workDoneProgress/cancel`, which cancels the future pygls keeps for the token
-(FIELD-NOTES). We turn that into the job's cancel event, which the service watches.
+`window/workDoneProgress/cancel`, which cancels the future pygls keeps for the token.
+We turn that into the job's cancel event, which the service watches.
 """
 
 from __future__ import annotations

@@ -8,8 +8,6 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path, to_fs_path
 
-from ascendopt.operators.cpp_source import SourceRange
-
 
 def uri_to_path(uri: str) -> Path | None:
     fs = to_fs_path(uri)
@@ -37,14 +35,6 @@ def line_range(lines: list[str], line: int, column: int | None = None) -> types.
     end = max(utf16_len(text), start)
     return types.Range(
         start=types.Position(line=idx, character=start), end=types.Position(line=idx, character=end)
-    )
-
-
-def source_range(r: SourceRange) -> types.Range:
-    """A SourceRange's first line, for lenses and hovers: what matters is where it starts."""
-    return types.Range(
-        start=types.Position(line=r.start_line - 1, character=max(r.start_column - 1, 0)),
-        end=types.Position(line=r.start_line - 1, character=max(r.start_column - 1, 0)),
     )
 
 

@@ -53,7 +53,7 @@ async def launch(ls: AscendServer, root: Path, name: str, *, tiling_only: bool) 
 
 
 def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[str, Any]:
-    runner = ls.runner_for(ls.index.folder_of(op.root) or op.root)
+    service = ls.service_for(ls.index.folder_of(op.root) or op.root)
     title = f"{'Tune tiling of' if tiling_only else 'Optimize'} {op.name}"
 
     async def work(job: Job) -> None:
@@ -65,7 +65,7 @@ def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[s
             progress.report(line, min(100, int(100 * p.used / max(p.budget, 1))))
 
         try:
-            outcome = await runner.optimize(
+            outcome = await service.optimize(
                 op, settings=ls.settings, tiling_only=tiling_only, on_progress=on_progress, cancel=job.cancel
             )
         except Exception as exc:
@@ -74,17 +74,15 @@ def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[s
             raise
         progress.end(outcome.message)
         refresh_lenses(ls)
-        ls.protocol.notify(
-            protocol.EPISODE_ENDED,
-            {
-                "operator": op.name,
-                "operatorRoot": str(op.root),
-                "episode": outcome.episode,
-                "cancelled": outcome.cancelled,
-                "message": outcome.message,
-                "suggestion": outcome.suggestion.id if outcome.suggestion else None,
-            },
+        ended = protocol.EpisodeEndedParams(
+            operator=op.name,
+            operatorRoot=str(op.root),
+            episode=outcome.episode,
+            cancelled=outcome.cancelled,
+            message=outcome.message,
+            suggestion=outcome.suggestion.id if outcome.suggestion else None,
         )
+        ls.protocol.notify(protocol.EPISODE_ENDED, ended.wire())
         if outcome.suggestion is not None and outcome.suggestion.changes:
             suggestions.offer(ls, outcome.suggestion)
         else:

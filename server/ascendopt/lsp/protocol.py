@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from typing import Any, Literal
+
+from pydantic import BaseModel
+
 OPTIMIZE = "ascendopt.optimize"
 TUNE_TILING = "ascendopt.tuneTiling"
 VERIFY = "ascendopt.verify"
@@ -23,3 +27,81 @@ EPISODE_ENDED = "ascendopt/episodeEnded"  # {operator, operatorRoot, episode, ca
 # whose change annotations need confirmation, so any LSP client can preview the paired edit.
 EXPERIMENTAL_KEY = "ascendopt"
 SUGGESTION_VIEW = "suggestionView"
+
+
+# The notifications' payloads and the accept/reject answers, as the client reads them
+# (extension/src/protocol.ts types the same shapes; tests/lsp/test_protocol.py compares the two).
+
+
+class _Payload(BaseModel):
+    def wire(self) -> dict[str, Any]:
+        return self.model_dump(mode="json")
+
+
+class IndexedOperator(_Payload):
+    name: str
+    root: str
+    kernel: str  # a file URI
+
+
+class IndexedParams(_Payload):
+    folders: list[str]
+    operators: list[IndexedOperator]
+
+
+class EvaluatedCase(_Payload):
+    name: str
+    status: str
+    durationUs: float | None
+    label: str | None
+
+
+class EvaluationSummary(_Payload):
+    status: str
+    correct: bool
+    verdict: str
+    compileErrors: int
+    findings: int
+    cases: list[EvaluatedCase]
+
+
+class EvaluatedParams(EvaluationSummary):
+    operator: str
+    operatorRoot: str
+    action: Literal["verify", "profile"]
+
+
+class SuggestionFile(_Payload):
+    path: str  # relative to the operator root
+    uri: str
+    current: str  # the text the episode started from
+    proposed: str
+
+
+class Speedup(_Payload):
+    case: str
+    baseline_us: float
+    candidate_us: float
+    speedup: float
+    noise: float
+    kind: str
+
+
+class SuggestionParams(_Payload):
+    id: str
+    operator: str
+    operatorRoot: str
+    title: str
+    summary: str
+    geomean: float
+    speedups: list[Speedup]
+    files: list[SuggestionFile]
+
+
+class EpisodeEndedParams(_Payload):
+    operator: str
+    operatorRoot: str
+    episode: str
+    cancelled: bool
+    message: str
+    suggestion: str | None

@@ -82,7 +82,7 @@ def verdict(evaluation: Evaluation) -> str:
     if evaluation.status == "compile_error":
         return f"{evaluation.operator}: does not compile ({len(evaluation.compile_errors)} error(s))"
     if evaluation.status != "ok":
-        return f"{evaluation.operator}: {evaluation.message or 'evaluation failed'}"
+        return f"{evaluation.operator}: {evaluation.failure_reason()}"
     findings = evaluation.findings()
     passed = sum(c.status == "passed" for c in evaluation.cases)
     text = f"{evaluation.operator}: {passed}/{len(evaluation.cases)} case(s) correct"

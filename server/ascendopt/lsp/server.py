@@ -17,7 +17,7 @@ from pygls.lsp.server import LanguageServer
 from ascendopt.agent.suggestion import Suggestion
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.evaluation.records import Evaluation
-from ascendopt.lsp.episodes import EpisodeRunner, RunnerFactory
+from ascendopt.lsp.episodes import EpisodeService, ServiceFactory
 from ascendopt.lsp.index import WorkspaceIndex
 from ascendopt.lsp.jobs import JobRegistry
 from ascendopt.lsp.settings import Settings
@@ -45,7 +45,7 @@ class LastRun(BaseModel):
 
 
 class AscendServer(LanguageServer):
-    def __init__(self, runner_factory: RunnerFactory, evaluator_factory: EvaluatorFactory) -> None:
+    def __init__(self, service_factory: ServiceFactory, evaluator_factory: EvaluatorFactory) -> None:
         super().__init__("ascendopt", _version())
         self.settings = Settings()
         self.index = WorkspaceIndex()
@@ -58,16 +58,16 @@ class AscendServer(LanguageServer):
         self.decided: dict[str, str] = {}  # id → "accepted"/"rejected" this session: decide once
         self.published: set[str] = set()  # URIs that carry our diagnostics now
         self.pending_refresh: dict[str, asyncio.TimerHandle] = {}  # debounced re-index/re-verify
-        self._runner_factory = runner_factory
-        self._runners: dict[Path, EpisodeRunner] = {}
+        self._service_factory = service_factory
+        self._services: dict[Path, EpisodeService] = {}
         self._evaluator_factory = evaluator_factory
         self._background: set[asyncio.Future[Any]] = set()
 
-    def runner_for(self, workspace: Path) -> EpisodeRunner:
+    def service_for(self, workspace: Path) -> EpisodeService:
         """One episode service per workspace folder: it owns that folder's .ascendopt/."""
-        if workspace not in self._runners:
-            self._runners[workspace] = self._runner_factory(workspace)
-        return self._runners[workspace]
+        if workspace not in self._services:
+            self._services[workspace] = self._service_factory(workspace)
+        return self._services[workspace]
 
     async def current_settings(self) -> Settings:
         """The settings, after the first workspace/configuration answer (a client slow to answer

@@ -1,8 +1,8 @@
 """The end of an episode in the editor: offer the paired edit, then accept it (both files or none)
 or reject it (no file touched). Decisions are journaled by the episode service.
 
-Accept writes the files itself through `apply_suggestion` rather than asking the client to apply a
-WorkspaceEdit: that one function is shared with the CLI, checks staleness against the exact bytes
+Accept writes the files itself through the episode service's `accept` rather than asking the client
+to apply a WorkspaceEdit: that one path is shared with the CLI, checks staleness against the exact bytes
 the episode started from, and rolls back a half-done write, whereas a client applies an edit per its
 own failure handling (possibly file by file) and against buffers we cannot see. Files open with
 unsaved changes count as stale, so a write on disk never races an editor buffer.
@@ -18,9 +18,10 @@ from typing import Any
 
 from lsprotocol import types
 
-from ascendopt.agent.suggestion import StaleSuggestion, Suggestion, apply_suggestion
+from ascendopt.agent.service import accept as accept_suggestion
+from ascendopt.agent.suggestion import StaleSuggestion, Suggestion
 from ascendopt.lsp import diagnostics, protocol
-from ascendopt.lsp.episodes import Decision
+from ascendopt.lsp.episodes import Decision, EpisodeService
 from ascendopt.lsp.locations import path_to_uri
 from ascendopt.lsp.server import AscendServer
 from ascendopt.lsp.targets import TargetError, fresh
@@ -54,31 +55,28 @@ def title(s: Suggestion) -> str:
     )
 
 
-def payload(s: Suggestion) -> dict[str, Any]:
-    return {
-        "id": s.id,
-        "operator": s.operator,
-        "operatorRoot": str(s.root),
-        "title": title(s),
-        "summary": s.summary,
-        "geomean": s.geomean_speedup,
-        "speedups": [sp.model_dump() for sp in s.speedups],
-        "files": [
-            {
-                "path": c.path,
-                "uri": path_to_uri(s.root / c.path),
-                "current": c.base_text,
-                "proposed": c.proposed_text,
-            }
+def payload(s: Suggestion) -> protocol.SuggestionParams:
+    return protocol.SuggestionParams(
+        id=s.id,
+        operator=s.operator,
+        operatorRoot=str(s.root),
+        title=title(s),
+        summary=s.summary,
+        geomean=s.geomean_speedup,
+        speedups=[protocol.Speedup(**sp.model_dump()) for sp in s.speedups],
+        files=[
+            protocol.SuggestionFile(
+                path=c.path, uri=path_to_uri(s.root / c.path), current=c.base_text, proposed=c.proposed_text
+            )
             for c in s.changes
         ],
-    }
+    )
 
 
 def offer(ls: AscendServer, s: Suggestion) -> None:
     """Tell the client: a notification for the diff view, and a confirm-first applyEdit for others."""
     ls.suggestions[s.id] = s
-    ls.protocol.notify(protocol.SUGGESTION, payload(s))
+    ls.protocol.notify(protocol.SUGGESTION, payload(s).wire())
     if _client_has_view(ls):
         return  # its own notification offers Review / Accept / Reject
     ls.window_show_message(
@@ -170,7 +168,7 @@ def _find(ls: AscendServer, suggestion_id: str) -> Suggestion | None:
     # Offered by an earlier session: the episode service keeps suggestions in .ascendopt/.
     for folder in ls.index.folders:
         try:
-            return ls.runner_for(folder).load_suggestion(suggestion_id)
+            return ls.service_for(folder).load_suggestion(suggestion_id)
         except (KeyError, OSError, ValueError):
             continue
     return None
@@ -182,11 +180,19 @@ def _not_pending(ls: AscendServer, suggestion_id: str) -> str:
     return f"no pending suggestion {suggestion_id!r} (unknown in this workspace)"
 
 
-def _journal(ls: AscendServer, s: Suggestion, decision: Decision) -> None:
+def _service(ls: AscendServer, s: Suggestion) -> EpisodeService:
+    return ls.service_for(ls.index.folder_of(s.root) or s.root)
+
+
+def _decided(ls: AscendServer, s: Suggestion, decision: Decision) -> None:
     ls.suggestions.pop(s.id, None)
     ls.decided[s.id] = decision
+
+
+def _journal(ls: AscendServer, s: Suggestion, decision: Decision) -> None:
+    _decided(ls, s, decision)
     try:
-        ls.runner_for(ls.index.folder_of(s.root) or s.root).record_decision(s.id, decision)
+        _service(ls, s).record_decision(s.id, decision)
     except (KeyError, OSError, ValueError):
         # The decision stands (files are written or left); only its journal line is missing.
         log.warning("could not journal the %s decision on %s", decision, s.id, exc_info=True)
@@ -215,11 +221,10 @@ async def accept(ls: AscendServer, suggestion_id: str) -> dict[str, Any]:
         message = _not_pending(ls, suggestion_id)
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=message))
         return {"applied": False, "message": message}
-    unsaved = _unsaved(ls, s)
     try:
-        if unsaved:
-            raise StaleSuggestion(unsaved)
-        written = await asyncio.to_thread(apply_suggestion, s)
+        written = await asyncio.to_thread(
+            accept_suggestion, s, _service(ls, s).record_decision, _unsaved(ls, s)
+        )
     except StaleSuggestion as exc:
         ls.background(_offer_rerun(ls, s, exc.files))
         return {"applied": False, "stale": exc.files, "message": str(exc)}
@@ -227,7 +232,7 @@ async def accept(ls: AscendServer, suggestion_id: str) -> dict[str, Any]:
         message = f"{s.operator}: could not write the suggestion ({exc}); no file was changed"
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
         return {"applied": False, "message": message}
-    _journal(ls, s, "accepted")
+    _decided(ls, s, "accepted")
     with contextlib.suppress(TargetError):  # the operator may be gone; the files are written
         await fresh(ls, s.root, s.operator)
     diagnostics.publish(ls)

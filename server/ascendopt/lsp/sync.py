@@ -103,16 +103,16 @@ async def index_workspace(ls: AscendServer, folders: list[Path]) -> None:
 
 def notify_index(ls: AscendServer) -> None:
     """What the index holds now (the VS Code client shows it in its language status item)."""
-    ls.protocol.notify(
-        protocol.INDEXED,
-        {
-            "folders": [str(f) for f in ls.index.folders],
-            "operators": [
-                {"name": op.name, "root": str(op.root), "kernel": path_to_uri(op.root / op.files.kernel)}
-                for op in ls.index.operators()
-            ],
-        },
+    params = protocol.IndexedParams(
+        folders=[str(f) for f in ls.index.folders],
+        operators=[
+            protocol.IndexedOperator(
+                name=op.name, root=str(op.root), kernel=path_to_uri(op.root / op.files.kernel)
+            )
+            for op in ls.index.operators()
+        ],
     )
+    ls.protocol.notify(protocol.INDEXED, params.wire())
 
 
 async def pull_configuration(ls: AscendServer) -> None:

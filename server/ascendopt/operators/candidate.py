@@ -19,7 +19,7 @@ class Candidate(BaseModel):
     operator: str
     files: dict[str, str]  # path relative to the operator root → content
     knobs: dict[str, KnobValue] = Field(default_factory=dict)
-    origin: Literal["baseline", "host_search", "kernel_rewrite", "user"] = "baseline"
+    origin: Literal["baseline", "host_search", "tiling_rewrite", "kernel_rewrite", "user"] = "baseline"
     parent: str | None = None
 
     @computed_field  # type: ignore[prop-decorator]

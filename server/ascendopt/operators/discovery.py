@@ -1,6 +1,6 @@
 """Find the AscendC operators under a folder and describe each one.
 
-Layouts recognised (FIELD-NOTES):
+Layouts recognised:
 
 * ``msopgen`` — ``op_host/<op>.cpp`` (TilingFunc + OpDef), ``op_host/<op>_tiling.h``
   (BEGIN_TILING_DATA_DEF…), ``op_kernel/<op>.cpp``;

@@ -19,6 +19,14 @@ class Issue(BaseModel):
         return f"{self.file}:{self.line}:{self.column}: {self.severity}: {self.message}"
 
 
+class CompileError(Exception):
+    """A candidate that does not build, with the compiler's errors pinned to the user's lines."""
+
+    def __init__(self, issues: list[Issue]) -> None:
+        super().__init__("\n".join(str(i) for i in issues))
+        self.issues = issues
+
+
 class SpecError(Exception):
     """A spec (or operator source) that cannot be used; carries every issue found."""
 

@@ -12,6 +12,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
+from ascendopt.operators.dtypes import DType
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.toml_lines import TomlLineIndex
 
@@ -23,9 +24,7 @@ else:  # pragma: no cover
 SPEC_FILE = "ascendopt.toml"
 SCHEMA_VERSION = 1
 
-DType = Literal["float16", "float32", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool"]
-
-# CANN's own precision conventions (FIELD-NOTES): fp16 1e-3, fp32 1e-4, bf16 ~4e-3, integers exact.
+# CANN's own precision conventions: fp16 1e-3, fp32 1e-4, bf16 ~4e-3, integers exact.
 DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
     "float16": (1e-3, 1e-3),
     "float32": (1e-4, 1e-4),

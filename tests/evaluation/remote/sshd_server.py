@@ -1,4 +1,4 @@
-"""A real OpenSSH server on 127.0.0.1 for tests and benchmarks (FIELD-NOTES: OpenSSH server).
+"""A real OpenSSH server on 127.0.0.1 for tests and benchmarks.
 
 Generated host and client keys, a non-root login user, a private ssh_config + known_hosts
 for the client. Started and stopped by PID; `drop()` kills the listener and every

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.remote.backend import ssh_evaluator
-from ascendopt.evaluation.remote.cann import msprof
-from ascendopt.evaluation.remote.cann.templates import render
-from ascendopt.evaluation.remote.cann.toolchain import CannToolchain, local_cann_evaluator
+from ascendopt.evaluation.backends import ssh_evaluator
+from ascendopt.evaluation.cann import msprof
+from ascendopt.evaluation.cann.cann_toolchain import CannToolchain, local_cann_evaluator
+from ascendopt.evaluation.cann.templates import render
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings
 from ascendopt.evaluation.runner import LocalRunner
 from ascendopt.evaluation.verify import verify
@@ -134,7 +134,7 @@ async def test_ssh_cann_flow_with_fakes(sshd: LoopbackSshd, monkeypatch: pytest.
     assert any(line.startswith("[fake build]") for line in lines)
     assert any(line.startswith("[fake install]") for line in lines)
     assert any("[fake driver]" in line and "on device" in line for line in lines)
-    assert evaluator.slots == 2
+    assert evaluator.pool.slots == 2
 
 
 async def test_local_cann_flow_with_fakes_and_multi_op_profile(

@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from ascendopt.cli import app
 from ascendopt.evaluation.backends import BackendError, make_evaluator, parse_backend
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.remote.check import parse_npu_smi
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, parse_devices
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
@@ -31,7 +31,7 @@ def test_backend_strings() -> None:
     assert isinstance(ev, ToolchainEvaluator) and ev.name == "ssh:a:cann"
     with pytest.raises(BackendError, match="different toolchains"):
         make_evaluator("ssh:a,b", settings=settings)
-    assert make_evaluator("ssh:a,b:cpu-twin", settings=settings).slots == 2
+    assert make_evaluator("ssh:a,b:cpu-twin", settings=settings).pool.slots == 2
 
 
 def test_devices_and_npu_smi() -> None:

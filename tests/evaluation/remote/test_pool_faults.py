@@ -9,12 +9,12 @@ from typing import Any
 
 import pytest
 
-from ascendopt.evaluation.cpu_twin.sandbox import RunResult
+from ascendopt.evaluation.backends import ssh_evaluator
 from ascendopt.evaluation.pool import PoolHost, RetryPolicy, SlotPool
-from ascendopt.evaluation.remote.backend import ssh_evaluator
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, SshOptions
 from ascendopt.evaluation.remote.ssh_runner import SshRunner
 from ascendopt.evaluation.runner import LocalRunner, TransportError
+from ascendopt.evaluation.sandbox import RunResult
 from ascendopt.evaluation.toolchain import Slot
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import discover
@@ -122,7 +122,7 @@ async def test_work_moves_off_a_host_that_is_down(sshd: LoopbackSshd) -> None:
         retry=FAST,
     )
     evaluator = ssh_evaluator([sshd_alias_dead, sshd.alias], None, settings)
-    assert evaluator.slots == 3
+    assert evaluator.pool.slots == 3
     op = discover(TEMPLATES / "add_custom").find("add_custom")
     try:
         results = await asyncio.gather(*(verify(evaluator, op, case="0", seed=s) for s in range(3)))
@@ -133,7 +133,7 @@ async def test_work_moves_off_a_host_that_is_down(sshd: LoopbackSshd) -> None:
     assert all("loopback" in r.hardware and "dead" not in r.hardware for r in results)
     assert evaluator.pool.stats.hosts_down == [sshd_alias_dead]
     assert evaluator.pool.stats.completed == 3
-    assert evaluator.slots == 1
+    assert evaluator.pool.slots == 1
 
 
 async def test_all_hosts_down_is_an_error_not_a_crash(tmp_path: Path) -> None:

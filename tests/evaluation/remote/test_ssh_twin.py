@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.backends import ssh_evaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.records import Evaluation
-from ascendopt.evaluation.remote.backend import ssh_evaluator
 from ascendopt.evaluation.remote.settings import RemoteSettings
 from ascendopt.evaluation.remote.ssh_runner import SshRunner
 from ascendopt.evaluation.verify import verify

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
 from ascendopt.evaluation.remote import hostkeys
 from ascendopt.evaluation.remote.hostkeys import HostKeyError
 from ascendopt.evaluation.remote.settings import RemoteSettings
 from ascendopt.evaluation.remote.ssh_runner import SshRunner
 from ascendopt.evaluation.runner import UnsafePath
+from ascendopt.evaluation.sandbox import Limits
 from tests.evaluation.remote.conftest import settings_for
 from tests.evaluation.remote.sshd_server import LoopbackSshd
 

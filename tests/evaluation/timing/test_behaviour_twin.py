@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.cpu_twin.evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.records import Profile
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.candidate import KnobValue

@@ -16,10 +16,11 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel
 
-from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
+from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
-from ascendopt.operators.issues import Issue
+from ascendopt.evaluation.sandbox import Limits
+from ascendopt.operators.dtypes import DTYPES
+from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
 
 TWIN_DIR = Path(__file__).resolve().parent
@@ -32,23 +33,7 @@ CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
 _COMPILE_LIMITS = Limits(wall_seconds=120, cpu_seconds=120, memory_mb=4096, file_mb=512, no_network=False)
 
 # spec dtype → the C++ type CANN's build puts in DTYPE_<NAME>
-CTYPES = {
-    "float16": "half",
-    "float32": "float",
-    "bfloat16": "bfloat16_t",
-    "int8": "int8_t",
-    "int16": "int16_t",
-    "int32": "int32_t",
-    "int64": "int64_t",
-    "uint8": "uint8_t",
-    "bool": "bool",
-}
-
-
-class CompileError(Exception):
-    def __init__(self, issues: list[Issue]) -> None:
-        super().__init__("\n".join(str(i) for i in issues))
-        self.issues = issues
+CTYPES = {name: d.ctype for name, d in DTYPES.items()}
 
 
 class BuildCache(BaseModel):
@@ -58,11 +43,6 @@ class BuildCache(BaseModel):
 
     def path(self, key: str, suffix: str) -> Path:
         return self.root / key[:2] / f"{key}{suffix}"
-
-
-def default_cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "ascendopt" / "twin"
 
 
 def _digest(*parts: bytes | str) -> str:

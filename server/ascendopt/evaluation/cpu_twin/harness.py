@@ -10,40 +10,23 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from pathlib import Path, PurePath, PurePosixPath
+from pathlib import Path
 
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
+from ascendopt.evaluation.manifest import SocModel, manifest_files
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
-from ascendopt.evaluation.tensors import encode_raw, read_raw
+from ascendopt.evaluation.sandbox import Limits
+from ascendopt.evaluation.tensors import read_raw
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
 
-class SocModel(BaseModel):
-    """What the tiling program may ask of the platform."""
+class TwinRunResult(BaseModel):
+    """What the twin's runner executable (runtime/runner.cpp) wrote to result.json for one case."""
 
-    name: str = "Ascend910B4"
-    core_num_aiv: int = 40
-    ub_size: int = 196608 - 8192 - 256  # FIELD-NOTES: 192 KB, less the 8 KB + 256 B the compiler reserves
-
-
-SOCS = {
-    "Ascend910B1": SocModel(name="Ascend910B1", core_num_aiv=48),
-    "Ascend910B2": SocModel(name="Ascend910B2", core_num_aiv=48),
-    "Ascend910B3": SocModel(name="Ascend910B3", core_num_aiv=40),
-    "Ascend910B4": SocModel(name="Ascend910B4", core_num_aiv=40),
-}
-
-
-def soc_model(name: str) -> SocModel:
-    return SOCS.get(name) or SOCS.get(f"Ascend{name}") or SocModel(name=name)
-
-
-class RunnerResult(BaseModel):
     status: str
     block_dim: int | None = None
     tiling_key: int | None = None
@@ -56,82 +39,11 @@ class RunnerResult(BaseModel):
 class CaseRun(BaseModel):
     """What the runner produced for one case."""
 
-    result: RunnerResult
+    result: TwinRunResult
     findings: list[Finding] = Field(default_factory=list)
     trace: Path | None = None
     seconds: float = 0.0
     error: str | None = None
-
-
-def _manifest(
-    project: OperatorProject,
-    case: ResolvedCase,
-    soc: SocModel,
-    inputs: Mapping[str, str | PurePath],
-    outputs: Mapping[str, tuple[list[int], str | PurePath]],
-    work: str | PurePath,
-    src_dir: str | PurePath,
-    trace: bool,
-    tiling_only: bool = False,
-) -> str:
-    assert project.spec is not None
-    spec = project.spec
-    lines = [
-        f"op_type {project.op_type}",
-        f"soc {soc.name}",
-        f"core_num_aiv {soc.core_num_aiv}",
-        f"ub_size {soc.ub_size}",
-    ]
-    for t in spec.inputs:
-        shape = case.input_shapes[t.name]
-        lines.append(_tensor_line("input", t.name, case.dtypes[t.name], shape, inputs[t.name]))
-    for t in spec.outputs:
-        shape, path = outputs[t.name]
-        lines.append(_tensor_line("output", t.name, case.dtypes[t.name], shape, path))
-    for a in spec.attrs:
-        value = case.attrs[a.name]
-        text = str(int(value)) if a.type in ("int", "bool") else repr(float(value))
-        lines.append(f"attr {a.name} {a.type} {text}")
-    if project.layout == "kernel_launch":
-        lines.append(f"block_dim {spec.block_dim or 8}")
-    elif spec.block_dim is not None:
-        lines.append(f"block_dim {spec.block_dim}")
-    work = PurePosixPath(work)
-    if trace:  # the trace costs time; only profiling needs it
-        lines.append(f"trace {work / 'trace.jsonl'}")
-    if tiling_only:  # run the tiling program and stop (the episode's cheap pre-check)
-        lines.append("tiling_only 1")
-    lines += [
-        f"findings {work / 'findings.jsonl'}",
-        f"result {work / 'result.json'}",
-        f"source_root {src_dir}",
-    ]
-    return "\n".join(lines) + "\n"
-
-
-def _tensor_line(kind: str, name: str, dtype: str, shape: list[int], path: str | PurePath) -> str:
-    # Fields joined one by one: a 0-d tensor has no dims, and the path must stay the last field.
-    return " ".join([kind, name, dtype, str(len(shape)), *map(str, shape), str(path)])
-
-
-def manifest_files(
-    project: OperatorProject,
-    case: ResolvedCase,
-    inputs: Mapping[str, np.ndarray],
-    output_shapes: Mapping[str, list[int]],
-    soc: SocModel,
-    work: str,
-    src_dir: str,
-    trace: bool,
-    tiling_only: bool = False,
-) -> dict[str, bytes]:
-    """The files a case needs in its work folder (inputs + manifest), with paths as seen on the runner."""
-    files = {f"in_{name}.bin": encode_raw(values, case.dtypes[name]) for name, values in inputs.items()}
-    in_paths = {name: f"{work}/in_{name}.bin" for name in inputs}
-    out_paths = {name: (shape, f"{work}/out_{name}.bin") for name, shape in output_shapes.items()}
-    manifest = _manifest(project, case, soc, in_paths, out_paths, work, src_dir, trace, tiling_only)
-    files["manifest.txt"] = manifest.encode("utf-8")
-    return files
 
 
 async def run_case_on(
@@ -164,7 +76,7 @@ async def run_case_on(
     got = await runner.get(work, names)
     findings = _parse_findings(got.pop("findings.jsonl"))
     result = _parse_result(got.pop("result.json"))
-    run = CaseRun(result=result or RunnerResult(status="crashed"), findings=findings, seconds=seconds)
+    run = CaseRun(result=result or TwinRunResult(status="crashed"), findings=findings, seconds=seconds)
     if proc.killed_reason or result is None:
         tail = proc.stderr.strip().splitlines()[-3:] if proc.stderr.strip() else []
         run.error = proc.killed_reason or f"runner exited with {proc.returncode} and wrote no result"
@@ -237,10 +149,10 @@ def _parse_findings(data: bytes | None) -> list[Finding]:
     return out
 
 
-def _parse_result(data: bytes | None) -> RunnerResult | None:
+def _parse_result(data: bytes | None) -> TwinRunResult | None:
     if data is None:
         return None
     try:
-        return RunnerResult.model_validate(json.loads(data.decode("utf-8", errors="replace")))
+        return TwinRunResult.model_validate(json.loads(data.decode("utf-8", errors="replace")))
     except (ValueError, ValidationError):
         return None

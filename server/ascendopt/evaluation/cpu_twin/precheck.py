@@ -12,22 +12,18 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-from pydantic import BaseModel, Field
 
-from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
-from ascendopt.evaluation.cpu_twin.harness import run_case, soc_model
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
+from ascendopt.evaluation.cpu_twin.build import Builder
+from ascendopt.evaluation.cpu_twin.harness import run_case
+from ascendopt.evaluation.manifest import soc_model
+from ascendopt.evaluation.records import TilingCheck
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_input
 from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
-
-
-class TilingCheck(BaseModel):
-    ok: bool
-    reason: str = ""
-    block_dims: dict[str, int] = Field(default_factory=dict)
 
 
 class TilingPrecheck:

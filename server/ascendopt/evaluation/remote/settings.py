@@ -6,7 +6,7 @@ remote_dir = "~/.ascendopt-remote"      # on each host; one folder per workspace
 name = "npu-box"                        # an alias in ~/.ssh/config, or give host/port/user/key
 devices = "0-7"
 toolchain = "cann"                      # what `ssh:npu-box` means when the backend names none
-[commands]                              # CANN command templates (remote/cann/templates.py)
+[commands]                              # CANN command templates (cann/templates.py)
 build = "bash build.sh"
 [operators.add_custom.commands]         # per-operator overrides
 run = "..."
@@ -32,7 +32,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-Toolchain = Literal["cpu-twin", "cann"]
+ToolchainName = Literal["cpu-twin", "cann"]
 SETTINGS_FILE = Path(".ascendopt") / "remote.toml"
 _NAME = re.compile(r"^[A-Za-z0-9_.@-]+$")
 
@@ -65,7 +65,7 @@ class _Strict(BaseModel):
 
 
 class CommandOverrides(_Strict):
-    """Command templates by step name; see `remote/cann/templates.py` for the steps and variables."""
+    """Command templates by step name; see `cann/templates.py` for the steps and variables."""
 
     commands: dict[str, str] = Field(default_factory=dict)
 
@@ -79,7 +79,7 @@ class HostConfig(_Strict):
     devices: str = "0"
     max_parallel: int | None = Field(default=None, ge=1, description="evaluations at once on this host")
     case_parallel: int = Field(default=2, ge=1, description="cpu-twin cases at once per evaluation")
-    toolchain: Toolchain = "cpu-twin"
+    toolchain: ToolchainName = "cpu-twin"
     cann: str = "/usr/local/Ascend/ascend-toolkit/latest"  # holds set_env.sh
     soc: str | None = None  # e.g. Ascend910B2; default: the spec's
 

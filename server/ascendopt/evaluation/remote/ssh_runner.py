@@ -25,7 +25,6 @@ from pathlib import Path, PurePosixPath
 import asyncssh
 from pydantic import BaseModel
 
-from ascendopt.evaluation.cpu_twin.sandbox import Limits, LineSink, RunResult
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings
 from ascendopt.evaluation.remote.transport import SshTransport
 from ascendopt.evaluation.runner import (
@@ -36,6 +35,7 @@ from ascendopt.evaluation.runner import (
     inside,
     safe_relative,
 )
+from ascendopt.evaluation.sandbox import Limits, LineSink, RunResult
 
 _SAFE_PART = re.compile(r"[^A-Za-z0-9_.-]")
 _BLOB_TTL_DAYS = 14

@@ -1,7 +1,7 @@
 """One SSH host: a kept-alive asyncssh connection, commands as killable process groups, SFTP.
 
 Why the job wrapper: asyncssh cancels only our side of a channel, and sshd ignores the
-signal request for root logins (FIELD-NOTES), so a cancelled build would keep running.
+signal request for root logins, so a cancelled build would keep running.
 Every command therefore starts under `setsid` and writes its process-group id to a file;
 cancelling (or a timeout) kills that group from a second channel. If the connection
 itself drops, the groups still running are remembered and killed after reconnecting.
@@ -19,10 +19,10 @@ from typing import Any
 
 import asyncssh
 
-from ascendopt.evaluation.cpu_twin.sandbox import LineSink, OutputTail, RunResult
 from ascendopt.evaluation.remote.hostkeys import HostKeyError, explain_host_key_failure
 from ascendopt.evaluation.remote.settings import HostConfig, SshOptions
 from ascendopt.evaluation.runner import RunnerError, TransportError
+from ascendopt.evaluation.sandbox import LineSink, OutputTail, RunResult
 
 log = logging.getLogger(__name__)
 

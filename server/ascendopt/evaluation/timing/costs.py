@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict
 
+from ascendopt.operators.dtypes import DTYPES
+
 
 class CostConstants(BaseModel):
     model_config = ConfigDict(frozen=True)
@@ -117,21 +119,13 @@ CAST_INTO: dict[str, str] = {
     "int8": "CONV_F162S8R",
 }
 
-DTYPE_BYTES: dict[str, int] = {
-    "float16": 2,
+# Element sizes by the names a trace uses: the spec's dtypes and the C++ names the twin writes.
+DTYPE_BYTES: dict[str, int] = {name: d.bytes for name, d in DTYPES.items()} | {
     "half": 2,
-    "bfloat16": 2,
-    "float32": 4,
     "float": 4,
-    "int32": 4,
-    "uint32": 4,
-    "int16": 2,
     "uint16": 2,
-    "int8": 1,
-    "uint8": 1,
-    "int64": 8,
+    "uint32": 4,
     "uint64": 8,
-    "bool": 1,
 }
 
 

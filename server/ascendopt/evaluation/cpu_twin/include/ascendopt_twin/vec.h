@@ -539,5 +539,5 @@ template <typename D, typename S> inline D CastOne(S v, RoundMode m, bool &overf
 }  // namespace twin_detail
 }  // namespace AscendC
 
-#include "ascendopt_twin/vec2.h"
+#include "ascendopt_twin/vec_cast_reduce.h"
 #endif

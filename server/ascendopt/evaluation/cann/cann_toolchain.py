@@ -14,26 +14,23 @@ import json
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 from pydantic import BaseModel
 
-from ascendopt.evaluation.cpu_twin.build import CompileError
-from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
-from ascendopt.evaluation.cpu_twin.harness import manifest_files, soc_model
-from ascendopt.evaluation.cpu_twin.sandbox import Limits, LineSink, RunResult
+from ascendopt.evaluation.cann import msprof
+from ascendopt.evaluation.cann.driver import driver_source
+from ascendopt.evaluation.cann.templates import defaults, render
+from ascendopt.evaluation.diagnostics import map_diagnostics
+from ascendopt.evaluation.manifest import manifest_files, soc_model
 from ascendopt.evaluation.pool import PoolHost, SlotPool
-from ascendopt.evaluation.remote.cann import msprof
-from ascendopt.evaluation.remote.cann.driver import driver_source
-from ascendopt.evaluation.remote.cann.templates import defaults, render
 from ascendopt.evaluation.remote.settings import RemoteSettings, operator_commands
 from ascendopt.evaluation.runner import LocalRunner, Runner
+from ascendopt.evaluation.sandbox import Limits, LineSink, RunResult
 from ascendopt.evaluation.tensors import encode_raw
-from ascendopt.evaluation.toolchain import CaseOutcome, Combo, Slot
+from ascendopt.evaluation.toolchain import CaseJob, CaseOutcome, Combo, Slot
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
 from ascendopt.operators.candidate import Candidate
-from ascendopt.operators.issues import Issue
+from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
-from ascendopt.operators.spec import ResolvedCase
 
 BUILD_LIMITS = Limits(wall_seconds=1800, cpu_seconds=3600, memory_mb=16384, file_mb=4096, no_network=False)
 RUN_LIMITS = Limits(wall_seconds=600, cpu_seconds=1200, memory_mb=65536, file_mb=8192, no_network=False)
@@ -152,19 +149,9 @@ class CannToolchain:
             self._versions[runner.name] = text.split("=", 1)[-1].strip() or None
         return self._versions[runner.name]
 
-    async def run_case(
-        self,
-        slot: Slot,
-        artifact: Any,
-        project: OperatorProject,
-        case: ResolvedCase,
-        inputs: dict[str, np.ndarray],
-        output_shapes: dict[str, list[int]],
-        work: str,
-        src_dir: str,
-        profile: bool,
-    ) -> CaseOutcome:
+    async def run_case(self, slot: Slot, artifact: Any, job: CaseJob) -> CaseOutcome:
         build: CannBuild = artifact
+        case, inputs, output_shapes, work = job.case, job.inputs, job.output_shapes, job.work
         runner = slot.runner
         soc = build.values["soc"]
         values = {
@@ -174,7 +161,9 @@ class CannToolchain:
             "device": str(slot.device if slot.device is not None else 0),
             "prof_out": f"{work}/prof",
         }
-        files = manifest_files(project, case, inputs, output_shapes, soc_model(soc), work, src_dir, False)
+        files = manifest_files(
+            job.project, case, inputs, output_shapes, soc_model(soc), work, job.src_dir, False
+        )
         in_pattern = build.commands.get("input_file")
         out_pattern = build.commands.get("output_file", "out_{name}.bin")
         if in_pattern:  # kernel-launch samples read fixed file names
@@ -194,7 +183,7 @@ class CannToolchain:
         names = {n: out_pattern.format(name=n) for n in output_shapes}
         got = await runner.get(work, list(names.values()))
         outcome.outputs = {n: blob for n, path in names.items() if (blob := got[path]) is not None}
-        if profile:
+        if job.profile:
             prof = await self._step(runner, build.commands, "profile", values, work, RUN_LIMITS, env)
             if prof.returncode != 0:
                 outcome.error = f"msprof op failed ({prof.returncode}): {_tail(prof)}"
@@ -202,8 +191,8 @@ class CannToolchain:
             listing = [p for p in await runner.listdir(values["prof_out"]) if p.endswith(".csv")]
             csvs = await runner.get(values["prof_out"], listing)
             launches = msprof.parse_opprof({k: v for k, v in csvs.items() if v is not None})
-            mine = msprof.select(launches, project.op_type, slot.device) or msprof.select(
-                launches, project.name, slot.device
+            mine = msprof.select(launches, job.project.op_type, slot.device) or msprof.select(
+                launches, job.project.name, slot.device
             )
             try:
                 outcome.profile = msprof.to_profile(

@@ -9,21 +9,21 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
-from ascendopt.evaluation.cpu_twin.harness import SocModel, run_case_on, soc_model
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
+from ascendopt.evaluation.cpu_twin.build import Builder
+from ascendopt.evaluation.cpu_twin.harness import run_case_on
+from ascendopt.evaluation.manifest import SocModel, soc_model
 from ascendopt.evaluation.records import PipeTime, Profile
 from ascendopt.evaluation.runner import gather_settled
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.timing.model import estimate
-from ascendopt.evaluation.toolchain import CaseOutcome, Combo, Slot
+from ascendopt.evaluation.toolchain import CaseJob, CaseOutcome, Combo, Slot
 from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
-from ascendopt.operators.spec import ResolvedCase
 
 
 class CpuTwinToolchain:
@@ -35,11 +35,13 @@ class CpuTwinToolchain:
         soc: str | None = None,
         parallel: int | None = None,
         builders: dict[str, Builder] | None = None,
+        case_parallel: Callable[[Slot], int] | None = None,
     ) -> None:
         self.limits = limits or Limits()
         self.soc = soc
         self.parallel = parallel or max(1, os.cpu_count() or 1)
         self._builders: dict[str, Builder] = dict(builders or {})
+        self._case_parallel = case_parallel  # per slot (an SSH host's setting); default `parallel`
 
     def builder(self, slot: Slot) -> Builder:
         """One builder per machine: its object cache and locks are shared by that machine's slots."""
@@ -51,7 +53,7 @@ class CpuTwinToolchain:
         return soc_model(self.soc or (project.spec.soc if project.spec else "Ascend910B4"))
 
     def case_parallel(self, slot: Slot) -> int:
-        return self.parallel
+        return self._case_parallel(slot) if self._case_parallel else self.parallel
 
     def hardware(self, slot: Slot, project: OperatorProject) -> str:
         where = "" if slot.host == "local" else f" on {slot.runner.name}"
@@ -72,29 +74,19 @@ class CpuTwinToolchain:
             raise CompileError(_unique(issues))
         return {combo: str(exe) for combo, exe in zip(combos, built, strict=True)}
 
-    async def run_case(
-        self,
-        slot: Slot,
-        artifact: Any,
-        project: OperatorProject,
-        case: ResolvedCase,
-        inputs: dict[str, np.ndarray],
-        output_shapes: dict[str, list[int]],
-        work: str,
-        src_dir: str,
-        profile: bool,
-    ) -> CaseOutcome:
-        soc = self.soc_for(project)
+    async def run_case(self, slot: Slot, artifact: Any, job: CaseJob) -> CaseOutcome:
+        soc = self.soc_for(job.project)
+        profile, output_shapes = job.profile, job.output_shapes
         run, files = await run_case_on(
             slot.runner,
             str(artifact),
-            project,
-            case,
-            inputs,
+            job.project,
+            job.case,
+            job.inputs,
             output_shapes,
             soc,
-            work,
-            src_dir,
+            job.work,
+            job.src_dir,
             self.limits,
             trace=profile,
         )

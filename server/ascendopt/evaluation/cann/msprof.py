@@ -1,6 +1,6 @@
 """`msprof op` output (OPPROF_* folders) → the Profile fields the CPU twin fills, labelled measured.
 
-Layouts (FIELD-NOTES, msprof op docs):
+Layouts (from the msprof op documentation):
 
     OPPROF_<ts>_XXX/OpBasicInfo.csv, PipeUtilization.csv, …           one operator
     OPPROF_<ts>_XXX/<OpName>/<n>/OpBasicInfo.csv, …                    several operators / launches

@@ -47,6 +47,6 @@ async def test_the_episode_spends_no_evaluation_on_a_failing_tiling(add_op: Path
     )
     journal = EpisodeJournal.open(add_op.parent, outcome.episode)
     rejected = journal.events("precheck.rejected")
-    assert rejected and all(e.data["assignment"]["MAX_CORES"] == 0 for e in rejected)
-    evaluated = {e.data["candidate"] for e in journal.events("evaluation")}
-    assert not evaluated & {e.data["candidate"] for e in rejected}
+    assert rejected and all(e.data.assignment["MAX_CORES"] == 0 for e in rejected)
+    evaluated = {e.data.candidate for e in journal.events("evaluation")}
+    assert not evaluated & {e.data.candidate for e in rejected}

@@ -9,10 +9,10 @@ from __future__ import annotations
 import os
 
 from ascendopt.evaluation.cpu_twin.build import Builder
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
-from ascendopt.evaluation.cpu_twin.toolchain import CpuTwinToolchain, profile_from_trace
+from ascendopt.evaluation.cpu_twin.twin_toolchain import CpuTwinToolchain, profile_from_trace
 from ascendopt.evaluation.pool import local_pool
 from ascendopt.evaluation.runner import LocalRunner
+from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
 
 __all__ = ["CpuTwinEvaluator", "profile_from_trace"]

@@ -1,0 +1,44 @@
+"""A candidate's files outside the candidate: written out as an operator folder, or as a diff."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from pathlib import Path
+
+from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.model import OperatorProject
+
+
+def materialize(project: OperatorProject, candidate: Candidate, folder: Path) -> OperatorProject:
+    """The operator as `candidate`'s files describe it, written under `folder` (knob ranges move with
+    kernel edits, so a candidate's own knobs come from its own files). The caller owns `folder`."""
+    root = folder / candidate.id / project.root.name
+    for rel, text in candidate.files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text, encoding="utf-8")
+    return load_operator(root, project.name)
+
+
+def unified_diff(path: str, before: str, after: str) -> str:
+    """One file's change as a `git apply`-able unified diff (empty when unchanged)."""
+    return "".join(
+        difflib.unified_diff(
+            before.splitlines(keepends=True),
+            after.splitlines(keepends=True),
+            fromfile=f"a/{path}",
+            tofile=f"b/{path}",
+        )
+    )
+
+
+def files_diff(
+    before: dict[str, str], after: dict[str, str], keep: Callable[[str], bool] = lambda _: True
+) -> str:
+    """The diff of every file both sides have and `keep` selects, in path order."""
+    return "".join(
+        unified_diff(p, before[p], after[p])
+        for p in sorted(after)
+        if p in before and before[p] != after[p] and keep(p)
+    )
