@@ -146,8 +146,7 @@ Manifest ParseManifest(const char *path)
 
 uint8_t *AllocGm(const std::string &name, uint64_t size, int kind, uint8_t fill)
 {
-    uint64_t alloc = (size + 511) / 512 * 512;
-    if (alloc == 0) alloc = 512;
+    uint64_t alloc = (rt::GmPadded(size) + 511) / 512 * 512;
     void *p = nullptr;
     if (posix_memalign(&p, 512, alloc) != 0) Fail(3, "runner_error", "out of memory allocating %llu B for %s", static_cast<unsigned long long>(alloc), name.c_str());
     std::memset(p, fill, alloc);

@@ -2,7 +2,7 @@
 #include <cstdarg>
 #include <cstring>
 
-#include "ascendopt_twin/vec.h"
+#include "ascendopt_twin/vec_vconv.h"
 #include "twin_internal.h"
 
 namespace ascendopt_twin {
@@ -147,6 +147,7 @@ void Trace(const TraceRec &r)
     if (r.repeat >= 0) { o += ",\"repeat\":"; AppendInt(o, r.repeat); }
     if (r.mask >= 0) { o += ",\"mask\":"; AppendInt(o, r.mask); }
     else if (r.mask == -2) o += ",\"mask\":\"bits\"";
+    else if (r.mask == -3) o += ",\"mask\":\"counter\"";
     if (r.queue >= 0) { o += ",\"queue\":"; AppendInt(o, r.queue); }
     if (r.buf >= 0) { o += ",\"buf\":"; AppendInt(o, r.buf); }
     if (r.event >= 0) { o += ",\"event\":"; AppendInt(o, r.event); }
@@ -169,6 +170,7 @@ Op Begin(Pipe pipe, const char *name, const Loc &loc)
     op.line = loc.line;
     op.pipe = pipe;
     op.epoch = pipe < P_NUM ? ++g_cur->issued[pipe] : 0;
+    ++g_cur->pub.calls;
     op.loc = InternLoc(name, loc.file, loc.line);
     G.lastOp = LocInfo{name, loc.file, loc.line};
     return op;
@@ -398,26 +400,20 @@ bool CheckCount(const Op &op, uint32_t off, uint64_t bytes, bool write, const Ub
 bool CheckRepeat(const Op &op, const Opnd *ops, int nops, uint32_t lanes, uint32_t repeat, Mask &mask)
 {
     if (repeat == 0) return false;
-    if (!mask.bits && (mask.cnt == 0 || mask.cnt > lanes)) {
+    if (mask.counter == 0 && !mask.bits && (mask.cnt == 0 || mask.cnt > lanes)) {
         Report("bad_mask", true, op.file, op.line, "%s: mask %llu is outside [1, %u] for this data type", op.name,
                static_cast<unsigned long long>(mask.cnt), lanes);
         if (mask.cnt > lanes) mask.cnt = lanes;
     }
-    if (mask.bits) {
+    if (mask.counter == 0 && mask.bits) {
         bool beyond = lanes < 128 && (lanes <= 64 ? (lanes < 64 && (mask.m[0] >> lanes) != 0) || mask.m[1] != 0
                                                   : (mask.m[1] >> (lanes - 64)) != 0);
-        if (beyond)
+        if (beyond && !mask.reg)
             Report("bad_mask", true, op.file, op.line, "%s: mask bits set beyond lane %u (only %u lanes of this type per repeat)", op.name,
                    lanes - 1, lanes);
         if (lanes <= 64) mask.m[1] = 0;
     }
-    uint32_t first = lanes, last = 0;
-    for (uint32_t l = 0; l < lanes; ++l)
-        if (mask.On(l)) {
-            if (first == lanes) first = l;
-            last = l;
-        }
-    if (first == lanes) return false;
+    bool any = false;
     for (int pass = 0; pass < 2; ++pass)
         for (int i = 0; i < nops; ++i) {
             const Opnd &o = ops[i];
@@ -426,19 +422,19 @@ bool CheckRepeat(const Op &op, const Opnd *ops, int nops, uint32_t lanes, uint32
                 Report("misaligned_operand", true, op.file, op.line, "%s: %s at UB offset %u is not 32 B aligned", op.name, o.what, o.off);
             uint32_t perBlk = 32 / o.esz;
             for (uint32_t r = 0; r < repeat; ++r)
-                for (uint32_t blk = first / perBlk; blk <= last / perBlk; ++blk) {
-                    uint32_t l0 = blk * perBlk, l1 = l0 + perBlk;
+                for (uint32_t l0 = 0; l0 < lanes; l0 += perBlk) {
                     uint32_t a = lanes, z = 0;
-                    for (uint32_t l = l0; l < l1 && l < lanes; ++l)
-                        if (mask.On(l)) {
+                    for (uint32_t l = l0; l < l0 + perBlk && l < lanes; ++l)
+                        if (mask.At(r, l, lanes)) {
                             if (a == lanes) a = l;
                             z = l;
                         }
                     if (a == lanes) continue;
+                    any = true;
                     if (!Ub(op, LaneOff(o, r, a), (z - a + 1) * o.esz, o.write, o.buf, o.what)) return false;
                 }
         }
-    return true;
+    return any;
 }
 
 // ------------------------------------------------------------------ GM
@@ -462,32 +458,63 @@ static GmBuf *FindGmNear(const void *p)
     return best;
 }
 
-bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what)
+static const char *GmKind(const GmBuf &g)
 {
-    if (len == 0) return true;
+    return g.kind == 0 ? "input" : g.kind == 1 ? "output" : g.kind == 2 ? "workspace" : g.kind == 3 ? "tiling buffer" : "GM buffer";
+}
+
+uint64_t GmPadded(uint64_t size) { return (size + 31) / 32 * 32 + kGmPadding; }
+
+uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what)
+{
+    if (len == 0) return 0;
+    const uint64_t req = len;
     const uint8_t *q = static_cast<const uint8_t *>(p);
     GmBuf *g = FindGm(p);
-    if (g == nullptr || q + len > g->base + g->size) {
-        GmBuf *n = g ? g : FindGmNear(p);
+    if (g == nullptr) {
+        GmBuf *n = FindGmNear(p);
         if (n) {
             long long rel = static_cast<long long>(q - n->base);
             Report("gm_out_of_bounds", true, op.file, op.line,
                    "%s %s %llu B at byte offset %lld of %s '%s' (%llu B): %s; the twin skipped the access", op.name,
-                   write ? "writes" : "reads", static_cast<unsigned long long>(len), rel,
-                   n->kind == 0 ? "input" : n->kind == 1 ? "output" : n->kind == 2 ? "workspace" : "tiling buffer", n->name.c_str(),
-                   static_cast<unsigned long long>(n->size),
-                   rel < 0 ? "it starts before the tensor" : "it runs past the end of the tensor");
+                   write ? "writes" : "reads", static_cast<unsigned long long>(len), rel, GmKind(*n), n->name.c_str(),
+                   static_cast<unsigned long long>(n->size), rel < 0 ? "it starts before the tensor" : "it lies past the end of the allocation");
         } else {
             Report("gm_out_of_bounds", true, op.file, op.line, "%s %s %llu B at GM address %p, which is not inside any kernel argument",
                    op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), p);
         }
-        return false;
+        return 0;
     }
     uint64_t off = static_cast<uint64_t>(q - g->base);
-    if (declLo && (p < declLo || q + len > static_cast<const uint8_t *>(declHi)))
+    uint64_t span = len;
+    if (off + len > g->size) {
+        // Past the end of the tensor. Device allocations are padded (aclrtMalloc: size rounded up to 32 B plus 32 B),
+        // so the NPU moves the bytes that fall inside the padding; beyond it the memory belongs to someone else.
+        uint64_t padded = GmPadded(g->size);
+        uint64_t over = off + len - g->size;
+        bool inPad = off + len <= padded;
+        if (!inPad) span = off < padded ? padded - off : 0;
+        char tail[160];
+        if (inPad)
+            std::snprintf(tail, sizeof tail, "inside the allocation padding (%llu B after the tensor), so the NPU %s them",
+                          static_cast<unsigned long long>(padded - g->size), write ? "writes" : "reads whatever they hold");
+        else
+            std::snprintf(tail, sizeof tail, "beyond the allocation padding (%llu B after the tensor); the twin moved only %llu B",
+                          static_cast<unsigned long long>(padded - g->size), static_cast<unsigned long long>(span));
+        Report("gm_out_of_bounds", write || !inPad, op.file, op.line,
+               "%s %s %llu B at byte offset %llu of %s '%s' (%llu B): %llu B past the end of the tensor, %s", op.name,
+               write ? "writes" : "reads", static_cast<unsigned long long>(len), static_cast<unsigned long long>(off), GmKind(*g),
+               g->name.c_str(), static_cast<unsigned long long>(g->size), static_cast<unsigned long long>(over), tail);
+        if (span == 0) return 0;
+    }
+    // Shadow state (races, hazards) covers the tensor's own bytes only.
+    uint64_t tracked = off >= g->size ? 0 : (off + span > g->size ? g->size - off : span);
+    if (tracked == 0) return span;
+    len = tracked;
+    if (declLo && (p < declLo || q + req > static_cast<const uint8_t *>(declHi)))
         Report("gm_out_of_bounds", true, op.file, op.line,
                "%s %s %llu B at byte offset %llu of '%s', outside the range declared with SetGlobalBuffer (bytes [%lld, %lld) of it)",
-               op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), static_cast<unsigned long long>(off),
+               op.name, write ? "writes" : "reads", static_cast<unsigned long long>(req), static_cast<unsigned long long>(off),
                g->name.c_str(), static_cast<long long>(static_cast<const uint8_t *>(declLo) - g->base),
                static_cast<long long>(static_cast<const uint8_t *>(declHi) - g->base));
     int64_t blk = g_cur->pub.idx;
@@ -526,7 +553,12 @@ bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declL
             Touch(op, gg.g, write, reported, "GM", off, len, what);
         }
     }
-    return true;
+    return span;
+}
+
+bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what)
+{
+    return GmSpan(op, p, len, write, declLo, declHi, what) == len;
 }
 
 // ------------------------------------------------------------------ tiling, misc
@@ -559,6 +591,9 @@ void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, ui
     b.pub.tilingSize = tilingSize;
     b.pub.atomicMode = 0;
     b.pub.atomicType = "none";
+    b.pub.maskCounter = false;
+    b.pub.maskLo = b.pub.maskHi = ~0ull;
+    b.pub.calls = 0;
 }
 
 }  // namespace rt

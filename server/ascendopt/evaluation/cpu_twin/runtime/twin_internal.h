@@ -96,6 +96,9 @@ const std::string &RelFile(const char *file);
 void TraceFlush();
 void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, uint64_t tilingKey, uint32_t tilingSize);
 GmBuf *FindGm(const void *p);
+// Device allocations are padded like aclrtMalloc's: size rounded up to 32 B, plus 32 B.
+constexpr uint64_t kGmPadding = 32;
+uint64_t GmPadded(uint64_t size);
 void JsonEscape(std::string &out, const std::string &s);
 
 }  // namespace rt
