@@ -9,9 +9,11 @@ from ascendopt.evaluation.cpu_twin.api import SUPPORTED_API
 from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR
 from ascendopt.evaluation.timing import costs
 
-# A public definition: `inline … Name(`, `class Name`, or a macro instance `MACRO(Name, …)`.
+# A public definition: `inline … Name(`, a declaration `void Name(…);` (defined in the runtime), `class Name`,
+# or a macro instance `MACRO(Name, …)`.
 _DEF = re.compile(
     r"^(?:template <.*> )?(?:__aicore__ )?(?:constexpr )?(?:static )?inline\s[^(]*?\b([A-Z]\w*)\s*\(|"
+    r"^void \*?([A-Z]\w*)\(.*\);$|"
     r"^(?:template <.*> )?class ([A-Z]\w*)\b|^ASCENDOPT_TWIN_\w+\(([A-Z]\w*),"
 )
 # Names the headers define that are types or helpers rather than APIs a kernel calls.

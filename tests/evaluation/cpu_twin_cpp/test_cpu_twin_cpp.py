@@ -462,3 +462,39 @@ def test_add_custom_template(runtime_objs, tmp_path, dtype, macro, fmt, shape):
     assert got == [a + b for a, b in zip(xs, ys, strict=False)]
     rec = [json.loads(r) for r in (tmp_path / "t.jsonl").read_text().splitlines()[1:]]
     assert all(r["file"] == "op_kernel/add_custom.cpp" for r in rec if "file" in r)
+
+
+# ---------------------------------------------------------------- CPU-debug host program (tikicpulib drop-in)
+def test_cpu_debug_main_runs_the_kernel_on_the_twin(runtime_objs, tmp_path):
+    # The look-alike sample's own main.cpp (ASCENDC_CPU_DEBUG path: GmAlloc, SetKernelMode, ICPU_RUN_KF) and
+    # its kernel, built the way CANN's CPU-debug build compiles them, linked with the twin runtime.
+    sample = HERE / "cpu_debug_sample"
+    flags = [*CXX, "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1", "-I", str(sample)]
+    objs = []
+    for src in ("main.cpp", "scale_abs.cpp"):
+        o = tmp_path / (src + ".o")
+        _run([*flags, "-c", str(sample / src), "-o", str(o)])
+        objs.append(o)
+    exe = tmp_path / "app"
+    _run(["g++", "-o", str(exe), *map(str, objs + runtime_objs), "-pthread"])
+    (tmp_path / "input").mkdir()
+    (tmp_path / "output").mkdir()
+    x = [((i % 50) - 25) / 4.0 for i in range(1600)]
+    (tmp_path / "input" / "input_x.bin").write_bytes(struct.pack("<1600e", *x))
+    env = {
+        "ASCENDOPT_TWIN_FINDINGS": str(tmp_path / "f.jsonl"),
+        "ASCENDOPT_TWIN_RESULT": str(tmp_path / "r.json"),
+        "ASCENDOPT_TWIN_TRACE": str(tmp_path / "t.jsonl"),
+        "ASCENDOPT_TWIN_SOURCE_ROOT": str(sample),
+    }
+    p = subprocess.run([str(exe)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    y = struct.unpack("<1600e", (tmp_path / "output" / "output_y.bin").read_bytes())
+    assert list(y) == [abs(v) * 2 for v in x]
+    res = json.loads((tmp_path / "r.json").read_text())
+    assert res["status"] == "ok" and res["launches"] == 1 and res["block_dim"] == 8, res
+    assert (tmp_path / "f.jsonl").read_text() == ""
+    recs = [json.loads(r) for r in (tmp_path / "t.jsonl").read_text().splitlines()[1:]]
+    assert {r["b"] for r in recs} == set(range(8))
+    assert any(r["op"] == "Abs" and r.get("mask") == "counter" and r["n"] == 200 for r in recs)
+    assert all(r["file"] == "scale_abs.cpp" for r in recs if "file" in r)

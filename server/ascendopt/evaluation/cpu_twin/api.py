@@ -70,6 +70,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         "GetUserWorkspace GetSysWorkSpacePtr SetSysWorkspace GetUBSizeInBytes GetRuntimeUBSize "
         "GetDataBlockSizeInBytes GetVecLen DivCeil AlignUp ConstCeil Ceil",
     )
+    + _family(_H + "cpu_debug.h", "cpu_debug", "GmAlloc GmFree SetKernelMode")
 )
 
 

@@ -27,6 +27,7 @@
 #include "ascendopt_twin/vec_transpose.h"
 #include "ascendopt_twin/adv_activation.h"
 #include "ascendopt_twin/adv_math.h"
+#include "ascendopt_twin/std_lib.h"
 #include "ascendopt_twin/kernel_misc.h"
 #include "ascendopt_twin/tiling_kernel.h"
 

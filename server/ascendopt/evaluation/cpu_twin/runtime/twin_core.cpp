@@ -1,5 +1,6 @@
 // AscendOptimizer CPU twin: sanitizer core (UB/GM shadow state, pipe vector clocks, findings, trace).
 #include <cstdarg>
+#include <cstdlib>
 #include <cstring>
 
 #include "ascendopt_twin/vec_vconv.h"
@@ -72,7 +73,13 @@ static void AddFinding(const char *kind, bool error, const char *file, int line,
     if (it != G.findingIndex.end()) {
         Finding &f = G.findings[it->second];
         f.count++;
-        if (error && !f.error) f.error = true;
+        if (error && !f.error) {  // an error outranks earlier warnings of the same kind on that line: keep its text
+            char buf[1024];
+            std::vsnprintf(buf, sizeof buf, fmt, ap);
+            f.error = true;
+            f.message = buf;
+            f.block = g_cur ? g_cur->pub.idx : -1;
+        }
         return;
     }
     char buf[1024];
@@ -328,11 +335,14 @@ static void ReportHazard(const Op &op, const char *kindOfDep, uint8_t prevPipe, 
 }
 
 // Returns true if a hazard was reported.
-static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, const char *space, uint64_t off, uint64_t len, const char *what)
+// atomic: a DMA-atomic (SetAtomicAdd/Max/Min) write; two of them on the same pipe commute, so their order is no hazard.
+static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, const char *space, uint64_t off, uint64_t len, const char *what,
+                         bool atomic = false)
 {
     uint8_t p = op.pipe;
     if (p >= P_NUM) return false;
-    if (g.wPipe < P_NUM && !(g.wPipe == p && g.wEpoch == op.epoch) && !Ordered(g.wPipe, g.wEpoch, p)) {
+    bool commute = atomic && g.wAtomic && g.wPipe == p;
+    if (g.wPipe < P_NUM && !commute && !(g.wPipe == p && g.wEpoch == op.epoch) && !Ordered(g.wPipe, g.wEpoch, p)) {
         if (!reported) ReportHazard(op, write ? "WAW" : "RAW", g.wPipe, g.wLoc, space, off, len, what);
         reported = true;
     }
@@ -347,6 +357,7 @@ static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, cons
         g.wPipe = p;
         g.wEpoch = op.epoch;
         g.wLoc = op.loc;
+        g.wAtomic = atomic;
         for (uint8_t r = 0; r < P_NUM; ++r) g.rEpoch[r] = 0;
     } else {
         g.rEpoch[p] = op.epoch;
@@ -460,7 +471,7 @@ static GmBuf *FindGmNear(const void *p)
 
 static const char *GmKind(const GmBuf &g)
 {
-    return g.kind == 0 ? "input" : g.kind == 1 ? "output" : g.kind == 2 ? "workspace" : g.kind == 3 ? "tiling buffer" : "GM buffer";
+    return g.kind == 0 ? "input" : g.kind == 1 ? "output" : g.kind == 2 ? "workspace" : g.kind == 3 ? "tiling buffer" : "GmAlloc buffer";
 }
 
 uint64_t GmPadded(uint64_t size) { return (size + 31) / 32 * 32 + kGmPadding; }
@@ -511,8 +522,10 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
     uint64_t tracked = off >= g->size ? 0 : (off + span > g->size ? g->size - off : span);
     if (tracked == 0) return span;
     len = tracked;
+    // The NPU does not check the size given to SetGlobalBuffer; inside the tensor the access is done (races with
+    // other blocks are reported on their own), so leaving the declared range is a warning.
     if (declLo && (p < declLo || q + req > static_cast<const uint8_t *>(declHi)))
-        Report("gm_out_of_bounds", true, op.file, op.line,
+        Report("gm_out_of_bounds", false, op.file, op.line,
                "%s %s %llu B at byte offset %llu of '%s', outside the range declared with SetGlobalBuffer (bytes [%lld, %lld) of it)",
                op.name, write ? "writes" : "reads", static_cast<unsigned long long>(req), static_cast<unsigned long long>(off),
                g->name.c_str(), static_cast<long long>(static_cast<const uint8_t *>(declLo) - g->base),
@@ -544,13 +557,13 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
             if (write) t[i] = tag;
         }
     }
-    if (g->kind == 1 || g->kind == 2) {
+    if (g->kind == 1 || g->kind == 2 || g->kind == 4) {
         if (g->gran.empty()) g->gran.resize((g->size + 31) / 32);
         bool reported = false;
         for (uint64_t k = off / 32; k <= (off + len - 1) / 32; ++k) {
             GmGran &gg = g->gran[k];
             if (gg.block != blk) { gg.block = static_cast<int32_t>(blk); gg.g = Gran(); }
-            Touch(op, gg.g, write, reported, "GM", off, len, what);
+            Touch(op, gg.g, write, reported, "GM", off, len, what, write && g_cur->pub.atomicMode != 0);
         }
     }
     return span;
@@ -559,6 +572,54 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
 bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what)
 {
     return GmSpan(op, p, len, write, declLo, declHi, what) == len;
+}
+
+uint8_t *GmAllocate(const std::string &name, uint64_t size, int kind, uint8_t fill)
+{
+    uint64_t alloc = (GmPadded(size) + 511) / 512 * 512;
+    void *p = nullptr;
+    if (posix_memalign(&p, 512, alloc) != 0) return nullptr;
+    std::memset(p, fill, alloc);
+    GmBuf g;
+    g.name = name;
+    g.base = static_cast<uint8_t *>(p);
+    g.size = size;
+    g.alloc = alloc;
+    g.kind = kind;
+    if (kind == 1 || kind == 2 || kind == 4) g.wtag.assign(size, 0);
+    G.gm.push_back(std::move(g));
+    return static_cast<uint8_t *>(p);
+}
+
+bool GmRelease(void *p)
+{
+    for (size_t i = 0; i < G.gm.size(); ++i)
+        if (G.gm[i].base == p) {
+            std::free(G.gm[i].base);
+            G.gm.erase(G.gm.begin() + static_cast<long>(i));
+            return true;
+        }
+    return false;
+}
+
+void WriteFindings(const std::string &path)
+{
+    if (path.empty()) return;
+    FILE *f = std::fopen(path.c_str(), "wb");
+    if (!f) return;
+    for (const Finding &x : G.findings) {
+        std::string o = "{\"kind\":\"";
+        JsonEscape(o, x.kind);
+        o += "\",\"severity\":\"";
+        o += x.error ? "error" : "warning";
+        o += "\",\"message\":\"";
+        JsonEscape(o, x.message);
+        o += "\",\"file\":\"";
+        JsonEscape(o, x.file);
+        o += "\",\"line\":" + std::to_string(x.line) + ",\"block\":" + std::to_string(x.block) + ",\"count\":" + std::to_string(x.count) + "}\n";
+        std::fwrite(o.data(), 1, o.size(), f);
+    }
+    std::fclose(f);
 }
 
 // ------------------------------------------------------------------ tiling, misc
