@@ -507,8 +507,9 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
         if (!inPad) span = off < padded ? padded - off : 0;
         char tail[160];
         if (inPad)
-            std::snprintf(tail, sizeof tail, "inside the allocation padding (%llu B after the tensor), so the NPU %s them",
-                          static_cast<unsigned long long>(padded - g->size), write ? "writes" : "reads whatever they hold");
+            std::snprintf(tail, sizeof tail, "inside the allocation padding (%llu B after the tensor), so the NPU %s",
+                          static_cast<unsigned long long>(padded - g->size),
+                          write ? "writes them (a bug, though nothing else lives there)" : "reads them (whatever they hold)");
         else
             std::snprintf(tail, sizeof tail, "beyond the allocation padding (%llu B after the tensor); the twin moved only %llu B",
                           static_cast<unsigned long long>(padded - g->size), static_cast<unsigned long long>(span));
