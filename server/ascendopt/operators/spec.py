@@ -70,6 +70,9 @@ class CaseSpec(_Strict):
     dtype: DType | None = None
     dtypes: dict[str, DType] = Field(default_factory=dict)
     attrs: dict[str, float | int | bool] = Field(default_factory=dict)
+    # Fixed contents for an input instead of random values (a tiling array a sample reads from a
+    # file, a zeroed sync buffer): flattened, as many values as the shape holds.
+    values: dict[str, list[float]] = Field(default_factory=dict)
 
 
 class ResolvedCase(BaseModel):
@@ -80,6 +83,7 @@ class ResolvedCase(BaseModel):
     input_shapes: dict[str, list[int]]
     dtypes: dict[str, DType]
     attrs: dict[str, float | int | bool]
+    values: dict[str, list[float]] = Field(default_factory=dict)
 
 
 class ShapeDomain(_Strict):
@@ -159,6 +163,16 @@ class OperatorSpec(_Strict):
         for name, shape in case.shapes.items():
             if not shape or any(d <= 0 for d in shape):
                 raise _CaseError(index, "shapes", f"{where}: shape {shape} of {name!r} needs positive dims")
+        for name, vals in case.values.items():
+            if name not in input_names:
+                raise _CaseError(index, "values", f"{where}: values for unknown input {name!r}")
+            size = 1
+            for d in case.shapes[name]:
+                size *= d
+            if len(vals) != size:
+                raise _CaseError(
+                    index, "values", f"{where}: {len(vals)} values for {name!r}, whose shape holds {size}"
+                )
         unknown = [n for n in case.dtypes if n not in {t.name for t in (*self.inputs, *self.outputs)}]
         if unknown:
             raise _CaseError(index, "dtypes", f"{where}: dtypes for unknown tensor(s) {', '.join(unknown)}")
@@ -182,7 +196,14 @@ class OperatorSpec(_Strict):
             if k not in attrs:
                 raise _CaseError(index, "attrs", f"{where}: unknown attr {k!r}")
             attrs[k] = v
-        return ResolvedCase(index=index, name=case.name, input_shapes=case.shapes, dtypes=dtypes, attrs=attrs)
+        return ResolvedCase(
+            index=index,
+            name=case.name,
+            input_shapes=case.shapes,
+            dtypes=dtypes,
+            attrs=attrs,
+            values=case.values,
+        )
 
     def _check_dtype_column(self, index: int, where: str, dtypes: dict[str, DType]) -> None:
         # OpDef dtype lists are columns: the i-th entry of every tensor forms one supported combination.

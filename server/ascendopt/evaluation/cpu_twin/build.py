@@ -172,8 +172,7 @@ class Builder:
             *CXXFLAGS,
             "-I",
             f"{twin}/include",
-            "-I",
-            str(PurePosixPath(host).parent),
+            *include_flags(project, host, files),
             "-c",
             host,
             "-o",
@@ -203,8 +202,11 @@ class Builder:
             *CXXFLAGS,
             "-I",
             f"{twin}/include",
-            "-I",
-            str(PurePosixPath(kernel).parent),
+            *include_flags(project, kernel, files),
+            # What CANN's CPU-debug build defines: the samples hide their `<<<>>>` wrappers and
+            # NPU-only host code behind these.
+            "-DASCENDC_CPU_DEBUG",
+            "-D__CCE_KT_TEST__",
             "-DASCENDOPT_TWIN_KERNEL",
             f"-DASCENDOPT_OP_TYPE={project.op_type}",
             *macros,
@@ -277,6 +279,19 @@ class Builder:
             self.launcher_object(project, src_dir, noop=True),
         )
         return Path(await self.link([*runtime, *([host] if host else []), launcher], src_dir, project))
+
+
+def include_flags(project: OperatorProject, source: str, files: dict[str, str]) -> list[str]:
+    """The include paths CANN's build uses for this layout, relative to the build folder: the
+    source's own folder, then op_kernel/ and op_host/ (msOpGen and CANN open repos compile each
+    against both), then the operator root (kernel-launch samples keep data_utils.h and
+    *_tiling.h there)."""
+    folders = [str(PurePosixPath(source).parent)]
+    dirs = {str(PurePosixPath(f).parent) for f in files}
+    for d in ("op_kernel", "op_host", "."):
+        if d in dirs and d not in folders:
+            folders.append(d)
+    return [flag for d in folders for flag in ("-I", d)]
 
 
 def _headers(files: dict[str, str]) -> list[str]:

@@ -99,3 +99,45 @@ class TilingPrecheck:
                     return TilingCheck(ok=False, reason=f"case {case.name}: {run.error}")
                 check.block_dims[case.name] = run.result.block_dim or 0
             return check
+
+
+async def precheck_spec(project: OperatorProject, builder: Builder | None = None) -> dict[str, str]:
+    """Case name → why the tiling program refuses it, for a spec not yet written (init-spec).
+
+    Runs the operator's own tiling program on each case; with no reference yet, every output is
+    given the first input's shape (tiling programs read the inputs)."""
+    spec = project.spec
+    if spec is None or project.layout == "kernel_launch" or project.files.host is None:
+        return {}
+    cases = spec.resolve_cases()
+    builder = builder or Builder()
+    failed: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="ascendopt-precheck-") as tmp:
+        src = Path(tmp) / "src"
+        files = project.read_files()
+        for rel, text in files.items():
+            (src / rel).parent.mkdir(parents=True, exist_ok=True)
+            (src / rel).write_text(text, encoding="utf-8")
+        try:
+            exe = await builder.build_tiling_runner(project, src, files)
+        except CompileError as exc:
+            return {c.name: f"the tiling program does not compile: {exc.issues[0]}" for c in cases}
+        for case in cases:
+            inputs = {t.name: make_input(t, case, 0) for t in spec.inputs}
+            first = next(iter(case.input_shapes.values()))
+            shapes = {t.name: list(first) for t in spec.outputs}
+            run = await run_case(
+                exe,
+                project,
+                case,
+                inputs,
+                shapes,
+                soc_model(spec.soc),
+                Path(tmp) / f"case{case.index}",
+                src,
+                Limits(wall_seconds=30),
+                tiling_only=True,
+            )
+            if run.error:
+                failed[case.name] = run.error
+    return failed
