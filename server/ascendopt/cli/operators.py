@@ -90,14 +90,14 @@ def init_spec_cmd(
         spec = None
         draft.notes.append(f"the draft does not validate yet: {exc}")
     if spec is not None:
-        refused = asyncio.run(precheck_spec(op.model_copy(update={"spec": spec})))
+        refused, unchecked = asyncio.run(precheck_spec(op.model_copy(update={"spec": spec})))
         for case, why in refused.items():
             text = drop_case(text, case, why)
-            draft.notes.append(f"case {case} left out: the tiling program refuses it ({why})")
-        if op.layout == "kernel_launch" or op.files.host is None:
-            draft.notes.append("no tiling program to pre-check the cases with (kernel launch)")
-        elif not refused:
-            draft.notes.append(f"the tiling program accepts every case ({', '.join(draft.case_names)})")
+            draft.notes.append(f"case {case} left out: the operator refuses it ({why})")
+        if unchecked:
+            draft.notes.append(f"pre-check: {unchecked}")
+        if not refused and (not unchecked or "kernel launch" in unchecked):
+            draft.notes.append(f"pre-check: the operator takes every case ({', '.join(draft.case_names)})")
     target.write_text(text, encoding="utf-8")
     for note in draft.notes:
         out.print(f"  {note}", markup=False)

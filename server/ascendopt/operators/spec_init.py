@@ -170,8 +170,8 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
             lines += ["", f"[[{table}]]", f'name = "{t.name}"', f"dtypes = [{dtypes}]"]
             if table == "inputs":
                 if t.hint is not None and t.hint.range is not None:
-                    lo, hi = t.hint.range
-                    lines.append(f"range = [{float(lo)!r}, {float(hi)!r}]  # {t.hint.source}")
+                    lo, hi = (float(v) + 0.0 for v in t.hint.range)  # + 0.0: no "-0.0"
+                    lines.append(f"range = [{lo!r}, {hi!r}]  # {t.hint.source}")
                 else:
                     lines.append("range = [-1.0, 1.0]  # TODO: the values the operator is meant for")
     for attr in op.opdef.attrs if op.opdef else []:
@@ -276,7 +276,7 @@ def drop_case(text: str, name: str, why: str) -> str:
 
     def flush() -> None:
         if block and any(line.startswith(f'name = "{name}"') for line in block):
-            out.append(f"# left out: the tiling program refuses this case ({why})")
+            out.append(f"# left out: the operator refuses this case ({why})")
             out.extend(f"# {line}" if line else line for line in block)
         else:
             out.extend(block)
