@@ -313,8 +313,9 @@ def _bind_params(kernel: KernelEntry, site: launch.LaunchSite, bindings: dict[st
     if len(site.args) != len(kernel.params):
         return
     for param, arg in zip(kernel.params, site.args, strict=True):
-        var = arg.split()[-1] if arg.split() else arg
-        if var in bindings:
+        # `x`, `(uint8_t *)&inputDesc`, `*reinterpret_cast<AddCustomTilingData *>(tiling)`
+        var = next((w for w in reversed(arg.split()) if w in bindings), None)
+        if var is not None:
             role, tensor = bindings[var]
             param.role = role  # type: ignore[assignment]
             param.tensor = tensor
@@ -398,14 +399,14 @@ def _unsupported(kernel: KernelEntry, path: str) -> list[Issue]:
     out = []
     line = kernel.range.start_line
     for p in kernel.params:
-        if p.by_value:
+        if p.by_value and p.role != "input":  # an input read from a file is passed by its bytes
             out.append(
                 Issue(
                     file=path,
                     line=line,
                     code="unsupported",
-                    message=f"parameter `{p.type} {p.name}` of {kernel.name} is passed by value; "
-                    "the CPU twin launches kernels with GM addresses only",
+                    message=f"parameter `{p.type} {p.name}` of {kernel.name} is passed by value and "
+                    "main.cpp fills it in code, not from an ./input file: the CPU twin cannot make it",
                 )
             )
     if kernel.template is not None and kernel.template_args is None:
