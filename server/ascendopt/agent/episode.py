@@ -323,7 +323,12 @@ class Episode:
                 cancelled,
             )
         # The extra shapes check correctness only: the speedup is the spec's cases'.
-        speedups, geomean = case_speedups(base_eval, best_eval, self.noise, [c.name for c in self.cases])
+        names = {c.name for c in self.cases}
+
+        def spec_only(ev: Evaluation) -> Evaluation:
+            return ev.model_copy(update={"cases": [c for c in ev.cases if c.name in names]})
+
+        speedups, geomean = case_speedups(spec_only(base_eval), spec_only(best_eval), self.noise)
         if geomean <= 1 + self.threshold:
             return self._finish(
                 None, f"re-measured speedup {geomean:.3f}x is within the noise band", cancelled
