@@ -301,6 +301,13 @@ class Episode:
     async def _conclude(self, cancelled: bool) -> EpisodeOutcome:
         self.phase = "re-check"
         if self.best.id == self.base.id:
+            if self.ledger.used <= 2 and not cancelled:  # the baseline and its noise run only
+                knobs = len(self.project.knobs)
+                why = "no tunable knob" if knobs == 0 else f"{knobs} knob(s) but no new assignment"
+                rewriting = self.kernel_note or ("on" if self.kernel is not None else "off")
+                return self._finish(
+                    None, f"nothing to try: {why}, and kernel rewriting {rewriting}", cancelled
+                )
             return self._finish(None, "no candidate beat the baseline beyond the noise band", cancelled)
         # Honest winner: fresh inputs on every case, baseline re-profiled the same way.
         self.progress("re-checking the winner with fresh inputs")
