@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from ascendopt.agent.recheck import ExtraShape, extra_shapes, judge
 from ascendopt.evaluation.records import CaseResult, Evaluation
 from ascendopt.operators.spec import parse_spec
@@ -99,3 +101,21 @@ def test_an_extra_shape_counts_only_where_the_baseline_is_right() -> None:
     cheat = _eval({"small": "passed", "extra-1": "failed", "extra-2": "failed"})
     why = judge(base, cheat, ["small"], notes)
     assert why is not None and "extra-2" in why and notes[1].verdict == "failed"
+
+
+@pytest.mark.slow
+async def test_a_shape_the_baseline_gets_wrong_does_not_discard_the_winner(tmp_path: Path) -> None:
+    # The msOpGen look-alike splits elements evenly over cores x tiles x buffers: the fresh tails
+    # are outside what the operator as shipped computes right; the larger shape is not.
+    from ascendopt.agent.service import Optimizer, OptimizeRequest
+    from ascendopt.operators.discovery import load_operator
+    from ascendopt.operators.spec_init import starting_spec
+    from tests.operators.official_style import write_msopgen_sample
+
+    root = write_msopgen_sample(tmp_path)
+    (root / "ascendopt.toml").write_text(starting_spec(load_operator(root)).text)
+    outcome = await Optimizer(root).optimize(load_operator(root), OptimizeRequest(budget=12, seed=1))
+    verdicts = [n.verdict for n in outcome.recheck]
+    assert outcome.suggestion is not None, outcome.message
+    assert outcome.suggestion.geomean_speedup > 1.01
+    assert "skipped (the baseline is wrong on it)" in verdicts and "counted, passed" in verdicts
