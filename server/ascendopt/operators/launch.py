@@ -269,7 +269,7 @@ def int_value(expr: str, src: CppSource, depth: int = 0) -> int | None:
     """The integer an expression evaluates to, resolving names declared in `src`; None if unknown."""
     if depth > 8:
         return None
-    text = _strip_casts(expr)
+    text = _strip_casts(expr).strip().replace("true", "True").replace("false", "False")
     try:
         tree = ast.parse(text.replace("/", "//"), mode="eval")  # C's integer division
     except SyntaxError:
@@ -324,6 +324,14 @@ def _eval(node: ast.expr, src: CppSource, depth: int) -> int | None:
     if isinstance(node, ast.Name):
         init = initializer(src, node.id)
         return None if init is None else int_value(init, src, depth + 1)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name):
+        # `shape[0]` of `std::vector<int64_t> shape = {16, 3};`
+        init = initializer(src, node.value.id)
+        index = _eval(node.slice, src, depth)
+        if init is None or index is None or not init.strip().startswith("{"):
+            return None
+        items = [i.strip() for i in init.strip().strip("{}").split(",") if i.strip()]
+        return int_value(items[index], src, depth + 1) if 0 <= index < len(items) else None
     if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "sizeof":
         arg = node.args[0] if node.args else None
         sizes = {"half": 2, "uint16_t": 2, "int16_t": 2, "float": 4, "int32_t": 4, "uint32_t": 4, "int8_t": 1}

@@ -273,6 +273,26 @@ def naive_main_hints(path: Path, rel: str) -> dict[str, TensorHint]:
     return hints
 
 
+def naive_main_attrs(path: Path, op_type: str, inputs: int, attrs: list[str]) -> dict[str, int]:
+    """The attr values `aclnn<Op>GetWorkspaceSize(inputs…, attrs…, outputs…, &ws, &exec)` passes,
+    where main.cpp fixes them (`uint32_t axis = 1;`)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    m = re.search(rf"aclnn{op_type}GetWorkspaceSize\(([^;]*)\)\s*;", text)
+    if m is None:
+        return {}
+    src = CppSource.parse(path.name, text)
+    args = [a.strip() for a in m.group(1).split(",")]
+    out: dict[str, int] = {}
+    for name, arg in zip(attrs, args[inputs : inputs + len(attrs)], strict=False):
+        value = int_value(arg, src)
+        if value is not None:
+            out[name] = value
+    return out
+
+
 def op_description(
     root: Path, op_type: str
 ) -> tuple[list[tuple[str, list[str]]], list[tuple[str, list[str]]]] | None:

@@ -20,6 +20,7 @@ from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.sample_data import (
     TensorHint,
     gen_data_hints,
+    naive_main_attrs,
     naive_main_hints,
     op_description,
 )
@@ -189,7 +190,14 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
             ]
             notes.append(f"TODO attr {attr.name}: no default in the OpDef")
     lines += _domain(op, ins)
-    case_lines, case_names, case_notes = _cases(op, ins)
+    case_attrs: dict[str, int] = {}
+    if op.opdef is not None and op.opdef.attrs and op.layout != "kernel_launch":
+        for path in sorted(op.root.parent.glob("*Naive*/main.cpp")):
+            case_attrs = naive_main_attrs(path, op.op_type, len(ins), [a.name for a in op.opdef.attrs])
+            if case_attrs:
+                notes.append(f"attr values of the sample's call from {_shown(path, op.root)}")
+                break
+    case_lines, case_names, case_notes = _cases(op, ins, case_attrs)
     lines += case_lines
     notes += case_notes
     return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=case_names)
@@ -213,7 +221,9 @@ def _domain(op: OperatorProject, ins: list[Tensor]) -> list[str]:
     ]
 
 
-def _cases(op: OperatorProject, ins: list[Tensor]) -> tuple[list[str], list[str], list[str]]:
+def _cases(
+    op: OperatorProject, ins: list[Tensor], attrs: dict[str, int]
+) -> tuple[list[str], list[str], list[str]]:
     notes: list[str] = []
     shapes: dict[str, list[int]] = {}
     values: dict[str, list[float]] = {}
@@ -253,6 +263,9 @@ def _cases(op: OperatorProject, ins: list[Tensor]) -> tuple[list[str], list[str]
         out.append(
             "values = { " + ", ".join(f"{n} = {[_num(v) for v in vs]}" for n, vs in values.items()) + " }"
         )
+    attr_line = ("attrs = { " + ", ".join(f"{k} = {v}" for k, v in attrs.items()) + " }") if attrs else ""
+    if attr_line:
+        out.append(attr_line)
     if op.layout != "kernel_launch" and not todo:
         # A second, larger case for the search to weigh, when the inputs grow alike.
         grown = {n: [s[0] * 4, *s[1:]] for n, s in shapes.items()}
@@ -262,6 +275,8 @@ def _cases(op: OperatorProject, ins: list[Tensor]) -> tuple[list[str], list[str]
             if dtype and not all(len(t.dtypes) == 1 for t in ins):
                 out.append(f'dtype = "{dtype}"')
             out.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in grown.items()) + " }")
+            if attr_line:
+                out.append(attr_line)
     return out, names, notes
 
 
