@@ -29,6 +29,9 @@ TWIN_PATTERNS = ("include/**/*", "runtime/*.cpp", "runtime/*.h")
 
 CXX = os.environ.get("ASCENDOPT_CXX", "g++")
 CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
+# What CANN's CPU-debug build defines (newer / older samples), so that NPU-only code behind
+# `#ifndef ASCENDC_CPU_DEBUG` is left out as in Huawei's own CPU mode.
+CXXFLAGS += ["-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1"]
 _COMPILE_LIMITS = Limits(wall_seconds=120, cpu_seconds=120, memory_mb=4096, file_mb=512, no_network=False)
 
 # spec dtype → the C++ type CANN's build puts in DTYPE_<NAME>
