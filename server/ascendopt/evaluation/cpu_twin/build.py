@@ -221,10 +221,6 @@ class Builder:
             "-I",
             f"{twin}/include",
             *include_flags(project, kernel, files),
-            # What CANN's CPU-debug build defines: the samples hide their `<<<>>>` wrappers and
-            # NPU-only host code behind these.
-            "-DASCENDC_CPU_DEBUG",
-            "-D__CCE_KT_TEST__",
             "-DASCENDOPT_TWIN_KERNEL",
             f"-DASCENDOPT_OP_TYPE={project.op_type}",
             *macros,
