@@ -133,3 +133,45 @@ def test_msopgen_sample_spec_comes_from_its_opdef_json_and_gen_data(tmp_path: Pa
     assert spec.inputs[0].range == (-2.0, 2.0)
     assert spec.cases[0].shapes == {"x": [8, 2048], "y": [8, 2048]}
     assert any("gen_data.py" in n for n in draft.notes) and "TODO" not in draft.text.split("[domain]")[0]
+
+
+@pytest.mark.parametrize("host_fills_it", [False, True])
+def test_a_by_value_struct_is_an_input_only_when_main_reads_it_from_a_file(
+    tmp_path: Path, host_fills_it: bool
+) -> None:
+    root = style.write_launch_sample(tmp_path, "aclrt")
+    (root / "scale_custom_tiling.h").write_text(
+        style.SCALE_TILING_H.replace(
+            "#endif", "struct ScaleArgs { uint32_t length; uint32_t cores; };\n#endif"
+        )
+    )
+    kernel = root / "scale_custom.cpp"
+    kernel.write_text(
+        kernel.read_text().replace(
+            "void scale_custom(GM_ADDR x, GM_ADDR y)",
+            "void scale_custom(GM_ADDR x, GM_ADDR y, ScaleArgs args)",
+        )
+    )
+    main = root / "main.cpp"
+    read = (
+        "    uint8_t *args = (uint8_t *)AscendC::GmAlloc(8);\n"
+        '    ReadFile("./input/input_args.bin", 8, args, 8);\n'
+    )
+    if host_fills_it:
+        read += "    PrepareArgs(args, 4);\n"
+    main.write_text(
+        main.read_text()
+        .replace("    AscendC::SetKernelMode", read + "    AscendC::SetKernelMode")
+        .replace(
+            "ICPU_RUN_KF(scale_custom, blockDim, x, y)",
+            "ICPU_RUN_KF(scale_custom, blockDim, x, y, *reinterpret_cast<ScaleArgs *>(args))",
+        )
+    )
+    op = load_operator(root)
+    args = op.kernel.params[-1]
+    unsupported = [i for i in op.issues if i.code == "unsupported"]
+    if host_fills_it:
+        assert args.role != "input" and len(unsupported) == 1 and "fills it in code" in unsupported[0].message
+        assert unsupported[0].line == op.kernel.range.start_line
+    else:
+        assert (args.role, args.tensor) == ("input", "args") and unsupported == []

@@ -372,4 +372,21 @@ def file_bindings(src: CppSource) -> dict[str, tuple[str, str]]:
             stem = stem.removeprefix(prefix)
         role = "input" if tok.text == "ReadFile" else "output"
         out.setdefault(var, (role, stem))
+    # A buffer main.cpp's own CPU-debug code hands to something else (`GenerateTilingData(tiling,
+    # …)`) may not hold the file's contents: the twin cannot reproduce it.
+    for callee, call in src.calls():
+        name = callee.split("<", 1)[0].rsplit("::", 1)[-1].rsplit(".", 1)[-1].rsplit("->", 1)[-1]
+        if name in _IO_CALLS or name.startswith(("acl", "CHECK_", "ACLRT_")) or not active(call):
+            continue
+        arglist = call.child_by_field_name("arguments")
+        if arglist is None:
+            continue
+        for a in arglist.named_children:
+            if a.type == "identifier" and src.text_of(a) in out and out[src.text_of(a)][0] == "input":
+                del out[src.text_of(a)]
     return out
+
+
+_IO_CALLS = frozenset(
+    {"ReadFile", "WriteFile", "ICPU_RUN_KF", "GmAlloc", "GmFree", "reinterpret_cast", "static_cast", "sizeof"}
+)
