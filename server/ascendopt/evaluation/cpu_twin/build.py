@@ -195,7 +195,10 @@ class Builder:
         kernel = project.files.kernel
         macros = [f"-DDTYPE_{name.upper()}={CTYPES[dt]}" for name, dt in sorted(dtypes.items())]
         include_tiling: list[str] = []
-        if project.layout == "msopgen" and project.files.tiling_data:
+        if project.layout == "msopgen" and project.files.tiling_data and "GET_TILING_DATA" in files[kernel]:
+            # CANN generates the kernel's view of the host tiling struct for GET_TILING_DATA; a
+            # kernel that copies the tiling into a struct of its own (op_kernel/*_tiling.h, often
+            # under the same include guard as op_host's) must not see op_host's header.
             include_tiling = ["-include", project.files.tiling_data]
         shim = entry_shim(project)
         key = _digest(
