@@ -99,6 +99,8 @@ class Episode:
         self.noise = 0.0
         self.phase = "baseline"
         self.ended = False
+        self.tried = 0  # candidates judged (tiling and rewrites), and how many of them were not correct
+        self.wrong = 0
         self.recheck_notes: list[ExtraShape] = []
         self.result_speedup: float | None = None
         self.kernel_base: Candidate = (
@@ -148,6 +150,8 @@ class Episode:
     def consider(self, candidate: Candidate, evaluation: Evaluation, origin: str) -> bool:
         """Accept greedily on strict improvement beyond the noise band, after correctness."""
         s = self.score(evaluation)
+        self.tried += 1
+        self.wrong += s is None
         accepted = s is not None and s < self.best_score * (1 - self.threshold)
         self.journal.append(
             "decision",
@@ -170,6 +174,9 @@ class Episode:
         reason = rejection(evaluation, self.score(evaluation))
         if reason is None and self.consider(candidate, evaluation, f"{kind} rewrite"):
             return evaluation
+        if reason is not None:  # consider() counts the ones it judges
+            self.tried += 1
+            self.wrong += 1
         self.journal.append(
             f"{kind}.rejected",
             {
@@ -308,7 +315,10 @@ class Episode:
                 return self._finish(
                     None, f"nothing to try: {why}, and kernel rewriting {rewriting}", cancelled
                 )
-            return self._finish(None, "no candidate beat the baseline beyond the noise band", cancelled)
+            tally = f"{self.tried} tried, {self.wrong} of them wrong or failed to build"
+            return self._finish(
+                None, f"no candidate beat the baseline beyond the noise band ({tally})", cancelled
+            )
         # Honest winner: fresh inputs on every case, baseline re-profiled the same way.
         self.progress("re-checking the winner with fresh inputs")
         fresh = self.settings.seed + FRESH_SEED_OFFSET
