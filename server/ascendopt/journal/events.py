@@ -119,6 +119,13 @@ class ConvergedEvent(_Event):
     message: str
 
 
+class RecheckShapes(_Event):
+    """The final re-check's extra shapes: each checked or skipped, and why (agent/recheck.py)."""
+
+    type: Literal["recheck.shapes"] = Field(default="recheck.shapes", exclude=True)
+    shapes: list[dict[str, Any]]
+
+
 class EndEvent(_Event):
     """The outcome (agent/episode.py EpisodeOutcome) without its suggestion (in suggestion.json)."""
 
@@ -154,6 +161,7 @@ MODELS: tuple[type[_Event], ...] = (
     LessonOffered,
     KnobRejected,
     ConvergedEvent,
+    RecheckShapes,
     EndEvent,
     UserDecision,
 )
