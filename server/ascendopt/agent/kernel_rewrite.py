@@ -113,7 +113,12 @@ class KernelRewriter:
             episode.journal.append("kernel.rejected", {"reason": str(exc), "stage": "apply"})
             return None
         candidate = Candidate(
-            operator=project.name, files=files, knobs=parent.knobs, origin="kernel_rewrite", parent=parent.id
+            operator=project.name,
+            files=files,
+            knobs=parent.knobs,
+            origin="kernel_rewrite",
+            parent=parent.id,
+            llm_written=True,
         )
         evaluation = await episode.try_rewrite(candidate, "kernel")
         if evaluation is None:

@@ -94,7 +94,12 @@ class TilingRewriter:
             return None
         self.tried.append(reply[:200])
         candidate = Candidate(
-            operator=view.name, files=files, knobs=parent.knobs, origin="host_search", parent=parent.id
+            operator=view.name,
+            files=files,
+            knobs=parent.knobs,
+            origin="host_search",
+            parent=parent.id,
+            llm_written=True,
         )
         if await episode.try_rewrite(candidate, "tiling") is None:
             return None

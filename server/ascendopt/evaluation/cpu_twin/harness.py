@@ -15,7 +15,7 @@ from pathlib import Path, PurePath, PurePosixPath
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from ascendopt.evaluation.cpu_twin.sandbox import Limits
+from ascendopt.evaluation.cpu_twin.sandbox import Confinement, Limits
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
 from ascendopt.evaluation.tensors import encode_raw, read_raw
@@ -155,8 +155,13 @@ async def run_case_on(
     """
     files = manifest_files(project, case, inputs, output_shapes, soc, work, src_dir, trace, tiling_only)
     await runner.put(work, files)
+    # The runner (the candidate's code) sees its executable and sources, writes only its case
+    # folder, and cannot change the inputs or the manifest there.
+    confine = Confinement(read=[exe, src_dir], write=[work], sealed=[f"{work}/{name}" for name in files])
     start = time.perf_counter()
-    proc = await runner.run([exe, f"{work}/manifest.txt"], cwd=work, limits=limits)
+    proc = await runner.run(
+        [exe, f"{work}/manifest.txt"], cwd=work, limits=limits.model_copy(update={"confine": confine})
+    )
     seconds = time.perf_counter() - start
     names = ["result.json", "findings.jsonl"]
     if fetch:
