@@ -24,6 +24,7 @@ from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, make_suggestion
 from ascendopt.evaluation.cpu_twin.precheck import TilingCheck
 from ascendopt.evaluation.records import Evaluation
+from ascendopt.experience.records import ExperienceEntry
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import Candidate, KnobError, apply_knobs, baseline
 from ascendopt.operators.discovery import load_operator
@@ -53,6 +54,10 @@ class EpisodeOutcome(BaseModel):
     baseline_us: dict[str, float] = {}
     best_speedup: float | None = None
     kernel_rewriting: str = ""  # what happened on the kernel side, in words
+
+
+class LessonSink(Protocol):
+    def add(self, entry: ExperienceEntry) -> bool: ...
 
 
 class KernelStep(Protocol):
@@ -103,6 +108,7 @@ class Episode:
         self._views: dict[str, OperatorProject] = {self.base.id: project}
         self._searches: dict[str, KnobSearch] = {}
         self._tmp = tempfile.TemporaryDirectory(prefix="ascendopt-views-")
+        self._provisional: list[tuple[ExperienceEntry, LessonSink]] = []
 
     # -- helpers the kernel step uses too ----------------------------------------------------
 
@@ -158,6 +164,14 @@ class Episode:
     async def try_rewrite(self, candidate: Candidate, kind: str) -> Evaluation | None:
         """Evaluate an LLM rewrite (kind "kernel" or "tiling"); its evaluation if accepted, else None
         with the reason journaled as `<kind>.rejected`."""
+        try:  # a rewrite the operator's discovery cannot read back could never be tuned further
+            self.view(candidate)
+        except (KeyError, ValueError, OSError) as exc:
+            self.journal.append(
+                f"{kind}.rejected",
+                {"candidate": candidate.id, "stage": "read", "reason": f"the rewritten operator: {exc}"},
+            )
+            return None
         evaluation = await self.measure(candidate, f"{kind} rewrite")
         reason = rejection(evaluation, self.score(evaluation))
         if reason is None and self.consider(candidate, evaluation, f"{kind} rewrite"):
@@ -171,6 +185,20 @@ class Episode:
             },
         )
         return None
+
+    def provisional_lesson(self, entry: ExperienceEntry, sink: LessonSink) -> None:
+        """A lesson from an accepted step: journaled now, banked only once the winner passes the re-check."""
+        entry = ExperienceEntry.model_validate(self.journal.scrubber.data(entry.model_dump(mode="json")))
+        self._provisional.append((entry, sink))
+        record = {"lesson": entry.id, "entry": entry.model_dump(mode="json")}
+        self.journal.append("lesson.provisional", record)
+
+    def _bank_lessons(self) -> None:
+        # Every accepted step lies on the winner's lineage (acceptance is greedy on the best so far).
+        for entry, sink in self._provisional:
+            sink.add(entry)
+            self.journal.append("lesson.stored", {"lesson": entry.id})
+        self._provisional.clear()
 
     def view(self, candidate: Candidate) -> OperatorProject:
         """The operator as this candidate's files describe it (knob ranges move with kernel edits)."""
@@ -328,6 +356,7 @@ class Episode:
             summary=f"{self.project.name}: {geomean:.2f}x faster (geomean of {len(speedups)} cases; {label})",
         )
         self.journal.write_json("suggestion.json", suggestion)
+        self._bank_lessons()
         return self._finish(suggestion, suggestion.summary, cancelled)
 
     def _finish(self, suggestion: Suggestion | None, message: str, cancelled: bool = False) -> EpisodeOutcome:

@@ -1,7 +1,8 @@
 """One kernel step: diagnose → retrieve lessons → rewrite (search/replace) → evaluate → accept or not.
 
-Every rejection is journaled with its reason; an accepted rewrite is offered back to the
-experience bank as a lesson with its measured before/after.
+Every rejection is journaled with its reason; an accepted rewrite becomes a provisional lesson
+with its measured before/after, which reaches the experience bank only if the episode's winner
+passes the final re-check.
 """
 
 from __future__ import annotations
@@ -181,8 +182,8 @@ class KernelRewriter:
             provenance="episode",
             backend=fast_eval.backend,
         )
-        self.bank_writer.add(entry)  # type: ignore[attr-defined]
-        episode.journal.append("lesson.offered", {"lesson": entry.id})
+        # banked only if the winner passes the re-check
+        episode.provisional_lesson(entry, self.bank_writer)  # type: ignore[arg-type]
 
 
 def profile_text(ev: Evaluation) -> tuple[str, str]:

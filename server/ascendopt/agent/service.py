@@ -82,9 +82,10 @@ class Optimizer:
                 settings = EpisodeSettings.model_validate(start[0].data["settings"])
         else:
             journal = EpisodeJournal.create(self.workspace, new_episode_id(project.name))
+        llm_settings = self._llm or LLMSettings.from_env(model=request.model)
+        journal.scrubber = llm_settings.scrubber()
         evaluator = self._make_evaluator(settings.backend, settings.soc)
         ledger = Ledger(evaluator, journal, settings.budget, offline=offline)
-        llm_settings = self._llm or LLMSettings.from_env(model=request.model)
         with Bank.open(self.workspace) as bank:
             # Lessons that apply themselves (knob settings) are tried first, with or without an LLM.
             lesson_knobs = knob_settings(bank.all(), project)

@@ -14,6 +14,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ascendopt.operators.candidate import Candidate
+from ascendopt.redact import Scrubber
 
 JOURNAL_VERSION = 1
 
@@ -37,6 +38,7 @@ class EpisodeJournal:
         self.folder = folder
         self.events_path = folder / "events.jsonl"
         self._seq = len(self.events())
+        self.scrubber = Scrubber()  # the episode sets the configured secrets: none is ever written
 
     @classmethod
     def create(cls, workspace: Path, episode_id: str) -> EpisodeJournal:
@@ -63,8 +65,8 @@ class EpisodeJournal:
 
     def append(self, type_: str, data: dict[str, Any] | BaseModel | None = None) -> EpisodeEvent:
         payload = data.model_dump(mode="json") if isinstance(data, BaseModel) else (data or {})
-        event = EpisodeEvent(seq=self._seq, type=type_, data=payload)
-        line = event.model_dump_json() + "\n"
+        event = EpisodeEvent(seq=self._seq, type=type_, data=self.scrubber.data(payload))
+        line = self.scrubber.text(event.model_dump_json()) + "\n"
         with open(self.events_path, "a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()
@@ -90,7 +92,7 @@ class EpisodeJournal:
     def save_candidate(self, candidate: Candidate) -> None:
         path = self.folder / "candidates" / f"{candidate.id}.json"
         if not path.exists():
-            _atomic_write(path, candidate.model_dump_json())
+            _atomic_write(path, self.scrubber.text(candidate.model_dump_json()))
 
     def load_candidate(self, candidate_id: str) -> Candidate:
         return Candidate.model_validate_json(
@@ -100,7 +102,7 @@ class EpisodeJournal:
     def write_json(self, name: str, data: BaseModel | dict[str, Any]) -> Path:
         text = data.model_dump_json(indent=2) if isinstance(data, BaseModel) else json.dumps(data, indent=2)
         path = self.folder / name
-        _atomic_write(path, text)
+        _atomic_write(path, self.scrubber.text(text))
         return path
 
     def read_json(self, name: str) -> dict[str, Any] | None:
