@@ -13,7 +13,7 @@ from rich.table import Table
 from ascendopt.agent.episode import Progress as EpisodeProgress
 from ascendopt.agent.service import Optimizer, OptimizeRequest
 from ascendopt.agent.suggestion import StaleSuggestion
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out, print_raw, say
 
 
 @app.command("optimize")
@@ -58,11 +58,11 @@ def optimize_cmd(
 
         outcome = asyncio.run(optimizer.optimize(op, request, on_progress=show, resume=resume))
     if as_json:
-        print(outcome.model_dump_json(indent=2))
+        print_raw(outcome.model_dump_json(indent=2) + "\n")
         return
-    out.print(f"episode {outcome.episode}: {outcome.message} ({outcome.evaluations} evaluations)")
+    say(f"episode {outcome.episode}: {outcome.message} ({outcome.evaluations} evaluations)")
     if outcome.kernel_rewriting:
-        out.print(f"kernel rewriting: {outcome.kernel_rewriting}")
+        say(f"kernel rewriting: {outcome.kernel_rewriting}")
     s = outcome.suggestion
     if s is None:
         return
@@ -76,8 +76,8 @@ def optimize_cmd(
     out.print(table)
     patch = ws / ".ascendopt" / "episodes" / s.episode / f"{s.operator}.patch"
     patch.write_text(s.patch(), encoding="utf-8")
-    out.print(s.patch())
-    out.print(f"suggestion {s.id}: {s.summary}\npatch written to {patch}")
+    print_raw(s.patch())
+    say(f"suggestion {s.id}: {s.summary}\npatch written to {patch}")
     if apply:
         try:
             written = optimizer.accept(s.id)
