@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import math
+import re
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -23,7 +24,7 @@ from ascendopt.agent.scoring import case_speedups, durations, noise_band, relati
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, make_suggestion
 from ascendopt.evaluation.cpu_twin.precheck import TilingCheck
-from ascendopt.evaluation.records import Evaluation
+from ascendopt.evaluation.records import Evaluation, Finding
 from ascendopt.experience.records import ExperienceEntry
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import Candidate, KnobError, apply_knobs, baseline
@@ -99,6 +100,7 @@ class Episode:
         self.base_us: dict[str, float] = {}
         self.best: Candidate = self.base
         self.best_eval: Evaluation | None = None
+        self.base_eval: Evaluation | None = None  # what a candidate's findings are held against
         self.best_score = 1.0
         self.noise = 0.0
         self.phase = "baseline"
@@ -146,17 +148,18 @@ class Episode:
     def consider(self, candidate: Candidate, evaluation: Evaluation, origin: str) -> bool:
         """Accept greedily on strict improvement beyond the noise band, after correctness."""
         s = self.score(evaluation)
-        accepted = s is not None and s < self.best_score * (1 - self.threshold)
-        self.journal.append(
-            "decision",
-            {
-                "candidate": candidate.id,
-                "origin": origin,
-                "score": s,
-                "best_score": self.best_score,
-                "accepted": accepted,
-            },
-        )
+        added = new_findings(evaluation, self.base_eval)
+        accepted = s is not None and s < self.best_score * (1 - self.threshold) and not added
+        record = {
+            "candidate": candidate.id,
+            "origin": origin,
+            "score": s,
+            "best_score": self.best_score,
+            "accepted": accepted,
+        }
+        if added:
+            record["reason"] = findings_reason(added)
+        self.journal.append("decision", record)
         if accepted and s is not None:
             self.best, self.best_eval, self.best_score = candidate, evaluation, s
         return accepted
@@ -173,7 +176,7 @@ class Episode:
             )
             return None
         evaluation = await self.measure(candidate, f"{kind} rewrite")
-        reason = rejection(evaluation, self.score(evaluation))
+        reason = rejection(evaluation, self.score(evaluation), self.base_eval)
         if reason is None and self.consider(candidate, evaluation, f"{kind} rewrite"):
             return evaluation
         self.journal.append(
@@ -240,7 +243,7 @@ class Episode:
                 f"the operator as it is fails verification on {first.backend} "
                 f"({_why(first)}); fix it before optimizing",
             )
-        self.base_us, self.best_eval = base_us, first
+        self.base_us, self.best_eval, self.base_eval = base_us, first, first
         second = await self.measure(self.base, "noise", seed=s.seed + 1)
         self.noise = noise_band(base_us, durations(second) or base_us)
         self.journal.append("noise", {"band": self.noise, "threshold": self.threshold})
@@ -337,6 +340,9 @@ class Episode:
                 f"the best candidate failed the re-check with fresh inputs ({_why(best_eval)})",
                 cancelled,
             )
+        if added := new_findings(best_eval, base_eval):
+            why = f"the best candidate failed the re-check: {findings_reason(added)}"
+            return self._finish(None, why, cancelled)
         # The extra shape checks correctness only: the speedup is the spec's cases'.
         speedups, geomean = case_speedups(base_eval, best_eval, self.noise, [c.name for c in self.cases])
         if geomean <= 1 + self.threshold:
@@ -402,7 +408,36 @@ def extra_shape(cases: list[ResolvedCase]) -> list[ResolvedCase]:
     ]
 
 
-def rejection(evaluation: Evaluation, score: float | None) -> str | None:
+def new_findings(evaluation: Evaluation, baseline: Evaluation | None) -> list[Finding]:
+    """Findings (warnings included) a candidate has and its baseline has not.
+
+    Compared by kind and message with the numbers taken out (lines move with every edit). A
+    warning the user may live with in their own code is an error for a candidate: a pipe
+    hazard it introduces (removing a sync the compiler would put back is no speedup), raw GM
+    pointer work the twin neither checks nor times, a write into an input, a cast overflow.
+    """
+    if baseline is None:
+        return []
+    known = {_finding_key(f) for f in baseline.findings()}
+    out: list[Finding] = []
+    for f in evaluation.findings():
+        if _finding_key(f) not in known and all(_finding_key(f) != _finding_key(o) for o in out):
+            out.append(f)
+    return out
+
+
+def findings_reason(added: list[Finding]) -> str:
+    first = added[0]
+    where = f" at {first.file}:{first.line}" if first.file else ""
+    more = f" (and {len(added) - 1} more)" if len(added) > 1 else ""
+    return f"introduces {first.kind}{where} that the baseline does not have: {first.message}{more}"
+
+
+def _finding_key(f: Finding) -> tuple[str, str]:
+    return f.kind, re.sub(r"\d+", "#", f.message)
+
+
+def rejection(evaluation: Evaluation, score: float | None, baseline: Evaluation | None = None) -> str | None:
     """Why a rewrite cannot count, in words for the journal; None if it is correct and timed."""
     if evaluation.status == "compile_error":
         first = evaluation.compile_errors[0] if evaluation.compile_errors else None
@@ -410,6 +445,8 @@ def rejection(evaluation: Evaluation, score: float | None) -> str | None:
     if not evaluation.correct:
         bad = [c for c in evaluation.cases if c.status != "passed"]
         return f"wrong on case {bad[0].name}: {bad[0].message}" if bad else "sanitizer errors"
+    if added := new_findings(evaluation, baseline):
+        return findings_reason(added)
     return "no timing" if score is None else None
 
 

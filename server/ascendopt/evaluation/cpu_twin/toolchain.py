@@ -9,15 +9,17 @@ from __future__ import annotations
 import asyncio
 import os
 import tempfile
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 import numpy as np
+from pydantic import BaseModel, Field
 
 from ascendopt.evaluation.cpu_twin.build import Builder, CompileError
 from ascendopt.evaluation.cpu_twin.harness import SocModel, run_case_on, soc_model
 from ascendopt.evaluation.cpu_twin.sandbox import Limits
-from ascendopt.evaluation.records import PipeTime, Profile
+from ascendopt.evaluation.cpu_twin.untimed import raw_gm_findings
+from ascendopt.evaluation.records import Finding, PipeTime, Profile
 from ascendopt.evaluation.runner import gather_settled
 from ascendopt.evaluation.timing.model import estimate
 from ascendopt.evaluation.toolchain import CaseOutcome, Combo, Slot
@@ -70,7 +72,11 @@ class CpuTwinToolchain:
             if not issues:
                 raise errors[0]
             raise CompileError(_unique(issues))
-        return {combo: str(exe) for combo, exe in zip(combos, built, strict=True)}
+        untimed = _untimed_sites(project, candidate)
+        return {
+            combo: TwinArtifact(exe=str(exe), findings=untimed)
+            for combo, exe in zip(combos, built, strict=True)
+        }
 
     async def run_case(
         self,
@@ -85,9 +91,10 @@ class CpuTwinToolchain:
         profile: bool,
     ) -> CaseOutcome:
         soc = self.soc_for(project)
+        assert isinstance(artifact, TwinArtifact)
         run, files = await run_case_on(
             slot.runner,
-            str(artifact),
+            artifact.exe,
             project,
             case,
             inputs,
@@ -99,7 +106,7 @@ class CpuTwinToolchain:
             trace=profile,
         )
         outcome = CaseOutcome(
-            findings=run.findings,
+            findings=[*run.findings, *artifact.findings],
             block_dim=run.result.block_dim,
             tiling_key=run.result.tiling_key,
             ub_bytes_per_block=run.result.ub_bytes_per_block,
@@ -115,6 +122,22 @@ class CpuTwinToolchain:
                 _profile_from_bytes, trace, soc.name, run.result.block_dim
             )
         return outcome
+
+
+class TwinArtifact(BaseModel):
+    exe: str  # the runner executable, on the slot's machine
+    findings: list[Finding] = Field(default_factory=list)  # from the source: raw GM work (untimed.py)
+
+
+def _untimed_sites(project: OperatorProject, candidate: Candidate) -> list[Finding]:
+    kernel_dir = str(PurePosixPath(project.files.kernel).parent)
+    return [
+        f
+        for path, text in sorted(candidate.files.items())
+        if path == project.files.kernel
+        or (path.endswith((".h", ".hpp")) and path.startswith(kernel_dir + "/"))
+        for f in raw_gm_findings(path, text)
+    ]
 
 
 def _profile_from_bytes(trace: bytes, soc: str, block_dim: int) -> Profile:
