@@ -6,7 +6,10 @@ says which."""
 from __future__ import annotations
 
 ENTRY = "    GET_TILING_DATA(tilingData, tiling);\n"
-HEADERS = "#include <cstdio>\n#include <cstdlib>\n#include <unistd.h>\n#include <sys/prctl.h>\n"
+HEADERS = (
+    "#include <cstdio>\n#include <cstdlib>\n#include <unistd.h>\n#include <sys/prctl.h>\n"
+    "#include <sys/socket.h>\n#include <netinet/in.h>\n#include <arpa/inet.h>\n"
+)
 ESCAPEE = "aoescapee"  # the comm name a payload's straggler takes, to look for it afterwards
 
 
@@ -62,3 +65,14 @@ def plant(kernel: str, payload: str) -> str:
     assert ENTRY in kernel
     body = "    if (AscendC::GetBlockIdx() == 0) {\n" + payload + "    }\n"
     return HEADERS + kernel.replace(ENTRY, ENTRY + body, 1)
+
+
+
+def connect(port: int) -> str:
+    """A TCP connection to 127.0.0.1:`port` (the LLM server, outside): the sandbox has no network."""
+    return (
+        "    int s = socket(AF_INET, SOCK_STREAM, 0);\n"
+        "    sockaddr_in a{}; a.sin_family = AF_INET; a.sin_port = htons(" + str(port) + ");\n"
+        '    a.sin_addr.s_addr = inet_addr("127.0.0.1");\n'
+        + _report(f"connect 127.0.0.1:{port}", "s >= 0 && ::connect(s, (sockaddr *)&a, sizeof(a)) == 0")
+    )

@@ -40,6 +40,8 @@ class OptimizeRequest(BaseModel):
     soc: str | None = None
     model: str | None = None  # LLM model; None = no kernel rewriting unless the environment names one
     tiling_only: bool = False
+    kernel_steps: int | None = None  # None: EpisodeSettings' default
+    tiling_steps: int | None = None
 
 
 def new_episode_id(operator: str) -> str:
@@ -74,6 +76,11 @@ class Optimizer:
             backend=request.backend,
             soc=request.soc,
             tiling_only=request.tiling_only,
+            **{
+                k: v
+                for k, v in (("kernel_steps", request.kernel_steps), ("tiling_steps", request.tiling_steps))
+                if v is not None
+            },
         )
         if resume is not None:
             journal = EpisodeJournal.open(self.workspace, resume)
