@@ -141,3 +141,46 @@ async def test_hostile_replies_through_the_real_episode(
         learnt = [e for e in bank.all() if e.provenance == "episode"]
     assert all(hostile.MARK not in e.code_diff.kernel for e in learnt)
     assert len(journal.events("lesson.stored")) == len(journal.events("lesson.provisional")) >= 1
+
+
+async def test_resume_survives_a_journal_holding_a_5mb_accepted_kernel_and_garbage(
+    add_op: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pydantic import SecretStr
+
+    from ascendopt.agent.llm import LLMSettings
+
+    _single_buffered(add_op)
+
+    def reply(messages: list[dict[str, str]]) -> str:
+        if "Answer with JSON only" in messages[-1]["content"]:
+            return '{"bottleneck": "copy-in does not overlap compute", "change": "double buffer"}'
+        return hostile.double_buffer()
+
+    request = OptimizeRequest(budget=8, seed=2, kernel_steps=1, tiling_steps=1)
+    with ScriptedLLMServer(reply) as server:
+        llm = LLMSettings(base_url=server.base_url, model="m", api_key=SecretStr(KEY), max_retries=0)
+        first = await Optimizer(add_op.parent, llm=llm).optimize(load_operator(add_op), request)
+        journal = EpisodeJournal.open(add_op.parent, first.episode)
+        lines = journal.events_path.read_text().splitlines()
+        cut = next(n for n, line in enumerate(lines) if '"purpose":"rewrite"' in line.replace(" ", ""))
+        event = json.loads(lines[cut])
+        huge = hostile.block(hostile.KERNEL, hostile.ENTRY, hostile.ENTRY + "\n" + "    // x\n" * 600_000)
+        event["data"]["response"] = hostile.double_buffer() + huge  # what an older version accepted
+        garbage = [
+            {"v": 1, "seq": 1, "type": "evaluation", "data": {"key": "k", "evaluation": {"bogus": 1}}},
+            {"v": 1, "seq": 1, "type": "llm", "data": {"key": 7, "response": None}},
+            {"v": 1, "seq": 1, "type": "start", "data": {"settings": "not settings"}},
+        ]
+        rewritten = [lines[0], *map(json.dumps, garbage), *lines[1:cut], json.dumps(event)]
+        journal.events_path.write_text("\n".join(rewritten) + "\n")
+        # the prompt must be the one recorded: without the lesson the first run banked
+        (add_op.parent / ".ascendopt" / "experience.sqlite").unlink()
+        resumed = await Optimizer(add_op.parent, llm=llm).optimize(
+            load_operator(add_op), request, resume=first.episode
+        )
+    assert resumed.episode == first.episode and resumed.evaluations <= 8
+    reasons = [
+        e.data["reason"] for e in EpisodeJournal.open(add_op.parent, first.episode).events("kernel.rejected")
+    ]
+    assert any("over the 512000 cap" in r for r in reasons), reasons

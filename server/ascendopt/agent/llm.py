@@ -74,8 +74,10 @@ class LLMClient:
         self.journal = journal
         self.offline = offline
         self.usage = Usage()
-        self._recorded: dict[str, str] = {
-            e.data["key"]: e.data["response"] for e in journal.events("llm") if "response" in e.data
+        self._recorded: dict[str, str] = {  # only well-formed records: the journal may hold anything
+            e.data["key"]: e.data["response"]
+            for e in journal.events("llm")
+            if isinstance(e.data.get("key"), str) and isinstance(e.data.get("response"), str)
         }
         self._asked: dict[str, int] = {}
         self._client: Any = None

@@ -7,13 +7,14 @@ the suggestion and the user's decision in the workspace journal.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import secrets
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from ascendopt.agent.episode import Episode, EpisodeOutcome, Progress
 from ascendopt.agent.kernel_rewrite import KernelRewriter
@@ -85,8 +86,9 @@ class Optimizer:
         if resume is not None:
             journal = EpisodeJournal.open(self.workspace, resume)
             start = journal.events("start")
-            if start:
-                settings = EpisodeSettings.model_validate(start[0].data["settings"])
+            with contextlib.suppress(ValidationError):  # an unreadable record: the request's settings
+                if start:
+                    settings = EpisodeSettings.model_validate(start[0].data.get("settings"))
         else:
             journal = EpisodeJournal.create(self.workspace, new_episode_id(project.name))
         llm_settings = self._llm or LLMSettings.from_env(model=request.model)
