@@ -65,4 +65,4 @@ class _EnvSecret:
         return self.value
 
 
-LLM_KEY = _EnvSecret("ASCENDOPT_LLM_API_KEY", "OPENAI_API_KEY")
+LLM_KEY = _EnvSecret("ASCENDOPT_LLM_API_KEY", "OPENAI_API_KEY", "ASCENDOPT_API_KEY")

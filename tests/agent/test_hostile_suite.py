@@ -7,6 +7,7 @@ and that no hostile edit was suggested or became a lesson."""
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import json
 import os
 import re
@@ -184,3 +185,40 @@ async def test_resume_survives_a_journal_holding_a_5mb_accepted_kernel_and_garba
         e.data["reason"] for e in EpisodeJournal.open(add_op.parent, first.episode).events("kernel.rejected")
     ]
     assert any("over the 512000 cap" in r for r in reasons), reasons
+
+
+EARLY_RETURN = hostile.double_buffer() + hostile.block(
+    hostile.KERNEL,
+    hostile.ENTRY,
+    hostile.ENTRY
+    + f"\n    if (tilingData.totalLength > 512 * 4096) return;  // {hostile.MARK} above the largest case",
+)
+
+
+@pytest.mark.xfail(
+    importlib.util.find_spec("ascendopt.agent.recheck") is None,
+    reason="the re-check's shapes larger than every spec case come with the `samples` branch",
+    strict=True,
+)
+async def test_an_early_return_above_the_largest_case_is_not_suggested(add_op: Path) -> None:
+    from pydantic import SecretStr
+
+    from ascendopt.agent.llm import LLMSettings
+
+    _single_buffered(add_op)
+
+    def reply(messages: list[dict[str, str]]) -> str:
+        if "Answer with JSON only" in messages[-1]["content"]:
+            return '{"bottleneck": "copy-in does not overlap compute", "change": "double buffer"}'
+        return EARLY_RETURN
+
+    request = OptimizeRequest(budget=8, seed=3, kernel_steps=1, tiling_steps=1)
+    with ScriptedLLMServer(reply) as server:
+        llm = LLMSettings(base_url=server.base_url, model="m", api_key=SecretStr(KEY), max_retries=0)
+        outcome = await Optimizer(add_op.parent, llm=llm).optimize(load_operator(add_op), request)
+    journal = EpisodeJournal.open(add_op.parent, outcome.episode)
+    assert journal.events("kernel.accepted")  # correct and faster on every spec case
+    suggested = "".join(c.proposed_text for c in outcome.suggestion.changes) if outcome.suggestion else ""
+    assert hostile.MARK not in suggested, outcome.message
+    with Bank.open(add_op.parent) as bank:
+        assert all(hostile.MARK not in e.code_diff.kernel for e in bank.all() if e.provenance == "episode")
