@@ -36,11 +36,11 @@ def test_errors_inside_twin_headers_land_on_the_user_line() -> None:
         "op_kernel/k.cpp: In instantiation of 'void Kernel<T>::Compute() [with T = half]':\n"
         "op_kernel/k.cpp:40:20:   required from here\n"
         f"{INCLUDE_DIR}/kernel_operator.h:10:5: error: no matching function for call to 'Foo(int)'\n"
-        "op_kernel/k.cpp:12:5: error: 'Tanh' is not a member of 'AscendC'\n"
+        "op_kernel/k.cpp:12:5: error: 'Mmad' is not a member of 'AscendC'\n"
     )
     fallback = Issue(file="op_kernel/k.cpp", line=3, message="build failed")
     issues = map_diagnostics(stderr, {"op_kernel/k.cpp"}, fallback, INCLUDE_DIR)
     assert [(i.file, i.line) for i in issues] == [("op_kernel/k.cpp", 40), ("op_kernel/k.cpp", 12)]
     assert "no matching function" in issues[0].message
-    assert issues[1].message.startswith("`Tanh` is not supported by the CPU twin; supported:")
+    assert issues[1].message.startswith("`Mmad` is not supported by the CPU twin; supported:")
     assert "SSH" in issues[1].message

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 from pathlib import Path
@@ -11,9 +12,11 @@ import typer
 from rich.table import Table
 
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.evaluation.cpu_twin.precheck import precheck_spec
 from ascendopt.operators.discovery import discover
-from ascendopt.operators.spec import SPEC_FILE
-from ascendopt.operators.spec_init import starting_spec
+from ascendopt.operators.issues import SpecError
+from ascendopt.operators.spec import SPEC_FILE, parse_spec
+from ascendopt.operators.spec_init import drop_case, starting_spec
 from ascendopt.resources import templates_dir
 
 
@@ -79,7 +82,25 @@ def init_spec_cmd(
     if target.exists() and not force:
         err.print(f"[red]error:[/] {target} exists; pass --force to overwrite it")
         raise typer.Exit(1)
-    target.write_text(starting_spec(op), encoding="utf-8")
+    draft = starting_spec(op)
+    text = draft.text
+    try:
+        spec = parse_spec(text, target)
+    except SpecError as exc:  # a draft with a TODO the schema refuses: written for the user to fix
+        spec = None
+        draft.notes.append(f"the draft does not validate yet: {exc}")
+    if spec is not None:
+        refused, unchecked = asyncio.run(precheck_spec(op.model_copy(update={"spec": spec})))
+        for case, why in refused.items():
+            text = drop_case(text, case, why)
+            draft.notes.append(f"case {case} left out: the operator refuses it ({why})")
+        if unchecked:
+            draft.notes.append(f"pre-check: {unchecked}")
+        if not refused and (not unchecked or "kernel launch" in unchecked):
+            draft.notes.append(f"pre-check: the operator takes every case ({', '.join(draft.case_names)})")
+    target.write_text(text, encoding="utf-8")
+    for note in draft.notes:
+        out.print(f"  {note}", markup=False)
     out.print(f"wrote {target}")
 
 

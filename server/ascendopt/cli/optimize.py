@@ -63,6 +63,8 @@ def optimize_cmd(
     say(f"episode {outcome.episode}: {outcome.message} ({outcome.evaluations} evaluations)")
     if outcome.kernel_rewriting:
         say(f"kernel rewriting: {outcome.kernel_rewriting}")
+    for note in outcome.recheck:
+        say(f"re-check extra shape {note.line()}")
     s = outcome.suggestion
     if s is None:
         return

@@ -55,7 +55,9 @@ async def verify(
     assignment: dict[str, KnobValue] | None = None,
 ) -> Evaluation:
     """Evaluate the operator as on disk (with `assignment` applied to a copy, never to the files)."""
-    errors = [i for i in project.issues if i.severity == "error" and i.code in ("parse", "duplicate")]
+    errors = [
+        i for i in project.issues if i.severity == "error" and i.code in ("parse", "duplicate", "unsupported")
+    ]
     if errors:
         raise VerifyError("; ".join(str(i) for i in errors))
     candidate = baseline(project)

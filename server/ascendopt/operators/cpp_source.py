@@ -198,14 +198,3 @@ class CppSource:
                 fn = n.child_by_field_name("function")
                 if fn is not None:
                     yield self.text_of(fn), n
-
-    def has_qualifier(self, node: Node, qualifier: str) -> bool:
-        """Whether the original (unmasked) text of a definition's head carries a qualifier."""
-        body = node.child_by_field_name("body")
-        head_end = body.start_byte if body is not None else node.end_byte
-        start = node.start_byte
-        # `extern "C" __global__ __aicore__ void f(...)`: the qualifiers may sit before the node.
-        parent = node.parent
-        if parent is not None and parent.type == "linkage_specification":
-            start = parent.start_byte
-        return qualifier.encode() in self.data[start:head_end]

@@ -19,8 +19,9 @@ import os
 from pathlib import Path
 
 from pydantic import BaseModel, Field
+from tree_sitter import Node
 
-from ascendopt.operators import extract
+from ascendopt.operators import extract, launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.knobs import knobs_of
@@ -35,16 +36,20 @@ from ascendopt.operators.model import (
     TilingField,
     TilingProgram,
 )
+from ascendopt.operators.project_files import project_files
 from ascendopt.operators.spec import SPEC_FILE, OperatorSpec, load_spec
 from ascendopt.operators.toml_lines import TomlLineIndex
 
 _SKIP_DIRS = {".git", ".ascendopt", ".venv", "node_modules", "build", "build_out", "__pycache__", "out"}
 _MAX_SOURCE_BYTES = 2_000_000
+KERNEL_SUFFIXES = (".cpp", ".cc", ".cxx", ".asc")
 
 
 class Discovery(BaseModel):
     operators: list[OperatorProject] = Field(default_factory=list)
     issues: list[Issue] = Field(default_factory=list)  # problems not tied to one discovered operator
+    # (absolute file, entry) → why a kernel entry did not become an operator (issues at the end)
+    unclaimed: dict[tuple[str, str], str] = Field(default_factory=dict, exclude=True)
 
     def find(self, name: str) -> OperatorProject:
         for op in self.operators:
@@ -71,8 +76,56 @@ def discover(root: Path) -> Discovery:
         elif "main.cpp" in filenames:
             _discover_launch(here, sorted(filenames), result)
     _flag_duplicate_names(result)
+    _report_unclaimed(root, result)
     result.operators.sort(key=lambda o: (str(o.root), o.name))
     return result
+
+
+def _report_unclaimed(root: Path, result: Discovery) -> None:
+    """Never silent: every `__global__` definition under `root` that did not become an operator
+    gets an issue with its file, line and the reason."""
+    claimed = {(str((op.root / op.files.kernel).resolve()), op.name) for op in result.operators}
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIP_DIRS and not d.startswith("."))
+        here = Path(dirpath)
+        for fname in sorted(filenames):
+            path = here / fname
+            if not fname.endswith((*KERNEL_SUFFIXES, ".h", ".hpp")):
+                continue
+            try:
+                if path.stat().st_size > _MAX_SOURCE_BYTES or b"__global__" not in path.read_bytes():
+                    continue
+            except OSError:
+                continue
+            src = _read(path, result.issues)
+            if src is None:
+                continue
+            for name, fn in extract.kernel_entries(src):
+                if (str(path.resolve()), name) in claimed:
+                    continue
+                reason = result.unclaimed.get((str(path.resolve()), name))
+                result.issues.append(
+                    Issue(
+                        file=str(path),
+                        line=fn.start_point[0] + 1,
+                        code="not-understood",
+                        message=reason or _why_unclaimed(here, name),
+                    )
+                )
+
+
+def _why_unclaimed(folder: Path, name: str) -> str:
+    if folder.name == "op_kernel":
+        return (
+            f"kernel entry {name!r} is in op_kernel/ but was not read as an operator "
+            "(the kernel is op_kernel/<op>.cpp beside op_host/<op>.cpp)"
+        )
+    if (folder / "main.cpp").exists():
+        return f"kernel entry {name!r} is not launched from main.cpp"
+    return (
+        f"kernel entry {name!r} is outside every layout ascendopt reads: expected op_host/ + op_kernel/ "
+        "(msOpGen, CANN open repos) or a main.cpp beside it that launches it (kernel launch)"
+    )
 
 
 def load_operator(path: Path, name: str | None = None) -> OperatorProject:
@@ -185,36 +238,89 @@ def _discover_opdir(root: Path, result: Discovery) -> None:
 
 
 def _discover_launch(root: Path, filenames: list[str], result: Discovery) -> None:
-    issues: list[Issue] = []
+    """A kernel-launch sample: kernels in this folder, launched from main.cpp (launch.py's forms)."""
     main = _read(root / "main.cpp", result.issues)
     if main is None:
         return
     main = _rel(main, root, root / "main.cpp")
-    sites = extract.launch_sites(main)
-    if not sites:
-        return
+    kernels: list[tuple[CppSource, list[tuple[str, Node]]]] = []
+    wrappers: dict[str, launch.Wrapper] = {}
     for fname in filenames:
-        if not fname.endswith(".cpp") or fname == "main.cpp":
+        if not fname.endswith(KERNEL_SUFFIXES) or fname == "main.cpp":
             continue
         ksrc = _read(root / fname, result.issues)
         if ksrc is None:
             continue
         ksrc = _rel(ksrc, root, root / fname)
-        for name, fn in extract.kernel_entries(ksrc):
-            site = next((s for s in sites if s[0] == name), None)
-            if site is None:
+        entries = extract.kernel_entries(ksrc)
+        if entries:
+            kernels.append((ksrc, entries))
+            wrappers.update(launch.wrappers_in(ksrc))
+    sites = launch.launch_sites(main, wrappers)
+    bindings = launch.file_bindings(main)
+    for ksrc, entries in kernels:
+        for name, fn in entries:
+            mine = [s for s in sites if s.kernel == name]
+            if not mine:
+                result.unclaimed[(str((root / ksrc.path).resolve()), name)] = (
+                    f"kernel entry {name!r} is not launched from main.cpp "
+                    "(looked for k<<<…>>>(…), ACLRT_LAUNCH_KERNEL(k)(…), ICPU_RUN_KF(k, …) "
+                    "and k_do(…) wrappers)"
+                )
                 continue
-            issues.extend(ksrc.syntax_issues())
+            # The CPU-debug launch binds the host variables main.cpp reads and writes files with.
+            site = next((s for s in mine if s.form == "ICPU_RUN_KF"), mine[0])
+            issues: list[Issue] = list(ksrc.syntax_issues())
             files = OperatorFiles(kernel=ksrc.path, host=main.path)
+            block_dim = launch.int_value(site.block_dim, main)
             tiling = TilingProgram(
                 function="main",
-                range=main.range_of(site[2].node),
+                range=main.range_of(site.token.node),
                 sets_block_dim=True,
                 sets_tiling_key=False,
-                block_dim_expr=site[1],
+                block_dim_expr=site.block_dim,
+                block_dim=block_dim,
+                launch=site.form,
             )
-            _build(root, name, "kernel_launch", files, ksrc, fn, main, None, issues, result, tiling=tiling)
-            return
+            if block_dim is None:
+                issues.append(
+                    Issue(
+                        file=main.path,
+                        line=site.line,
+                        severity="warning",
+                        message=f"block dim {site.block_dim!r} of the launch is not a constant main.cpp "
+                        "determines; set block_dim in ascendopt.toml",
+                    )
+                )
+            _build(
+                root,
+                name,
+                "kernel_launch",
+                files,
+                ksrc,
+                fn,
+                main,
+                None,
+                issues,
+                result,
+                tiling=tiling,
+                launch_site=(site, bindings),
+            )
+
+
+def _bind_params(kernel: KernelEntry, site: launch.LaunchSite, bindings: dict[str, tuple[str, str]]) -> None:
+    """Roles and tensor names from main.cpp's files: an argument filled by ReadFile is an input,
+    one written by WriteFile an output (names from `./input/input_x.bin`)."""
+    kernel.template_args = site.template_args
+    if len(site.args) != len(kernel.params):
+        return
+    for param, arg in zip(kernel.params, site.args, strict=True):
+        # `x`, `(uint8_t *)&inputDesc`, `*reinterpret_cast<AddCustomTilingData *>(tiling)`
+        var = next((w for w in reversed(arg.split()) if w in bindings), None)
+        if var is not None:
+            role, tensor = bindings[var]
+            param.role = role  # type: ignore[assignment]
+            param.tensor = tensor
 
 
 def _build(
@@ -229,12 +335,16 @@ def _build(
     issues: list[Issue],
     result: Discovery,
     tiling: TilingProgram | None = None,
-) -> None:
+    launch_site: tuple[launch.LaunchSite, dict[str, tuple[str, str]]] | None = None,
+) -> OperatorProject:
     spec = _spec_for(root, name, files, issues)
     opdef = extract.opdef_info(hsrc) if hsrc is not None and layout != "kernel_launch" else None
     inputs = [t.name for t in opdef.inputs] if opdef else [t.name for t in spec.inputs] if spec else []
     outputs = [t.name for t in opdef.outputs] if opdef else [t.name for t in spec.outputs] if spec else []
     kernel: KernelEntry = extract.kernel_entry(ksrc, kfn, name, inputs, outputs)  # type: ignore[arg-type]
+    if launch_site is not None:
+        _bind_params(kernel, *launch_site)
+    issues.extend(_unsupported(kernel, ksrc.path))
     if tiling is None and hsrc is not None:
         tiling = extract.tiling_program(hsrc, ("TilingFunc", *extract.registered_tiling_functions(hsrc)))
         if tiling is None:
@@ -265,23 +375,53 @@ def _build(
         issues.extend(_spec_vs_kernel(spec, kernel, files.spec or SPEC_FILE, root))
     if spec is not None and (root / spec.reference.split(":", 1)[0]).exists():
         files.extra.append(spec.reference.split(":", 1)[0])
-    result.operators.append(
-        OperatorProject(
-            name=name,
-            root=root,
-            layout=layout,
-            files=files,
-            kernel=kernel,
-            tiling=tiling,
-            tiling_struct=struct,
-            tiling_fields=fields,
-            opdef=opdef,
-            constants=consts,
-            knobs=knobs,
-            spec=spec,
-            issues=issues,
-        )
+    named = set(files.named())
+    files.context = [rel for rel in project_files(root, layout) if rel not in named]
+    op = OperatorProject(
+        name=name,
+        root=root,
+        layout=layout,
+        files=files,
+        kernel=kernel,
+        tiling=tiling,
+        tiling_struct=struct,
+        tiling_fields=fields,
+        opdef=opdef,
+        constants=consts,
+        knobs=knobs,
+        spec=spec,
+        issues=issues,
     )
+    result.operators.append(op)
+    return op
+
+
+def _unsupported(kernel: KernelEntry, path: str) -> list[Issue]:
+    """What the CPU twin cannot launch yet, on the entry's line (verify refuses these)."""
+    out = []
+    line = kernel.range.start_line
+    for p in kernel.params:
+        if p.by_value and p.role != "input":  # an input read from a file is passed by its bytes
+            out.append(
+                Issue(
+                    file=path,
+                    line=line,
+                    code="unsupported",
+                    message=f"parameter `{p.type} {p.name}` of {kernel.name} is passed by value and "
+                    "main.cpp fills it in code, not from an ./input file: the CPU twin cannot make it",
+                )
+            )
+    if kernel.template is not None and kernel.template_args is None:
+        out.append(
+            Issue(
+                file=path,
+                line=line,
+                code="unsupported",
+                message=f"kernel entry {kernel.name} is a template {kernel.template} and no launch names "
+                "its template arguments (tiling-key instantiation via ASCENDC_TPL_SEL is not modelled)",
+            )
+        )
+    return out
 
 
 def _merge_knobs(knobs: list[Knob]) -> list[Knob]:

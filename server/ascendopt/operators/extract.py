@@ -11,6 +11,7 @@ from ascendopt.operators.cpp_source import CppSource, Token
 from ascendopt.operators.model import (
     Constant,
     KernelEntry,
+    OpDefAttr,
     OpDefInfo,
     OpDefTensor,
     Param,
@@ -24,8 +25,37 @@ _OUTPUT_HINTS = ("out", "dst", "result", "res")
 
 
 def kernel_entries(src: CppSource) -> list[tuple[str, Node]]:
-    """Functions declared `__global__` (the NPU entry points)."""
-    return [(name, fn) for name, fn in src.functions() if src.has_qualifier(fn, "__global__")]
+    """Functions defined `__global__` (the NPU entry points): `extern "C"` or not, templated, with
+    `__attribute__`s, inside `extern "C" {…}` or `#if` guards."""
+    return [(name, fn) for name, fn in src.functions() if "__global__" in entry_head(src, fn)]
+
+
+def entry_head(src: CppSource, fn: Node) -> str:
+    """The original text in front of a definition's body, back to the previous sibling: it holds the
+    qualifiers that were blanked for parsing (`extern "C" __global__ __aicore__ void f(…)`)."""
+    body = fn.child_by_field_name("body")
+    prev = fn.prev_sibling
+    start = prev.end_byte if prev is not None else (fn.parent.start_byte if fn.parent else fn.start_byte)
+    owner = fn.parent
+    if owner is not None and owner.type == "declaration_list" and owner.parent is not None:
+        owner = owner.parent  # extern "C" { … }
+    if owner is not None and owner.type in ("linkage_specification", "template_declaration"):
+        start = min(start, owner.start_byte)
+    end = body.start_byte if body is not None else fn.end_byte
+    return src.data[start:end].decode("utf-8", errors="replace")
+
+
+def entry_linkage(src: CppSource, fn: Node) -> tuple[bool, str | None]:
+    """(declared extern "C", the template parameter list if templated)."""
+    owner = fn.parent
+    if owner is not None and owner.type == "declaration_list" and owner.parent is not None:
+        owner = owner.parent
+    extern_c = owner is not None and owner.type == "linkage_specification"
+    template = None
+    if fn.parent is not None and fn.parent.type == "template_declaration":
+        params = fn.parent.child_by_field_name("parameters")
+        template = src.text_of(params) if params is not None else "<>"
+    return extern_c, template
 
 
 def kernel_entry(
@@ -47,13 +77,18 @@ def kernel_entry(
         type_text = " ".join(src.text_of(ptype).split()) if ptype is not None else ""
         params.append((name_text, type_text))
     roles = _roles([n for n, _ in params], inputs, outputs)
+    extern_c, template = entry_linkage(src, fn)
+    whole = fn.parent if fn.parent is not None and fn.parent.type in _ENTRY_OWNERS else fn
     return KernelEntry(
         name=name,
         params=[Param(name=n, type=t, role=r) for (n, t), r in zip(params, roles, strict=True)],
-        range=src.range_of(
-            fn.parent if fn.parent is not None and fn.parent.type == "linkage_specification" else fn
-        ),
+        range=src.range_of(whole),
+        extern_c=extern_c,
+        template=template,
     )
+
+
+_ENTRY_OWNERS = ("linkage_specification", "template_declaration")
 
 
 def _roles(names: list[str], inputs: list[str], outputs: list[str]) -> list[ParamRole]:
@@ -122,27 +157,6 @@ def registered_tiling_functions(src: CppSource) -> list[str]:
             if parts:
                 out.append("".join(parts).rsplit("::", 1)[-1])
     return out
-
-
-def launch_sites(src: CppSource) -> list[tuple[str, str, Token]]:
-    """Kernel-launch samples: (kernel name, block-dim expression, token) for each `k<<<n, …>>>(…)`."""
-    toks = src.tokens()
-    sites = []
-    for i in range(1, len(toks) - 1):
-        if toks[i].text == "<<" and toks[i + 1].text == "<" and toks[i - 1].type == "identifier":
-            depth, j, expr = 0, i + 2, []
-            while j < len(toks):
-                t = toks[j].text
-                if t in ("(", "[", "{"):
-                    depth += 1
-                elif t in (")", "]", "}"):
-                    depth -= 1
-                elif depth == 0 and t in (",", ">", ">>"):
-                    break
-                expr.append(t)
-                j += 1
-            sites.append((toks[i - 1].text, " ".join(expr), toks[i - 1]))
-    return sites
 
 
 def macro_tiling_fields(src: CppSource) -> tuple[str | None, list[TilingField], list[tuple[str, str]]]:
@@ -269,13 +283,41 @@ def opdef_info(src: CppSource) -> OpDefInfo | None:
                 continue
             tname = args[0].strip('" ')
             if t.text == "Attr":
-                info.attrs.append(tname)
+                info.attrs.append(_attr(toks, end, tname, t.node.start_point[0] + 1))
                 continue
             dtypes = _chain_dtypes(toks, end)
             (info.inputs if t.text == "Input" else info.outputs).append(
                 OpDefTensor(name=tname, dtypes=dtypes)
             )
     return info
+
+
+_ATTR_TYPES = {"Float": "float", "Int": "int", "Bool": "bool"}
+
+
+def _attr(toks: list[Token], start: int, name: str, line: int) -> OpDefAttr:
+    """The `.Float(0.0)` / `.Int(3)` / `.Bool(true)` of an attr's builder chain, up to its `;`."""
+    j = start
+    while j < len(toks) and toks[j].text != ";":
+        kind = _ATTR_TYPES.get(toks[j].text)
+        if kind is not None and j + 1 < len(toks) and toks[j + 1].text == "(":
+            args, _ = _macro_args(toks, j + 1)
+            text = args[0].replace(" ", "").rstrip("fF") if args else ""
+            default: float | int | bool | None = None
+            try:
+                if kind == "bool":
+                    default = text == "true"
+                elif kind == "int":
+                    default = int(text, 0)
+                else:
+                    default = float(text)
+            except ValueError:
+                default = None
+            return OpDefAttr(name=name, type=kind, default=default, line=line)
+        if toks[j].text in ("ListInt", "ListFloat", "String", "ListBool", "ListListInt"):
+            return OpDefAttr(name=name, line=line)
+        j += 1
+    return OpDefAttr(name=name, line=line)
 
 
 def _chain_dtypes(toks: list[Token], start: int) -> list[str]:

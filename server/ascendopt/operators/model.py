@@ -20,12 +20,21 @@ class Param(BaseModel):
     name: str
     type: str
     role: ParamRole
+    tensor: str | None = None  # kernel-launch: the tensor main.cpp binds it to (`./input/input_x.bin` → x)
+
+    @property
+    def by_value(self) -> bool:
+        """Passed by value (a struct or a scalar), not as a GM address."""
+        return "*" not in self.type and "GM_ADDR" not in self.type and "&" not in self.type
 
 
 class KernelEntry(BaseModel):
     name: str
     params: list[Param]
     range: SourceRange  # the whole function definition
+    extern_c: bool = True
+    template: str | None = None  # `<typename T, int N>` when the entry is a template
+    template_args: str | None = None  # `<half, 8>`: the instantiation the launch site names
 
     def names(self, role: ParamRole) -> list[str]:
         return [p.name for p in self.params if p.role == role]
@@ -36,7 +45,9 @@ class TilingProgram(BaseModel):
     range: SourceRange
     sets_block_dim: bool
     sets_tiling_key: bool
-    block_dim_expr: str | None = None  # kernel-launch: the expression at `<<<blockDim, …>>>`
+    block_dim_expr: str | None = None  # kernel-launch: the block dim as the launch writes it
+    block_dim: int | None = None  # …and its value, when main.cpp determines it
+    launch: str | None = None  # kernel-launch: how main.cpp launches (`ICPU_RUN_KF`, `add_custom_do`, …)
 
 
 class TilingField(BaseModel):
@@ -59,13 +70,22 @@ class OpDefTensor(BaseModel):
     dtypes: list[str]  # ge::DataType names as written (DT_FLOAT16, …)
 
 
+class OpDefAttr(BaseModel):
+    """`this->Attr("negative_slope").AttrType(OPTIONAL).Float(0.0)`."""
+
+    name: str
+    type: Literal["float", "int", "bool"] | None = None  # None: a type the spec cannot carry (list, str)
+    default: float | int | bool | None = None
+    line: int = 0
+
+
 class OpDefInfo(BaseModel):
     """What the host file's `class X : public OpDef` declares."""
 
     op_type: str
     inputs: list[OpDefTensor] = Field(default_factory=list)
     outputs: list[OpDefTensor] = Field(default_factory=list)
-    attrs: list[str] = Field(default_factory=list)
+    attrs: list[OpDefAttr] = Field(default_factory=list)
 
 
 KnobKind = Literal["buffer_num", "tile_length", "block_dim", "tile_num", "annotated", "region"]
@@ -94,9 +114,15 @@ class OperatorFiles(BaseModel):
     extra: list[str] = Field(
         default_factory=list
     )  # other files the candidate carries (reference, launch main)
+    # The rest of the build context (project_files): local headers, CMake files, scripts.
+    context: list[str] = Field(default_factory=list)
+
+    def named(self) -> list[str]:
+        return [f for f in (self.kernel, self.host, self.tiling_data, self.spec, *self.extra) if f]
 
     def all(self) -> list[str]:
-        return [f for f in (self.kernel, self.host, self.tiling_data, self.spec, *self.extra) if f]
+        named = self.named()
+        return [*named, *(f for f in self.context if f not in named)]
 
 
 class OperatorProject(BaseModel):
@@ -127,4 +153,13 @@ class OperatorProject(BaseModel):
         raise KeyError(f"{self.name} has no knob {name!r}; knobs: {', '.join(k.name for k in self.knobs)}")
 
     def read_files(self) -> dict[str, str]:
-        return {rel: (self.root / rel).read_text(encoding="utf-8") for rel in self.files.all()}
+        """Every file a candidate carries: the named ones (which must read) and the build context
+        (a context file that is not UTF-8 text, or vanished since discovery, is left out)."""
+        out = {}
+        for rel in self.files.all():
+            try:
+                out[rel] = (self.root / rel).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                if rel in self.files.named():
+                    raise
+        return out

@@ -71,6 +71,9 @@ class CaseSpec(_Strict):
     dtype: DType | None = None
     dtypes: dict[str, DType] = Field(default_factory=dict)
     attrs: dict[str, float | int | bool] = Field(default_factory=dict)
+    # Fixed contents for an input instead of random values (a tiling array a sample reads from a
+    # file, a zeroed sync buffer): flattened, as many values as the shape holds.
+    values: dict[str, list[float]] = Field(default_factory=dict)
 
 
 class ResolvedCase(BaseModel):
@@ -81,6 +84,30 @@ class ResolvedCase(BaseModel):
     input_shapes: dict[str, list[int]]
     dtypes: dict[str, DType]
     attrs: dict[str, float | int | bool]
+    values: dict[str, list[float]] = Field(default_factory=dict)
+
+
+class ShapeDomain(_Strict):
+    """The shapes the operator accepts, beyond the spec's cases: the final re-check draws fresh
+    shapes inside it (README, "The final re-check")."""
+
+    fixed: bool = False  # only the spec's own shapes (e.g. a kernel with TOTAL_LENGTH compiled in)
+    last_dim_multiple: int = Field(default=1, ge=1)  # elements; e.g. 16 when rows must be 32 B aligned
+    elements_multiple: int = Field(default=1, ge=1)  # total elements per input; e.g. the core split × tile
+    max_elements: int | None = Field(default=None, ge=1)  # per input; the largest size the operator takes
+
+    def admits(self, shape: list[int]) -> str | None:
+        """None if the domain takes `shape`, else why not."""
+        n = 1
+        for d in shape:
+            n *= d
+        if shape and shape[-1] % self.last_dim_multiple:
+            return f"last dim {shape[-1]} is not a multiple of {self.last_dim_multiple}"
+        if n % self.elements_multiple:
+            return f"{n} elements is not a multiple of {self.elements_multiple}"
+        if self.max_elements is not None and n > self.max_elements:
+            return f"{n} elements is above max_elements {self.max_elements}"
+        return None
 
 
 class OperatorSpec(_Strict):
@@ -94,6 +121,7 @@ class OperatorSpec(_Strict):
     attrs: list[AttrSpec] = Field(default_factory=list)
     cases: list[CaseSpec] = Field(min_length=1)
     tolerances: dict[DType, Tolerance] = Field(default_factory=dict)
+    domain: ShapeDomain = Field(default_factory=ShapeDomain)
 
     @model_validator(mode="after")
     def _check(self) -> OperatorSpec:
@@ -136,6 +164,16 @@ class OperatorSpec(_Strict):
         for name, shape in case.shapes.items():
             if not shape or any(d <= 0 for d in shape):
                 raise _CaseError(index, "shapes", f"{where}: shape {shape} of {name!r} needs positive dims")
+        for name, vals in case.values.items():
+            if name not in input_names:
+                raise _CaseError(index, "values", f"{where}: values for unknown input {name!r}")
+            size = 1
+            for d in case.shapes[name]:
+                size *= d
+            if len(vals) != size:
+                raise _CaseError(
+                    index, "values", f"{where}: {len(vals)} values for {name!r}, whose shape holds {size}"
+                )
         unknown = [n for n in case.dtypes if n not in {t.name for t in (*self.inputs, *self.outputs)}]
         if unknown:
             raise _CaseError(index, "dtypes", f"{where}: dtypes for unknown tensor(s) {', '.join(unknown)}")
@@ -159,7 +197,14 @@ class OperatorSpec(_Strict):
             if k not in attrs:
                 raise _CaseError(index, "attrs", f"{where}: unknown attr {k!r}")
             attrs[k] = v
-        return ResolvedCase(index=index, name=case.name, input_shapes=case.shapes, dtypes=dtypes, attrs=attrs)
+        return ResolvedCase(
+            index=index,
+            name=case.name,
+            input_shapes=case.shapes,
+            dtypes=dtypes,
+            attrs=attrs,
+            values=case.values,
+        )
 
     def _check_dtype_column(self, index: int, where: str, dtypes: dict[str, DType]) -> None:
         # OpDef dtype lists are columns: the i-th entry of every tensor forms one supported combination.

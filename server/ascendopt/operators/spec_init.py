@@ -1,8 +1,29 @@
-"""Write a starting `ascendopt.toml` from what the operator's code declares."""
+"""Write a starting `ascendopt.toml` from what the operator's code and the sample around it declare.
+
+Tensors, dtypes and attrs (with defaults) come from the OpDef in the tiling program's file (or the
+msOpGen `<Op>.json` when there is no OpDef); for a kernel-launch sample, from the kernel signature
+with roles and names from the files main.cpp reads and writes. Shapes, dtypes and value ranges
+come from the sample itself (`scripts/gen_data.py` beside it or in an `AclNNInvocation*/` folder
+next to it, an `AclNNInvocationNaive/main.cpp`, a `TOTAL_LENGTH` constant in the kernel); the
+block dim from the launch. `TODO` marks only what none of them says.
+"""
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascendopt.operators.cpp_source import CppSource
+from ascendopt.operators.launch import initializer, int_value
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.sample_data import (
+    TensorHint,
+    gen_data_hints,
+    naive_main_attrs,
+    naive_main_hints,
+    op_description,
+)
 
 # ge::DataType → spec dtype
 GE_DTYPES = {
@@ -16,52 +37,269 @@ GE_DTYPES = {
     "DT_UINT8": "uint8",
     "DT_BOOL": "bool",
 }
+_KERNEL_CTYPES = {"half": "float16", "float": "float32", "bfloat16_t": "bfloat16", "int8_t": "int8"}
+_KERNEL_CTYPES |= {"int16_t": "int16", "int32_t": "int32", "uint8_t": "uint8"}
+_LENGTH_CONSTANTS = ("TOTAL_LENGTH", "TOTAL_NUM", "TOTAL_SIZE", "totalLength")
 
 
-def starting_spec(op: OperatorProject) -> str:
-    """TOML text: tensors from the OpDef (or the kernel signature), one small and one large case."""
+@dataclass
+class Tensor:
+    name: str
+    dtypes: list[str]
+    hint: TensorHint | None = None
+
+
+@dataclass
+class SpecDraft:
+    text: str
+    notes: list[str] = field(default_factory=list)  # where each part came from, and what is a TODO
+    case_names: list[str] = field(default_factory=list)
+
+
+def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
+    """Tensor hints from the sample's own scripts, nearest first."""
+    notes: list[str] = []
+    root = op.root
+    places = [root / "scripts" / "gen_data.py"]
+    if op.layout != "kernel_launch":
+        places += sorted(root.parent.glob("*/scripts/gen_data.py"))
+    for path in places:
+        if path.exists():
+            hints = gen_data_hints(path, _shown(path, root))
+            if hints:
+                notes.append(f"shapes, dtypes and ranges from {_shown(path, root)}")
+                return hints, notes
+    for path in sorted(root.parent.glob("*Naive*/main.cpp")) if op.layout != "kernel_launch" else []:
+        hints = naive_main_hints(path, _shown(path, root))
+        if hints:
+            notes.append(f"shapes and dtypes from {_shown(path, root)}")
+            return hints, notes
+    return {}, notes
+
+
+def _shown(path: Path, root: Path) -> str:
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(Path("..") / path.relative_to(root.parent))
+
+
+def _kernel_length(op: OperatorProject) -> tuple[int | None, str]:
+    ksrc = CppSource.parse(op.files.kernel, (op.root / op.files.kernel).read_text(encoding="utf-8"))
+    for name in _LENGTH_CONSTANTS:
+        init = initializer(ksrc, name)
+        value = int_value(init, ksrc) if init else None
+        if value:
+            return value, f"{op.files.kernel}: {name} = {value}"
+    return None, ""
+
+
+def _kernel_dtype(op: OperatorProject) -> str | None:
+    text = (op.root / op.files.kernel).read_text(encoding="utf-8")
+    for ctype, dtype in _KERNEL_CTYPES.items():
+        if f"__gm__ {ctype} *" in text or f"GlobalTensor<{ctype}>" in text:
+            return dtype
+    return None
+
+
+def _tensors(
+    op: OperatorProject, hints: dict[str, TensorHint]
+) -> tuple[list[Tensor], list[Tensor], list[str]]:
+    notes: list[str] = []
+    desc = op_description(op.root, op.op_type) if op.layout != "kernel_launch" else None
     if op.opdef is not None:
-        ins = [
-            (t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes] or ["float16"]) for t in op.opdef.inputs
-        ]
-        outs = [
-            (t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes] or ["float16"]) for t in op.opdef.outputs
-        ]
-        attrs = op.opdef.attrs
+        notes.append(f"tensors and dtypes from the OpDef in {op.files.host}")
+        ins = [Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes]) for t in op.opdef.inputs]
+        outs = [Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes]) for t in op.opdef.outputs]
+    elif desc is not None:
+        notes.append(f"tensors and dtypes from the op description {op.op_type}.json")
+        ins = [Tensor(n, d) for n, d in desc[0]]
+        outs = [Tensor(n, d) for n, d in desc[1]]
     else:
-        ins = [(n, ["float16"]) for n in op.kernel.names("input")]
-        outs = [(n, ["float16"]) for n in op.kernel.names("output")]
-        attrs = []
+        kernel_dtype = _kernel_dtype(op)
+        ins, outs = [], []
+        for p in op.kernel.params:
+            if p.role not in ("input", "output"):
+                continue
+            name = p.tensor or p.name
+            hint = hints.get(name)
+            dtype = (hint.dtype if hint else None) or kernel_dtype or "float16"
+            (ins if p.role == "input" else outs).append(Tensor(name, [dtype]))
+        notes.append(
+            f"tensors from the signature of {op.kernel.name} ({op.files.kernel}:{op.kernel.range.start_line})"
+            + (
+                ", roles from the files main.cpp reads and writes"
+                if any(p.tensor for p in op.kernel.params)
+                else ""
+            )
+        )
+    for t in ins:
+        t.hint = hints.get(t.name)
+    if outs and ins and op.opdef is None and desc is None:
+        first = next((t for t in ins if t.hint is None or t.hint.values is None), ins[0])
+        for o in outs:
+            o.dtypes = list(first.dtypes)
+    return ins, outs, notes
+
+
+def starting_spec(op: OperatorProject) -> SpecDraft:
+    """TOML text for the operator, with notes on where every part came from."""
+    hints, notes = _hints(op)
+    ins, outs, tnotes = _tensors(op, hints)
+    notes = tnotes + notes
     lines = [
         "# AscendOptimizer operator spec: what the kernel computes and how to test it.",
-        "# Written by `ascendopt init-spec`; check the dtypes, ranges and shapes, then write reference.py.",
+        "# Written by `ascendopt init-spec` from the operator and its sample; check it, then write",
+        "# reference.py (a NumPy function of the inputs, attrs as keywords, returning the outputs).",
         "schema_version = 1",
         f'name = "{op.name}"',
         'soc = "Ascend910B4"',
         f'reference = "reference.py:{op.name}"',
     ]
     if op.layout == "kernel_launch":
-        lines.append("block_dim = 8  # kernel-launch projects: the block dim the harness launches with")
+        bd = op.tiling.block_dim if op.tiling else None
+        where = f"{op.files.host}:{op.tiling.range.start_line}" if op.tiling else "main.cpp"
+        if bd is not None:
+            launch = op.tiling.launch if op.tiling else ""
+            lines.append(f"block_dim = {bd}  # the launch's block dim ({launch} at {where})")
+        else:
+            lines.append("block_dim = 8  # TODO: the block dim main.cpp launches with (not a constant)")
+            notes.append(f"TODO block_dim: {where} launches with a value main.cpp does not fix")
     for table, tensors in (("inputs", ins), ("outputs", outs)):
-        for name, dtypes in tensors:
-            lines += [
-                "",
-                f"[[{table}]]",
-                f'name = "{name}"',
-                f"dtypes = [{', '.join(repr(d) for d in dtypes)}]".replace("'", '"'),
-            ]
+        for t in tensors:
+            dtypes = ", ".join(f'"{d}"' for d in t.dtypes) or '"float16"'
+            lines += ["", f"[[{table}]]", f'name = "{t.name}"', f"dtypes = [{dtypes}]"]
             if table == "inputs":
-                lines.append("range = [-1.0, 1.0]")
-    for attr in attrs:
-        lines += [
-            "",
-            "[[attrs]]",
-            f'name = "{attr}"',
-            'type = "float"',
-            "default = 0.0  # TODO: the OpDef default",
-        ]
-    first = ins[0][1][0] if ins else "float16"
-    for case, shape in (("small", [8, 2000]), ("large", [1024, 4096])):
-        shapes = ", ".join(f"{n} = {shape}" for n, _ in ins)
-        lines += ["", "[[cases]]", f'name = "{case}"', f'dtype = "{first}"', f"shapes = {{ {shapes} }}"]
-    return "\n".join(lines) + "\n"
+                if t.hint is not None and t.hint.range is not None:
+                    lo, hi = (float(v) + 0.0 for v in t.hint.range)  # + 0.0: no "-0.0"
+                    lines.append(f"range = [{lo!r}, {hi!r}]  # {t.hint.source}")
+                else:
+                    lines.append("range = [-1.0, 1.0]  # TODO: the values the operator is meant for")
+    for attr in op.opdef.attrs if op.opdef else []:
+        lines += ["", "[[attrs]]", f'name = "{attr.name}"']
+        if attr.type is not None and attr.default is not None:
+            default = str(attr.default).lower() if attr.type == "bool" else repr(attr.default)
+            lines += [
+                f'type = "{attr.type}"',
+                f"default = {default}  # the OpDef default ({op.files.host}:{attr.line})",
+            ]
+        else:
+            lines += [
+                'type = "float"',
+                "default = 0.0  # TODO: the OpDef gives no default of a type the spec takes",
+            ]
+            notes.append(f"TODO attr {attr.name}: no default in the OpDef")
+    lines += _domain(op, ins)
+    case_attrs: dict[str, int] = {}
+    if op.opdef is not None and op.opdef.attrs and op.layout != "kernel_launch":
+        for path in sorted(op.root.parent.glob("*Naive*/main.cpp")):
+            case_attrs = naive_main_attrs(path, op.op_type, len(ins), [a.name for a in op.opdef.attrs])
+            if case_attrs:
+                notes.append(f"attr values of the sample's call from {_shown(path, op.root)}")
+                break
+    case_lines, case_names, case_notes = _cases(op, ins, case_attrs)
+    lines += case_lines
+    notes += case_notes
+    return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=case_names)
+
+
+def _domain(op: OperatorProject, ins: list[Tensor]) -> list[str]:
+    if op.layout == "kernel_launch" and not any(p.role == "tiling" for p in op.kernel.params):
+        data_hints = [t.hint for t in ins if t.hint is not None and t.hint.values is None]
+        if data_hints or _kernel_length(op)[0]:
+            return [
+                "",
+                "[domain]",
+                "fixed = true  # the kernel has its sizes compiled in (no tiling): only the sample's shapes",
+            ]
+    return [
+        "",
+        "[domain]  # TODO: the shapes the operator takes, for the final re-check's fresh shapes",
+        "# last_dim_multiple = 16",
+        "# elements_multiple = 1",
+        "# max_elements = 16777216",
+    ]
+
+
+def _cases(
+    op: OperatorProject, ins: list[Tensor], attrs: dict[str, int]
+) -> tuple[list[str], list[str], list[str]]:
+    notes: list[str] = []
+    shapes: dict[str, list[int]] = {}
+    values: dict[str, list[float]] = {}
+    todo = False
+    length, length_note = _kernel_length(op)
+    for t in ins:
+        if t.hint is not None and t.hint.shape:
+            shapes[t.name] = t.hint.shape
+            if t.hint.values is not None:
+                values[t.name] = t.hint.values
+        elif length and op.layout == "kernel_launch":
+            shapes[t.name] = [length]
+            notes.append(f"shape of {t.name} from {length_note}")
+        else:
+            todo = True
+    if todo or not shapes:
+        first = next((s for s in shapes.values()), [8, 2048])
+        for t in ins:
+            shapes.setdefault(t.name, list(first))
+        notes.append(
+            "TODO cases: the sample gives no shape for " + ", ".join(t.name for t in ins if t.hint is None)
+        )
+    dtype = None
+    for t in ins:
+        hint_dtype = t.hint.dtype if t.hint else None
+        if t.hint is None or t.hint.values is None:
+            dtype = hint_dtype if hint_dtype in t.dtypes else t.dtypes[0] if t.dtypes else "float16"
+            break
+    names = ["sample"]
+    out = ["", "[[cases]]", f'name = "sample"{"  # TODO: shapes" if todo else ""}']
+    if all(len(t.dtypes) == 1 for t in ins):
+        pass  # one dtype per tensor: nothing to choose
+    elif dtype:
+        out.append(f'dtype = "{dtype}"')
+    out.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in shapes.items()) + " }")
+    if values:
+        out.append(
+            "values = { " + ", ".join(f"{n} = {[_num(v) for v in vs]}" for n, vs in values.items()) + " }"
+        )
+    attr_line = ("attrs = { " + ", ".join(f"{k} = {v}" for k, v in attrs.items()) + " }") if attrs else ""
+    if attr_line:
+        out.append(attr_line)
+    if op.layout != "kernel_launch" and not todo:
+        # A second, larger case for the search to weigh, when the inputs grow alike.
+        grown = {n: [s[0] * 4, *s[1:]] for n, s in shapes.items()}
+        if len({tuple(s) for s in shapes.values()}) == 1 and math.prod(next(iter(grown.values()))) <= 1 << 24:
+            names.append("sample-x4")
+            out += ["", "[[cases]]", 'name = "sample-x4"  # the sample\'s shape with 4x the first dim']
+            if dtype and not all(len(t.dtypes) == 1 for t in ins):
+                out.append(f'dtype = "{dtype}"')
+            out.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in grown.items()) + " }")
+            if attr_line:
+                out.append(attr_line)
+    return out, names, notes
+
+
+def _num(v: float) -> int | float:
+    return int(v) if float(v).is_integer() else v
+
+
+def drop_case(text: str, name: str, why: str) -> str:
+    """The draft with case `name` commented out, and why."""
+    out: list[str] = []
+    block: list[str] = []
+
+    def flush() -> None:
+        if block and any(line.startswith(f'name = "{name}"') for line in block):
+            out.append(f"# left out: the operator refuses this case ({why})")
+            out.extend(f"# {line}" if line else line for line in block)
+        else:
+            out.extend(block)
+        block.clear()
+
+    for line in text.splitlines():
+        if line.startswith("[") or (not line and block):
+            flush()
+        (block if line.startswith("[[cases]]") or block else out).append(line)
+    flush()
+    return "\n".join(out) + "\n"

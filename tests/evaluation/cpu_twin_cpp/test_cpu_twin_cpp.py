@@ -178,9 +178,6 @@ def test_compare_select_leakyrelu_duplicate(cases_runner, tmp_path):
     z, findings, _ = run_case(cases_runner, tmp_path, 5, x, y)
     out = struct.unpack_from("<576f", z, 0)
 
-    def f32(v):
-        return struct.unpack("<f", struct.pack("<f", v))[0]
-
     assert list(out[:256]) == [f32(min(a, b)) for a, b in zip(x, y, strict=False)]
     assert list(out[256:512]) == [f32(a) if f32(a) >= 0 else f32(f32(a) * f32(0.1)) for a in x]
     assert list(out[512:576]) == [3.5] * 64
@@ -198,6 +195,131 @@ def test_datacopypad_padding(cases_runner, tmp_path):
     assert out[16:24] == (1, 2, 3, 4, 5, 1, 1, 1)
     assert out[24:32] == (6, 7, 8, 9, 10, 6, 6, 6)
     assert not errors(findings), findings
+
+
+def f32(v):
+    return struct.unpack("<f", struct.pack("<f", v))[0]
+
+
+def u32_of(z, i):
+    return struct.unpack_from("<I", z, 4 * i)[0]
+
+
+def test_mask_register_counter_and_normal_modes(cases_runner, tmp_path):
+    # SetMaskCount docs: in counter mode the mask is the element count and repeatTime is ignored;
+    # SetVectorMask docs: Normal mode bit-wise (maskHigh, maskLow) or the first len lanes.
+    x = [float(i) for i in range(256)]
+    y = [1000.0 + i for i in range(256)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 16, x, y)
+    o = struct.unpack_from("<384f", z, 0)
+    assert list(o[:100]) == [x[i] + y[i] for i in range(100)]
+    assert list(o[100:128]) == [-1.0] * 28
+    expect = [-1.0] * 128
+    for k in range(4):
+        expect[k] = x[k] + y[k]
+        expect[64 + k] = x[64 + k] + y[64 + k]
+    assert list(o[128:256]) == expect
+    assert list(o[256:320]) == [2 * x[i] for i in range(10)] + [-1.0] * 54
+    # The count form of Adds leaves Normal mode with a full mask, so the isSetMask=false Adds covers 64 lanes.
+    assert list(o[320:384]) == [x[i] + 3 for i in range(64)]
+    assert not errors(findings), findings
+    recs = [json.loads(r) for r in (tmp_path / "trace.jsonl").read_text().splitlines()[1:]]
+    counted = [r for r in recs if r["op"] == "Add" and r.get("mask") == "counter"]
+    assert counted and counted[0]["n"] == 100 and counted[0]["repeat"] == 2
+    assert {"SetMaskCount", "SetMaskNorm", "SetVectorMask", "ResetMask"} <= {r["op"] for r in recs}
+
+
+def test_reductions_counter_block_and_mask_forms(cases_runner, tmp_path):
+    x = [float((i * 37) % 101 - 50) for i in range(256)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 17, x)
+    o = struct.unpack_from("<128f", z, 0)
+    # WholeReduceSum, counter mode: one sum per 64-element repeat, the last one partial.
+    assert o[0:4] == (sum(x[0:64]), sum(x[64:128]), sum(x[128:150]), -1.0)
+    # BlockReduceSum, counter mode: one sum per 32 B block; blocks without active lanes untouched.
+    assert o[8:16] == (sum(x[0:8]), sum(x[8:16]), sum(x[16:20]), -1.0, -1.0, -1.0, -1.0, -1.0)
+    assert list(o[16:32]) == [max(x[8 * k : 8 * k + 8]) for k in range(16)]
+    assert list(o[32:40]) == [min(x[8 * k : 8 * k + 4]) for k in range(8)]
+    assert o[48] == min(x[0:8]) and u32_of(z, 49) == x[0:8].index(min(x[0:8]))
+    assert o[50] == min(x[0:128])
+    # WholeReduceMax ORDER_VALUE_INDEX: (value, index) per repeat;
+    # WholeReduceMin ORDER_INDEX_VALUE: (index, value).
+    for r in range(2):
+        part = x[64 * r : 64 * r + 64]
+        assert o[56 + 2 * r] == max(part) and u32_of(z, 57 + 2 * r) == part.index(max(part))
+        assert u32_of(z, 64 + 2 * r) == part.index(min(part)) and o[65 + 2 * r] == min(part)
+    assert not errors(findings), findings
+
+
+def test_new_vector_and_advanced_apis(cases_runner, tmp_path):
+    import math
+
+    x = [f32((i - 32) / 10.0) for i in range(64)]
+    y = [0.5 + i / 8.0 for i in range(64)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 18, x, y)
+    o = struct.unpack_from("<960f", z, 0)
+
+    def sig(v):
+        return 1.0 / (1.0 + math.exp(-v))
+
+    def near(got, want):
+        assert list(got) == pytest.approx(want, rel=2e-6, abs=2e-7)
+
+    near(o[0:64], [sig(v) for v in x])  # Sigmoid
+    near(o[64:128], [v * sig(v) for v in x])  # Silu
+    near(o[128:192], [v * sig(1.5 * v) for v in x])  # Swish, beta 1.5
+    # Gelu (the docs' tanh-approximation formula)
+    near(o[192:256], [v / (1 + math.exp(-1.5957691216 * (v + 0.044715 * v**3))) for v in x])
+    near(o[256:320], [v / (1 + math.exp(-1.702 * v)) for v in x])  # FasterGelu
+    near(o[320:384], [math.tanh(v) for v in x])
+    near(o[384:448], [math.log(v) for v in y])
+    assert list(o[448:512]) == [min(v, 0.5) for v in x]  # ClampMax
+    assert list(o[512:576]) == [max(v, f32(-0.5)) for v in x]  # ClampMin
+    assert list(o[576:640]) == [f32(v - 2.0) for v in x]  # Subs
+    assert list(o[640:704]) == [v / 4.0 for v in x]  # Divs
+    near(o[704:768], [y[i] + 2 * x[i] for i in range(64)])  # Axpy
+    bits = z[768 * 4 : 768 * 4 + 8]
+    assert [(bits[i // 8] >> (i % 8)) & 1 for i in range(64)] == [int(v > 0) for v in x]  # CompareScalar GT
+    assert list(o[832:896]) == x  # Copy
+    assert list(o[896:960]) == [x[i] for i in range(8) for _ in range(8)]  # Brcb
+    assert not errors(findings), findings
+
+
+def test_transpose_16x16(cases_runner, tmp_path):
+    x = [float(i) for i in range(256)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 19, x)
+    o = struct.unpack_from("<256f", z, 0)
+    assert [o[j * 16 + i] for i in range(16) for j in range(16)] == x
+    assert not errors(findings), findings
+
+
+def test_fill_and_get_system_cycle(cases_runner, tmp_path):
+    z, findings, _ = run_case(cases_runner, tmp_path, 20, [])
+    o = struct.unpack_from("<129f", z, 0)
+    assert o[:64] == (2.5,) * 64 and o[64:128] == (7.0,) * 64
+    assert o[128] > 0  # monotonic: calls in between
+    assert not errors(findings), findings
+
+
+def test_gm_tail_read_inside_padding_is_a_warning_and_moves_the_bytes(cases_runner, tmp_path):
+    x = [float(i) for i in range(N)]
+    z, findings, res = run_case(cases_runner, tmp_path, 21, x)
+    o = struct.unpack_from("<16f", z, 0)
+    assert o[:8] == tuple(x[1016:1024])  # the in-bounds elements arrive (no NaN)
+    oob = [f for f in findings if f["kind"] == "gm_out_of_bounds"]
+    assert [(f["line"], f["severity"]) for f in oob] == [(_line_of("LINE_TAILREAD"), "warning")]
+    assert "padding" in oob[0]["message"] and "32 B past the end" in oob[0]["message"]
+    assert not errors(findings), findings
+    assert res["status"] == "ok"
+
+
+def test_gm_write_out_of_bounds_is_an_error(cases_runner, tmp_path):
+    z, findings, _ = run_case(cases_runner, tmp_path, 22, [])
+    oob = {f["line"]: f for f in findings if f["kind"] == "gm_out_of_bounds"}
+    assert oob[_line_of("LINE_TAILWRITE")]["severity"] == "error"
+    assert oob[_line_of("LINE_FARWRITE")]["severity"] == "error"
+    assert "beyond the allocation padding" in oob[_line_of("LINE_FARWRITE")]["message"]
+    # The in-bounds part of both writes lands.
+    assert struct.unpack_from("<24f", z, 4 * 1000) == (5.0,) * 24
 
 
 # ---------------------------------------------------------------- sanitizer
@@ -340,3 +462,39 @@ def test_add_custom_template(runtime_objs, tmp_path, dtype, macro, fmt, shape):
     assert got == [a + b for a, b in zip(xs, ys, strict=False)]
     rec = [json.loads(r) for r in (tmp_path / "t.jsonl").read_text().splitlines()[1:]]
     assert all(r["file"] == "op_kernel/add_custom.cpp" for r in rec if "file" in r)
+
+
+# ---------------------------------------------------------------- CPU-debug host program (tikicpulib drop-in)
+def test_cpu_debug_main_runs_the_kernel_on_the_twin(runtime_objs, tmp_path):
+    # The look-alike sample's own main.cpp (ASCENDC_CPU_DEBUG path: GmAlloc, SetKernelMode, ICPU_RUN_KF) and
+    # its kernel, built the way CANN's CPU-debug build compiles them, linked with the twin runtime.
+    sample = HERE / "cpu_debug_sample"
+    flags = [*CXX, "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1", "-I", str(sample)]
+    objs = []
+    for src in ("main.cpp", "scale_abs.cpp"):
+        o = tmp_path / (src + ".o")
+        _run([*flags, "-c", str(sample / src), "-o", str(o)])
+        objs.append(o)
+    exe = tmp_path / "app"
+    _run(["g++", "-o", str(exe), *map(str, objs + runtime_objs), "-pthread"])
+    (tmp_path / "input").mkdir()
+    (tmp_path / "output").mkdir()
+    x = [((i % 50) - 25) / 4.0 for i in range(1600)]
+    (tmp_path / "input" / "input_x.bin").write_bytes(struct.pack("<1600e", *x))
+    env = {
+        "ASCENDOPT_TWIN_FINDINGS": str(tmp_path / "f.jsonl"),
+        "ASCENDOPT_TWIN_RESULT": str(tmp_path / "r.json"),
+        "ASCENDOPT_TWIN_TRACE": str(tmp_path / "t.jsonl"),
+        "ASCENDOPT_TWIN_SOURCE_ROOT": str(sample),
+    }
+    p = subprocess.run([str(exe)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    y = struct.unpack("<1600e", (tmp_path / "output" / "output_y.bin").read_bytes())
+    assert list(y) == [abs(v) * 2 for v in x]
+    res = json.loads((tmp_path / "r.json").read_text())
+    assert res["status"] == "ok" and res["launches"] == 1 and res["block_dim"] == 8, res
+    assert (tmp_path / "f.jsonl").read_text() == ""
+    recs = [json.loads(r) for r in (tmp_path / "t.jsonl").read_text().splitlines()[1:]]
+    assert {r["b"] for r in recs} == set(range(8))
+    assert any(r["op"] == "Abs" and r.get("mask") == "counter" and r["n"] == 200 for r in recs)
+    assert all(r["file"] == "scale_abs.cpp" for r in recs if "file" in r)

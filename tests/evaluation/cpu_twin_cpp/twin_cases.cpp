@@ -244,6 +244,136 @@ static void CaseQueuePipeline(Ctx &c)
     }
 }
 
+// 16: mask register: counter mode (SetMaskCount + SetVectorMask + isSetMask=false), Normal bit mask, Normal continuous
+//     mask, and the count form leaving Normal mode with a full mask behind (z layout in the test).
+static void CaseMasks(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    LocalTensor<float> yf = c.b1.Get<float>();
+    c.In(xf, c.x, 128);
+    c.In(yf, c.y, 128);
+    LocalTensor<float> o = c.b2.Get<float>();
+    Duplicate(o, -1.0f, 384);
+    BinaryRepeatParams bp;
+    UnaryRepeatParams up;
+    SetMaskCount();
+    SetVectorMask<float, MaskMode::COUNTER>(0, 100);
+    Add<float, false>(o, xf, yf, MASK_PLACEHOLDER, 1, bp);  // 100 elements, repeatTime ignored
+    SetMaskNorm();
+    SetVectorMask<float>(0, 0xF);
+    Add<float, false>(o[128], xf, yf, MASK_PLACEHOLDER, 2, bp);  // lanes 0..3 of 2 repeats
+    SetVectorMask<float>(10);
+    Muls<float, false>(o[256], xf, 2.0f, MASK_PLACEHOLDER, 1, up);  // first 10 lanes
+    SetMaskCount();
+    SetVectorMask<float, MaskMode::COUNTER>(0, 5);
+    Adds(o[320], xf, 1.0f, 64);                                     // count form: ends in Normal mode, full mask
+    Adds<float, false>(o[320], xf, 3.0f, MASK_PLACEHOLDER, 1, up);  // all 64 lanes
+    ResetMask();
+    c.Out(c.z, o, 384);
+}
+// 17: reductions in counter mode and the block / mask forms: see the test for the z layout.
+static void CaseReduce2(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 256);
+    LocalTensor<float> o = c.b1.Get<float>();
+    LocalTensor<float> tmp = c.b2.Get<float>();
+    Duplicate(o, -1.0f, 128);
+    SetMaskCount();
+    SetVectorMask<float>(0, 150);
+    WholeReduceSum<float, false>(o, xf, MASK_PLACEHOLDER, 1, 1, 1, 8);  // o[0..3): sums of x[0..64), x[64..128), x[128..150)
+    SetVectorMask<float>(0, 20);
+    BlockReduceSum<float, false>(o[8], xf, 1, MASK_PLACEHOLDER, 1, 1, 8);  // o[8..11): sums of 8, 8, 4 elements
+    SetMaskNorm();
+    ResetMask();
+    BlockReduceMax(o[16], xf, 2, 64, 1, 1, 8);     // o[16..32): max of each 8-element block of x[0..128)
+    uint64_t half[2] = {0x0F0F0F0F0F0F0F0Full, 0};
+    BlockReduceMin(o[32], xf, 1, half, 1, 1, 8);   // o[32..40): min of the first 4 of each block of x[0..64)
+    uint64_t m8[2] = {0xFF, 0};
+    ReduceMin(o[48], xf, tmp, m8, 1, 8, true);     // o[48] min of x[0..8), o[49] its index (uint32 bits)
+    ReduceMin(o[50], xf, tmp, 64, 2, 8, false);    // o[50] min of x[0..128)
+    WholeReduceMax(o[56], xf, 64, 2, 1, 1, 8, ReduceOrder::ORDER_VALUE_INDEX);  // o[56..60): max, idx per repeat
+    WholeReduceMin(o[64], xf, 64, 2, 1, 1, 8, ReduceOrder::ORDER_INDEX_VALUE);  // o[64..68): idx, min per repeat
+    c.Out(c.z, o, 128);
+}
+// 18: vector / advanced APIs on x[0..64), y[0..64): see the test for the z layout.
+static void CaseNewVec(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    LocalTensor<float> yf = c.b1.Get<float>();
+    c.In(xf, c.x, 64);
+    c.In(yf, c.y, 64);
+    LocalTensor<float> o = c.b2.Get<float>();
+    Sigmoid(o, xf, 64);
+    Silu(o[64], xf, 64);
+    Swish(o[128], xf, 64, 1.5f);
+    Gelu(o[192], xf, 64);
+    FasterGelu(o[256], xf, 64);
+    Tanh(o[320], xf, 64);
+    Log(o[384], yf, 64);
+    ClampMax(o[448], xf, 0.5f, 64);
+    ClampMin(o[512], xf, -0.5f, 64);
+    Subs(o[576], xf, 2.0f, 64);
+    Divs(o[640], xf, 4.0f, 64);
+    DataCopy(o[704], yf, 64);
+    PipeBarrier<PIPE_V>();
+    Axpy(o[704], xf, 2.0f, 64);                          // y + 2x
+    LocalTensor<uint8_t> bits = o[768].ReinterpretCast<uint8_t>();
+    Duplicate(o[768], 0.0f, 64);
+    CompareScalar(bits, xf, 0.0f, CMPMODE::GT, 64);      // 8 bytes of x > 0 bits
+    Copy(o[832], xf, 64, 1, {1, 1, 8, 8});
+    Brcb(o[896], xf, 1, {1, 8});                         // x[0..8) each broadcast over 8 lanes
+    c.Out(c.z, o, 960);
+}
+// 19: Transpose of a 16 x 16 half matrix: z[j*16+i] = x[i*16+j].
+static void CaseTranspose(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 256);
+    LocalTensor<half> h = c.b1.Get<half>();
+    LocalTensor<half> t = c.b2.Get<half>();
+    LocalTensor<float> o = c.b3.Get<float>();
+    Cast(h, xf, RoundMode::CAST_NONE, 256);
+    Transpose(t, h);
+    Cast(o, t, RoundMode::CAST_NONE, 256);
+    c.Out(c.z, o, 256);
+}
+// 20: Fill / InitGlobalMemory on GM and GetSystemCycle: z[0..64) = 2.5, z[64..128) = 7, z[128] = cycles between.
+static void CaseFillCycle(Ctx &c)
+{
+    int64_t t0 = GetSystemCycle();
+    Fill<float>(c.z, 64, 2.5f);
+    GlobalTensor<float> z2 = c.z[64];
+    InitGlobalMemory(z2, 64, 7.0f);
+    int64_t t1 = GetSystemCycle();
+    c.z.SetValue(128, static_cast<float>(t1 - t0));
+}
+// 21: tail read past the end of x, like SubCustom's last block: 16 floats from x[1016] (32 B inside the padding).
+static void CaseTailRead(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    GlobalTensor<float> tail;
+    tail.SetGlobalBuffer((__gm__ float *)c.x.GetPhyAddr(1016));
+    DataCopy(xf, tail, 16);  // LINE_TAILREAD
+    SetFlag<HardEvent::MTE2_MTE3>(0);
+    WaitFlag<HardEvent::MTE2_MTE3>(0);
+    DataCopy(c.z, xf, 16);
+}
+// 22: write past the end of z: 16 floats to z[1016] (inside the padding) and 64 floats to z[1000] (beyond it).
+static void CaseTailWrite(Ctx &c)
+{
+    LocalTensor<float> o = c.b0.Get<float>();
+    Duplicate(o, 5.0f, 64);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    GlobalTensor<float> tail;
+    tail.SetGlobalBuffer((__gm__ float *)c.z.GetPhyAddr(1016));
+    DataCopy(tail, o, 16);  // LINE_TAILWRITE
+    GlobalTensor<float> far;
+    far.SetGlobalBuffer((__gm__ float *)c.z.GetPhyAddr(1000));
+    DataCopy(far, o, 64);  // LINE_FARWRITE
+}
+
 extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
 {
     (void)workspace; (void)tiling;
@@ -263,4 +393,11 @@ extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(13)) CaseQueueMisuse(c);
     else if (TILING_KEY_IS(14)) CaseSyncAll(c);
     else if (TILING_KEY_IS(15)) CaseQueuePipeline(c);
+    else if (TILING_KEY_IS(16)) CaseMasks(c);
+    else if (TILING_KEY_IS(17)) CaseReduce2(c);
+    else if (TILING_KEY_IS(18)) CaseNewVec(c);
+    else if (TILING_KEY_IS(19)) CaseTranspose(c);
+    else if (TILING_KEY_IS(20)) CaseFillCycle(c);
+    else if (TILING_KEY_IS(21)) CaseTailRead(c);
+    else if (TILING_KEY_IS(22)) CaseTailWrite(c);
 }

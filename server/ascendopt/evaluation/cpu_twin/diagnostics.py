@@ -8,9 +8,9 @@ the user line that instantiated it ("required from here").
 from __future__ import annotations
 
 import re
-from functools import cache
 from pathlib import Path
 
+from ascendopt.evaluation.cpu_twin.api import supported_names
 from ascendopt.operators.issues import Issue
 
 _DIAG = re.compile(
@@ -23,16 +23,6 @@ _MISSING = re.compile(
     r"'(?:AscendC::)?(?P<name>[A-Za-z_]\w*)' "
     r"(?:is not a member of '(?P<ns>[\w:]+)'|was not declared in this scope)"
 )
-_API_NAME = re.compile(r"__aicore__\s+(?:inline\s+)?[\w:<>,\s\*&]*?\b([A-Z]\w+)\s*\(")
-
-
-@cache
-def supported_api(include_dir: Path) -> tuple[str, ...]:
-    """AscendC entry points the twin's headers define (for the 'not supported' message)."""
-    names: set[str] = set()
-    for header in include_dir.rglob("*.h"):
-        names.update(_API_NAME.findall(header.read_text(encoding="utf-8", errors="replace")))
-    return tuple(sorted(n for n in names if not n.endswith("Impl")))
 
 
 def map_diagnostics(stderr: str, user_files: set[str], fallback: Issue, include_dir: Path) -> list[Issue]:
@@ -75,9 +65,11 @@ def map_diagnostics(stderr: str, user_files: set[str], fallback: Issue, include_
 
 
 def _explain(message: str, include_dir: Path) -> str:
+    """A missing AscendC name, when compiling against the twin's headers, names what the twin supports."""
     m = _MISSING.search(message)
-    if m and m.group("name")[0].isupper() and (m.group("ns") in (None, "AscendC") or "AscendC" in message):
-        api = supported_api(include_dir)
+    in_ascendc = m is not None and (m.group("ns") in (None, "AscendC") or "AscendC" in message)
+    if include_dir.is_dir() and m and m.group("name")[0].isupper() and in_ascendc:
+        api = supported_names()
         return (
             f"`{m.group('name')}` is not supported by the CPU twin; supported: {', '.join(api)}; "
             "use an Ascend machine over SSH for this operator"

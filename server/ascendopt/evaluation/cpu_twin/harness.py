@@ -93,7 +93,8 @@ def _manifest(
         text = str(int(value)) if a.type in ("int", "bool") else repr(float(value))
         lines.append(f"attr {a.name} {a.type} {text}")
     if project.layout == "kernel_launch":
-        lines.append(f"block_dim {spec.block_dim or 8}")
+        launched = project.tiling.block_dim if project.tiling else None
+        lines.append(f"block_dim {spec.block_dim or launched or 8}")
     elif spec.block_dim is not None:
         lines.append(f"block_dim {spec.block_dim}")
     work = PurePosixPath(work)

@@ -99,3 +99,74 @@ class TilingPrecheck:
                     return TilingCheck(ok=False, reason=f"case {case.name}: {run.error}")
                 check.block_dims[case.name] = run.result.block_dim or 0
             return check
+
+
+async def precheck_spec(
+    project: OperatorProject, builder: Builder | None = None
+) -> tuple[dict[str, str], str | None]:
+    """(case name → why the operator refuses it, why no pre-check could run) for a spec not yet
+    written (init-spec).
+
+    Runs the operator's own tiling program on each case, then the kernel, keeping only what says
+    the case is outside the operator: a tiling that fails, or buffers beyond the Unified Buffer.
+    With no reference yet, every output is given the first input's shape (tiling programs and
+    buffer sizes follow the inputs); wrong values are not judged here."""
+    spec = project.spec
+    if spec is None:
+        return {}, "no spec"
+    cases = spec.resolve_cases()
+    builder = builder or Builder()
+    failed: dict[str, str] = {}
+    with tempfile.TemporaryDirectory(prefix="ascendopt-precheck-") as tmp:
+        src = Path(tmp) / "src"
+        files = project.read_files()
+        for rel, text in files.items():
+            (src / rel).parent.mkdir(parents=True, exist_ok=True)
+            (src / rel).write_text(text, encoding="utf-8")
+        tiling = project.layout != "kernel_launch" and project.files.host is not None
+        exes: dict[tuple[tuple[str, str], ...], Path] = {}
+        try:
+            tiling_exe = await builder.build_tiling_runner(project, src, files) if tiling else None
+            for case in cases:
+                combo = tuple(sorted(case.dtypes.items()))
+                if combo not in exes:
+                    exes[combo] = await builder.build(project, src, files, dict(combo))
+        except CompileError as exc:
+            return {}, f"the operator does not build on the CPU twin: {exc.issues[0]}"
+        for case in cases:
+            inputs = {t.name: make_input(t, case, 0) for t in spec.inputs}
+            first = next(iter(case.input_shapes.values()))
+            shapes = {t.name: list(first) for t in spec.outputs}
+            work = Path(tmp) / f"case{case.index}"
+            model = soc_model(spec.soc)
+            if tiling_exe is not None:
+                run = await run_case(
+                    tiling_exe,
+                    project,
+                    case,
+                    inputs,
+                    shapes,
+                    model,
+                    work,
+                    src,
+                    Limits(wall_seconds=30),
+                    tiling_only=True,
+                )
+                if run.error:
+                    failed[case.name] = f"the tiling program: {run.error}"
+                    continue
+            run = await run_case(
+                exes[tuple(sorted(case.dtypes.items()))],
+                project,
+                case,
+                inputs,
+                shapes,
+                model,
+                work,
+                src,
+                Limits(wall_seconds=60),
+            )
+            ub = [f for f in run.findings if f.kind == "ub_overflow"]
+            if ub:
+                failed[case.name] = f"{ub[0].file}:{ub[0].line}: {ub[0].message}"
+    return failed, None if tiling else "no tiling program (kernel launch): buffers checked, tiling not"

@@ -1,14 +1,33 @@
 // AscendOptimizer CPU twin: device-side AscendC API subset (namespace AscendC), compiled with g++ on x86.
 // APIs that are not listed here are intentionally absent so that a kernel using them fails to compile.
+// One header per official API family (as CANN's kernel_vec_intf.h splits them); the list of what each
+// defines is the registry in ascendopt/evaluation/cpu_twin/api.py.
 #ifndef ASCENDOPT_TWIN_KERNEL_OPERATOR_H
 #define ASCENDOPT_TWIN_KERNEL_OPERATOR_H
 
 #include "ascendopt_twin/base.h"
 #include "ascendopt_twin/rt.h"
 #include "ascendopt_twin/tensor.h"
+#include "ascendopt_twin/sys_var.h"
 #include "ascendopt_twin/tpipe.h"
 #include "ascendopt_twin/datacopy.h"
-#include "ascendopt_twin/vec.h"
+#include "ascendopt_twin/gm_init.h"
+#include "ascendopt_twin/mask.h"
+#include "ascendopt_twin/vec_common.h"
+#include "ascendopt_twin/vec_binary.h"
+#include "ascendopt_twin/vec_binary_scalar.h"
+#include "ascendopt_twin/vec_unary.h"
+#include "ascendopt_twin/vec_ternary.h"
+#include "ascendopt_twin/vec_duplicate.h"
+#include "ascendopt_twin/vec_copy.h"
+#include "ascendopt_twin/vec_vconv.h"
+#include "ascendopt_twin/vec_cmpsel.h"
+#include "ascendopt_twin/vec_reduce.h"
+#include "ascendopt_twin/vec_brcb.h"
+#include "ascendopt_twin/vec_transpose.h"
+#include "ascendopt_twin/adv_activation.h"
+#include "ascendopt_twin/adv_math.h"
+#include "ascendopt_twin/std_lib.h"
 #include "ascendopt_twin/kernel_misc.h"
 #include "ascendopt_twin/tiling_kernel.h"
 

@@ -1,15 +1,12 @@
 // AscendOptimizer CPU twin: runner (manifest -> tiling -> blocks -> outputs, findings, trace, result.json).
-#include <condition_variable>
 #include <csignal>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
-#include <mutex>
 #include <sstream>
 #include <string>
-#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -146,159 +143,9 @@ Manifest ParseManifest(const char *path)
 
 uint8_t *AllocGm(const std::string &name, uint64_t size, int kind, uint8_t fill)
 {
-    uint64_t alloc = (size + 511) / 512 * 512;
-    if (alloc == 0) alloc = 512;
-    void *p = nullptr;
-    if (posix_memalign(&p, 512, alloc) != 0) Fail(3, "runner_error", "out of memory allocating %llu B for %s", static_cast<unsigned long long>(alloc), name.c_str());
-    std::memset(p, fill, alloc);
-    rt::GmBuf g;
-    g.name = name;
-    g.base = static_cast<uint8_t *>(p);
-    g.size = size;
-    g.alloc = alloc;
-    g.kind = kind;
-    if (kind == 1 || kind == 2) g.wtag.assign(size, 0);
-    G.gm.push_back(std::move(g));
-    return static_cast<uint8_t *>(p);
-}
-
-// ------------------------------------------------------------------ block scheduler (SyncAll-aware)
-struct Sched {
-    std::mutex m;
-    std::condition_variable cv;
-    int n = 0;
-    int turn = -1;
-    bool allDone = false;
-    std::vector<int> st;  // 0 not started, 1 runnable, 2 at SyncAll, 3 done
-    std::vector<rt::BlockState *> bs;
-    std::vector<std::thread> th;
-    LaunchFn launch = nullptr;
-    uint8_t **args = nullptr;
-    uint32_t ubSize = 0;
-    uint64_t tilingKey = 0;
-    uint32_t tilingSize = 0;
-    int aborted = 0;
-    bool mismatchReported = false;
-};
-Sched S;
-
-void StartBlock(int b);
-
-void Activate(int b)
-{
-    rt::g_cur = S.bs[b];
-    rt::g_blk = &rt::g_cur->pub;
-    G.lastBlock = b;
-}
-
-// Called with S.m held: chooses who runs next.
-void PassBaton(int from)
-{
-    int pick = -1;
-    for (int k = 1; k <= S.n && pick < 0; ++k) {
-        int c = (from + k) % S.n;
-        if (c <= from && k < S.n) {
-            // wrap-around: prefer blocks after `from` first (handled by order), then earlier ones
-        }
-        if (S.st[c] == 0 || S.st[c] == 1) pick = c;
-    }
-    if (pick < 0) {
-        bool anyBarrier = false, anyDoneClean = false;
-        for (int c = 0; c < S.n; ++c) {
-            if (S.st[c] == 2) anyBarrier = true;
-            if (S.st[c] == 3 && !S.bs[c]->aborted) anyDoneClean = true;
-        }
-        if (anyBarrier) {
-            if (anyDoneClean && !S.mismatchReported) {
-                S.mismatchReported = true;
-                rt::BlockState *keep = rt::g_cur;
-                rt::Report("syncall_mismatch", true, G.lastOp.file, G.lastOp.line,
-                           "some blocks finished without reaching a SyncAll that other blocks wait in; on the NPU the waiting blocks hang");
-                rt::g_cur = keep;
-            }
-            G.phase++;
-            for (int c = 0; c < S.n; ++c)
-                if (S.st[c] == 2) S.st[c] = 1;
-            for (int c = 0; c < S.n; ++c)
-                if (S.st[c] == 1) { pick = c; break; }
-        }
-    }
-    if (pick < 0) {
-        S.allDone = true;
-        S.turn = -1;
-        S.cv.notify_all();
-        return;
-    }
-    S.turn = pick;
-    if (S.st[pick] == 0) StartBlock(pick);
-    S.cv.notify_all();
-}
-
-void BlockMain(int b)
-{
-    {
-        std::unique_lock<std::mutex> lk(S.m);
-        S.cv.wait(lk, [b] { return S.turn == b; });
-    }
-    Activate(b);
-    try {
-        S.launch(S.args);
-    } catch (const BlockAbort &) {
-        S.bs[b]->aborted = true;
-    } catch (const std::exception &e) {
-        S.bs[b]->aborted = true;
-        rt::Report("kernel_exception", true, G.lastOp.file, G.lastOp.line, "C++ exception in block %d: %s", b, e.what());
-    }
-    std::unique_lock<std::mutex> lk(S.m);
-    if (S.bs[b]->aborted) S.aborted++;
-    // Free the UB of finished blocks (keep the scheduler light for large block counts).
-    S.bs[b]->ub.clear(); S.bs[b]->ub.shrink_to_fit();
-    S.bs[b]->init.clear(); S.bs[b]->init.shrink_to_fit();
-    S.bs[b]->gran.clear(); S.bs[b]->gran.shrink_to_fit();
-    S.st[b] = 3;
-    PassBaton(b);
-}
-
-void StartBlock(int b)
-{
-    S.bs[b] = new rt::BlockState();
-    rt::InitBlockState(*S.bs[b], b, S.n, S.ubSize, S.tilingKey, S.tilingSize);
-    S.st[b] = 1;
-    S.th[b] = std::thread(BlockMain, b);
-}
-
-void SyncAllHook(const Loc &)
-{
-    int b = static_cast<int>(rt::g_cur->pub.idx);
-    std::unique_lock<std::mutex> lk(S.m);
-    S.st[b] = 2;
-    PassBaton(b);
-    S.cv.wait(lk, [b] { return S.turn == b; });
-    lk.unlock();
-    Activate(b);
-}
-
-void RunBlocks(int n, LaunchFn launch, uint8_t **args, uint32_t ubSize, uint64_t key, uint32_t tilingSize)
-{
-    S.n = n;
-    S.st.assign(n, 0);
-    S.bs.assign(n, nullptr);
-    S.th.resize(n);
-    S.launch = launch;
-    S.args = args;
-    S.ubSize = ubSize;
-    S.tilingKey = key;
-    S.tilingSize = tilingSize;
-    G.syncAllHook = &SyncAllHook;
-    {
-        std::unique_lock<std::mutex> lk(S.m);
-        S.turn = 0;
-        StartBlock(0);
-        S.cv.notify_all();
-        S.cv.wait(lk, [] { return S.allDone; });
-    }
-    for (auto &t : S.th)
-        if (t.joinable()) t.join();
+    uint8_t *p = rt::GmAllocate(name, size, kind, fill);
+    if (!p) Fail(3, "runner_error", "out of memory allocating %llu B for %s", static_cast<unsigned long long>(size), name.c_str());
+    return p;
 }
 
 // ------------------------------------------------------------------ output files
@@ -309,26 +156,6 @@ std::string Hex(const uint8_t *p, size_t n)
     s.reserve(n * 2);
     for (size_t i = 0; i < n; ++i) { s += d[p[i] >> 4]; s += d[p[i] & 15]; }
     return s;
-}
-
-void WriteFindings(const std::string &path)
-{
-    if (path.empty()) return;
-    FILE *f = std::fopen(path.c_str(), "wb");
-    if (!f) return;
-    for (const rt::Finding &x : G.findings) {
-        std::string o = "{\"kind\":\"";
-        rt::JsonEscape(o, x.kind);
-        o += "\",\"severity\":\"";
-        o += x.error ? "error" : "warning";
-        o += "\",\"message\":\"";
-        rt::JsonEscape(o, x.message);
-        o += "\",\"file\":\"";
-        rt::JsonEscape(o, x.file);
-        o += "\",\"line\":" + std::to_string(x.line) + ",\"block\":" + std::to_string(x.block) + ",\"count\":" + std::to_string(x.count) + "}\n";
-        std::fwrite(o.data(), 1, o.size(), f);
-    }
-    std::fclose(f);
 }
 
 struct ResultInfo {
@@ -373,7 +200,7 @@ void OnCrash(int sig)
     g_res.message = buf;
     rt::TraceFlush();
     if (G.trace) std::fflush(G.trace);
-    WriteFindings(g_findingsPath);
+    rt::WriteFindings(g_findingsPath);
     WriteResult();
     _exit(0);
 }
@@ -556,7 +383,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         if (m.tilingOnly) {
             g_res.status = "ok";
             g_res.message = "tiling program only";
-            WriteFindings(m.findings);
+            rt::WriteFindings(m.findings);
             WriteResult();
             return 0;
         }
@@ -571,8 +398,10 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         args.push_back(ws);
         args.push_back(tl);
 
-        RunBlocks(static_cast<int>(blockDim), launch, args.data(), static_cast<uint32_t>(m.ubSize), tilingKey, static_cast<uint32_t>(tilingSize));
-        g_res.aborted = S.aborted;
+        uint8_t **argv_ = args.data();
+        int aborted = rt::RunBlocks(static_cast<int>(blockDim), [launch, argv_] { launch(argv_); }, static_cast<uint32_t>(m.ubSize), tilingKey,
+                                    static_cast<uint32_t>(tilingSize));
+        g_res.aborted = aborted;
         g_res.ubBytes = G.ubHighMax;
 
         // Unwritten outputs.
@@ -599,12 +428,12 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             if (m.outputs[i].bytes) std::fwrite(outBufs[i], 1, m.outputs[i].bytes, f);
             std::fclose(f);
         }
-        g_res.status = S.aborted ? "kernel_error" : "ok";
-        g_res.message = S.aborted ? std::to_string(S.aborted) + " block(s) stopped on a fatal finding (see findings)" : "";
+        g_res.status = aborted ? "kernel_error" : "ok";
+        g_res.message = aborted ? std::to_string(aborted) + " block(s) stopped on a fatal finding (see findings)" : "";
         rt::TraceFlush();
         if (G.trace) std::fclose(G.trace);
         G.trace = nullptr;
-        WriteFindings(m.findings);
+        rt::WriteFindings(m.findings);
         WriteResult();
         return 0;
     } catch (const RunError &e) {
@@ -612,7 +441,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         g_res.message = e.message;
         std::fprintf(stderr, "ascendopt-twin: %s: %s\n", e.status.c_str(), e.message.c_str());
         rt::TraceFlush();
-        WriteFindings(g_findingsPath);
+        rt::WriteFindings(g_findingsPath);
         WriteResult();
         return e.code;
     }

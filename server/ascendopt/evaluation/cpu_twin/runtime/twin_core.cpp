@@ -1,8 +1,9 @@
 // AscendOptimizer CPU twin: sanitizer core (UB/GM shadow state, pipe vector clocks, findings, trace).
 #include <cstdarg>
+#include <cstdlib>
 #include <cstring>
 
-#include "ascendopt_twin/vec.h"
+#include "ascendopt_twin/vec_vconv.h"
 #include "twin_internal.h"
 
 namespace ascendopt_twin {
@@ -72,7 +73,13 @@ static void AddFinding(const char *kind, bool error, const char *file, int line,
     if (it != G.findingIndex.end()) {
         Finding &f = G.findings[it->second];
         f.count++;
-        if (error && !f.error) f.error = true;
+        if (error && !f.error) {  // an error outranks earlier warnings of the same kind on that line: keep its text
+            char buf[1024];
+            std::vsnprintf(buf, sizeof buf, fmt, ap);
+            f.error = true;
+            f.message = buf;
+            f.block = g_cur ? g_cur->pub.idx : -1;
+        }
         return;
     }
     char buf[1024];
@@ -147,6 +154,7 @@ void Trace(const TraceRec &r)
     if (r.repeat >= 0) { o += ",\"repeat\":"; AppendInt(o, r.repeat); }
     if (r.mask >= 0) { o += ",\"mask\":"; AppendInt(o, r.mask); }
     else if (r.mask == -2) o += ",\"mask\":\"bits\"";
+    else if (r.mask == -3) o += ",\"mask\":\"counter\"";
     if (r.queue >= 0) { o += ",\"queue\":"; AppendInt(o, r.queue); }
     if (r.buf >= 0) { o += ",\"buf\":"; AppendInt(o, r.buf); }
     if (r.event >= 0) { o += ",\"event\":"; AppendInt(o, r.event); }
@@ -169,6 +177,7 @@ Op Begin(Pipe pipe, const char *name, const Loc &loc)
     op.line = loc.line;
     op.pipe = pipe;
     op.epoch = pipe < P_NUM ? ++g_cur->issued[pipe] : 0;
+    ++g_cur->pub.calls;
     op.loc = InternLoc(name, loc.file, loc.line);
     G.lastOp = LocInfo{name, loc.file, loc.line};
     return op;
@@ -326,11 +335,14 @@ static void ReportHazard(const Op &op, const char *kindOfDep, uint8_t prevPipe, 
 }
 
 // Returns true if a hazard was reported.
-static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, const char *space, uint64_t off, uint64_t len, const char *what)
+// atomic: a DMA-atomic (SetAtomicAdd/Max/Min) write; two of them on the same pipe commute, so their order is no hazard.
+static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, const char *space, uint64_t off, uint64_t len, const char *what,
+                         bool atomic = false)
 {
     uint8_t p = op.pipe;
     if (p >= P_NUM) return false;
-    if (g.wPipe < P_NUM && !(g.wPipe == p && g.wEpoch == op.epoch) && !Ordered(g.wPipe, g.wEpoch, p)) {
+    bool commute = atomic && g.wAtomic && g.wPipe == p;
+    if (g.wPipe < P_NUM && !commute && !(g.wPipe == p && g.wEpoch == op.epoch) && !Ordered(g.wPipe, g.wEpoch, p)) {
         if (!reported) ReportHazard(op, write ? "WAW" : "RAW", g.wPipe, g.wLoc, space, off, len, what);
         reported = true;
     }
@@ -345,6 +357,7 @@ static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, cons
         g.wPipe = p;
         g.wEpoch = op.epoch;
         g.wLoc = op.loc;
+        g.wAtomic = atomic;
         for (uint8_t r = 0; r < P_NUM; ++r) g.rEpoch[r] = 0;
     } else {
         g.rEpoch[p] = op.epoch;
@@ -398,26 +411,20 @@ bool CheckCount(const Op &op, uint32_t off, uint64_t bytes, bool write, const Ub
 bool CheckRepeat(const Op &op, const Opnd *ops, int nops, uint32_t lanes, uint32_t repeat, Mask &mask)
 {
     if (repeat == 0) return false;
-    if (!mask.bits && (mask.cnt == 0 || mask.cnt > lanes)) {
+    if (mask.counter == 0 && !mask.bits && (mask.cnt == 0 || mask.cnt > lanes)) {
         Report("bad_mask", true, op.file, op.line, "%s: mask %llu is outside [1, %u] for this data type", op.name,
                static_cast<unsigned long long>(mask.cnt), lanes);
         if (mask.cnt > lanes) mask.cnt = lanes;
     }
-    if (mask.bits) {
+    if (mask.counter == 0 && mask.bits) {
         bool beyond = lanes < 128 && (lanes <= 64 ? (lanes < 64 && (mask.m[0] >> lanes) != 0) || mask.m[1] != 0
                                                   : (mask.m[1] >> (lanes - 64)) != 0);
-        if (beyond)
+        if (beyond && !mask.reg)
             Report("bad_mask", true, op.file, op.line, "%s: mask bits set beyond lane %u (only %u lanes of this type per repeat)", op.name,
                    lanes - 1, lanes);
         if (lanes <= 64) mask.m[1] = 0;
     }
-    uint32_t first = lanes, last = 0;
-    for (uint32_t l = 0; l < lanes; ++l)
-        if (mask.On(l)) {
-            if (first == lanes) first = l;
-            last = l;
-        }
-    if (first == lanes) return false;
+    bool any = false;
     for (int pass = 0; pass < 2; ++pass)
         for (int i = 0; i < nops; ++i) {
             const Opnd &o = ops[i];
@@ -426,19 +433,19 @@ bool CheckRepeat(const Op &op, const Opnd *ops, int nops, uint32_t lanes, uint32
                 Report("misaligned_operand", true, op.file, op.line, "%s: %s at UB offset %u is not 32 B aligned", op.name, o.what, o.off);
             uint32_t perBlk = 32 / o.esz;
             for (uint32_t r = 0; r < repeat; ++r)
-                for (uint32_t blk = first / perBlk; blk <= last / perBlk; ++blk) {
-                    uint32_t l0 = blk * perBlk, l1 = l0 + perBlk;
+                for (uint32_t l0 = 0; l0 < lanes; l0 += perBlk) {
                     uint32_t a = lanes, z = 0;
-                    for (uint32_t l = l0; l < l1 && l < lanes; ++l)
-                        if (mask.On(l)) {
+                    for (uint32_t l = l0; l < l0 + perBlk && l < lanes; ++l)
+                        if (mask.At(r, l, lanes)) {
                             if (a == lanes) a = l;
                             z = l;
                         }
                     if (a == lanes) continue;
+                    any = true;
                     if (!Ub(op, LaneOff(o, r, a), (z - a + 1) * o.esz, o.write, o.buf, o.what)) return false;
                 }
         }
-    return true;
+    return any;
 }
 
 // ------------------------------------------------------------------ GM
@@ -462,32 +469,66 @@ static GmBuf *FindGmNear(const void *p)
     return best;
 }
 
-bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what)
+static const char *GmKind(const GmBuf &g)
 {
-    if (len == 0) return true;
+    return g.kind == 0 ? "input" : g.kind == 1 ? "output" : g.kind == 2 ? "workspace" : g.kind == 3 ? "tiling buffer" : "GmAlloc buffer";
+}
+
+uint64_t GmPadded(uint64_t size) { return (size + 31) / 32 * 32 + kGmPadding; }
+
+uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what)
+{
+    if (len == 0) return 0;
+    const uint64_t req = len;
     const uint8_t *q = static_cast<const uint8_t *>(p);
     GmBuf *g = FindGm(p);
-    if (g == nullptr || q + len > g->base + g->size) {
-        GmBuf *n = g ? g : FindGmNear(p);
+    if (g == nullptr) {
+        GmBuf *n = FindGmNear(p);
         if (n) {
             long long rel = static_cast<long long>(q - n->base);
             Report("gm_out_of_bounds", true, op.file, op.line,
                    "%s %s %llu B at byte offset %lld of %s '%s' (%llu B): %s; the twin skipped the access", op.name,
-                   write ? "writes" : "reads", static_cast<unsigned long long>(len), rel,
-                   n->kind == 0 ? "input" : n->kind == 1 ? "output" : n->kind == 2 ? "workspace" : "tiling buffer", n->name.c_str(),
-                   static_cast<unsigned long long>(n->size),
-                   rel < 0 ? "it starts before the tensor" : "it runs past the end of the tensor");
+                   write ? "writes" : "reads", static_cast<unsigned long long>(len), rel, GmKind(*n), n->name.c_str(),
+                   static_cast<unsigned long long>(n->size), rel < 0 ? "it starts before the tensor" : "it lies past the end of the allocation");
         } else {
             Report("gm_out_of_bounds", true, op.file, op.line, "%s %s %llu B at GM address %p, which is not inside any kernel argument",
                    op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), p);
         }
-        return false;
+        return 0;
     }
     uint64_t off = static_cast<uint64_t>(q - g->base);
-    if (declLo && (p < declLo || q + len > static_cast<const uint8_t *>(declHi)))
-        Report("gm_out_of_bounds", true, op.file, op.line,
+    uint64_t span = len;
+    if (off + len > g->size) {
+        // Past the end of the tensor. Device allocations are padded (aclrtMalloc: size rounded up to 32 B plus 32 B),
+        // so the NPU moves the bytes that fall inside the padding; beyond it the memory belongs to someone else.
+        uint64_t padded = GmPadded(g->size);
+        uint64_t over = off + len - g->size;
+        bool inPad = off + len <= padded;
+        if (!inPad) span = off < padded ? padded - off : 0;
+        char tail[160];
+        if (inPad)
+            std::snprintf(tail, sizeof tail, "inside the allocation padding (%llu B after the tensor), so the NPU %s",
+                          static_cast<unsigned long long>(padded - g->size),
+                          write ? "writes them (a bug, though nothing else lives there)" : "reads them (whatever they hold)");
+        else
+            std::snprintf(tail, sizeof tail, "beyond the allocation padding (%llu B after the tensor); the twin moved only %llu B",
+                          static_cast<unsigned long long>(padded - g->size), static_cast<unsigned long long>(span));
+        Report("gm_out_of_bounds", write || !inPad, op.file, op.line,
+               "%s %s %llu B at byte offset %llu of %s '%s' (%llu B): %llu B past the end of the tensor, %s", op.name,
+               write ? "writes" : "reads", static_cast<unsigned long long>(len), static_cast<unsigned long long>(off), GmKind(*g),
+               g->name.c_str(), static_cast<unsigned long long>(g->size), static_cast<unsigned long long>(over), tail);
+        if (span == 0) return 0;
+    }
+    // Shadow state (races, hazards) covers the tensor's own bytes only.
+    uint64_t tracked = off >= g->size ? 0 : (off + span > g->size ? g->size - off : span);
+    if (tracked == 0) return span;
+    len = tracked;
+    // The NPU does not check the size given to SetGlobalBuffer; inside the tensor the access is done (races with
+    // other blocks are reported on their own), so leaving the declared range is a warning.
+    if (declLo && (p < declLo || q + req > static_cast<const uint8_t *>(declHi)))
+        Report("gm_out_of_bounds", false, op.file, op.line,
                "%s %s %llu B at byte offset %llu of '%s', outside the range declared with SetGlobalBuffer (bytes [%lld, %lld) of it)",
-               op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), static_cast<unsigned long long>(off),
+               op.name, write ? "writes" : "reads", static_cast<unsigned long long>(req), static_cast<unsigned long long>(off),
                g->name.c_str(), static_cast<long long>(static_cast<const uint8_t *>(declLo) - g->base),
                static_cast<long long>(static_cast<const uint8_t *>(declHi) - g->base));
     int64_t blk = g_cur->pub.idx;
@@ -517,16 +558,69 @@ bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declL
             if (write) t[i] = tag;
         }
     }
-    if (g->kind == 1 || g->kind == 2) {
+    if (g->kind == 1 || g->kind == 2 || g->kind == 4) {
         if (g->gran.empty()) g->gran.resize((g->size + 31) / 32);
         bool reported = false;
         for (uint64_t k = off / 32; k <= (off + len - 1) / 32; ++k) {
             GmGran &gg = g->gran[k];
             if (gg.block != blk) { gg.block = static_cast<int32_t>(blk); gg.g = Gran(); }
-            Touch(op, gg.g, write, reported, "GM", off, len, what);
+            Touch(op, gg.g, write, reported, "GM", off, len, what, write && g_cur->pub.atomicMode != 0);
         }
     }
-    return true;
+    return span;
+}
+
+bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what)
+{
+    return GmSpan(op, p, len, write, declLo, declHi, what) == len;
+}
+
+uint8_t *GmAllocate(const std::string &name, uint64_t size, int kind, uint8_t fill)
+{
+    uint64_t alloc = (GmPadded(size) + 511) / 512 * 512;
+    void *p = nullptr;
+    if (posix_memalign(&p, 512, alloc) != 0) return nullptr;
+    std::memset(p, fill, alloc);
+    GmBuf g;
+    g.name = name;
+    g.base = static_cast<uint8_t *>(p);
+    g.size = size;
+    g.alloc = alloc;
+    g.kind = kind;
+    if (kind == 1 || kind == 2 || kind == 4) g.wtag.assign(size, 0);
+    G.gm.push_back(std::move(g));
+    return static_cast<uint8_t *>(p);
+}
+
+bool GmRelease(void *p)
+{
+    for (size_t i = 0; i < G.gm.size(); ++i)
+        if (G.gm[i].base == p) {
+            std::free(G.gm[i].base);
+            G.gm.erase(G.gm.begin() + static_cast<long>(i));
+            return true;
+        }
+    return false;
+}
+
+void WriteFindings(const std::string &path)
+{
+    if (path.empty()) return;
+    FILE *f = std::fopen(path.c_str(), "wb");
+    if (!f) return;
+    for (const Finding &x : G.findings) {
+        std::string o = "{\"kind\":\"";
+        JsonEscape(o, x.kind);
+        o += "\",\"severity\":\"";
+        o += x.error ? "error" : "warning";
+        o += "\",\"message\":\"";
+        JsonEscape(o, x.message);
+        o += "\",\"file\":\"";
+        JsonEscape(o, x.file);
+        o += "\",\"line\":" + std::to_string(x.line) + ",\"block\":" + std::to_string(x.block) + ",\"count\":" + std::to_string(x.count) + "}\n";
+        std::fwrite(o.data(), 1, o.size(), f);
+    }
+    std::fclose(f);
 }
 
 // ------------------------------------------------------------------ tiling, misc
@@ -559,6 +653,9 @@ void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, ui
     b.pub.tilingSize = tilingSize;
     b.pub.atomicMode = 0;
     b.pub.atomicType = "none";
+    b.pub.maskCounter = false;
+    b.pub.maskLo = b.pub.maskHi = ~0ull;
+    b.pub.calls = 0;
 }
 
 }  // namespace rt

@@ -3,6 +3,7 @@
 #define ASCENDOPT_TWIN_INTERNAL_H
 
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -21,6 +22,7 @@ struct Gran {
     uint32_t rEpoch[P_NUM] = {0, 0, 0, 0};
     uint32_t rLoc[P_NUM] = {0, 0, 0, 0};
     uint8_t wPipe = P_NONE;
+    bool wAtomic = false;  // last write was a DMA-atomic UB->GM copy
 };
 struct GmGran {
     int32_t block = -1;
@@ -50,7 +52,7 @@ struct GmBuf {
     uint8_t *base = nullptr;
     uint64_t size = 0;      // bytes the kernel may use
     uint64_t alloc = 0;     // bytes allocated
-    int kind = 0;           // 0 input, 1 output, 2 workspace, 3 tiling
+    int kind = 0;           // 0 input, 1 output, 2 workspace, 3 tiling, 4 AscendC::GmAlloc (CPU-debug host program)
     std::vector<uint32_t> wtag;   // per byte: (phase << 17) | (atomic << 16) | (block + 1); outputs & workspace
     std::vector<GmGran> gran;     // hazard shadow, lazily sized
     bool inputWriteReported = false;
@@ -96,6 +98,15 @@ const std::string &RelFile(const char *file);
 void TraceFlush();
 void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, uint64_t tilingKey, uint32_t tilingSize);
 GmBuf *FindGm(const void *p);
+// Device allocations are padded like aclrtMalloc's: size rounded up to 32 B, plus 32 B.
+constexpr uint64_t kGmPadding = 32;
+uint64_t GmPadded(uint64_t size);
+// A registered GM buffer of `size` usable bytes (plus padding), filled with `fill`; nullptr when out of memory.
+uint8_t *GmAllocate(const std::string &name, uint64_t size, int kind, uint8_t fill);
+bool GmRelease(void *p);
+void WriteFindings(const std::string &path);
+// Runs `body` once per block 0..n-1 (SyncAll-aware); returns the number of blocks stopped by a fatal finding.
+int RunBlocks(int n, const std::function<void()> &body, uint32_t ubSize, uint64_t key, uint32_t tilingSize);
 void JsonEscape(std::string &out, const std::string &s);
 
 }  // namespace rt

@@ -78,10 +78,10 @@ template <typename T>
 inline bool BurstIn(const rt::Op &op, const LocalTensor<T> &dst, uint32_t ubOff, const GlobalTensor<T> &src, const uint8_t *gm, uint64_t len)
 {
     if (len == 0) return true;
-    bool okG = rt::Gm(op, gm, len, false, src.declLo_, src.declHi_, "src");
+    uint64_t span = rt::GmSpan(op, gm, len, false, src.declLo_, src.declHi_, "src");
     bool okU = rt::Ub(op, ubOff, len, true, dst.buf_, "dst");
-    if (okG && okU) std::memcpy(rt::UbPtr(ubOff), gm, len);
-    return okG && okU;
+    if (span && okU) std::memcpy(rt::UbPtr(ubOff), gm, span);
+    return span == len && okU;
 }
 
 template <typename T> inline void AtomicStore(uint8_t *gm, const uint8_t *ub, uint64_t len)
@@ -121,9 +121,9 @@ inline bool BurstOut(const rt::Op &op, const GlobalTensor<T> &dst, uint8_t *gm, 
                    "%s of %s data while the DMA atomic mode was set for %s", op.name, ascendopt_twin::DTypeName<T>::value,
                    rt::g_blk->atomicType);
     bool okU = rt::Ub(op, ubOff, len, false, src.buf_, "src");
-    bool okG = rt::Gm(op, gm, len, true, dst.declLo_, dst.declHi_, "dst");
-    if (okG && okU) AtomicStore<T>(gm, rt::UbPtr(ubOff), len);
-    return okG && okU;
+    uint64_t span = rt::GmSpan(op, gm, len, true, dst.declLo_, dst.declHi_, "dst");
+    if (span && okU) AtomicStore<T>(gm, rt::UbPtr(ubOff), span);
+    return span == len && okU;
 }
 
 inline void TraceCopy(const rt::Op &op, const char *dtype, int64_t n, int64_t bytes, int64_t repeat, uint32_t ubOff)
@@ -265,11 +265,11 @@ inline void PadIn(const char *name, const LocalTensor<T> &dst, const GlobalTenso
     for (uint32_t i = 0; i < blockCount; ++i) {
         const uint8_t *gs = g + static_cast<uint64_t>(i) * (blockLen + srcGapBytes);
         uint32_t row = dst.off_ + static_cast<uint32_t>(i * (rowUb + dstGapBlocks * 32u));
-        bool okG = rt::Gm(op, gs, blockLen, false, src.declLo_, src.declHi_, "src");
+        uint64_t span = rt::GmSpan(op, gs, blockLen, false, src.declLo_, src.declHi_, "src");
         if (!rt::Ub(op, row, rowUb, true, dst.buf_, "dst")) break;
         uint8_t *u = rt::UbPtr(row);
         uint32_t lp = static_cast<uint32_t>(leftPad * sizeof(T));
-        if (okG) std::memcpy(u + lp, gs, blockLen);
+        if (span) std::memcpy(u + lp, gs, span);
         // Left/right padding: paddingValue when isPad, else values the hardware leaves unspecified.
         uint32_t rp0 = lp + blockLen, rp1 = static_cast<uint32_t>(rp0 + rightPad * sizeof(T));
         for (uint32_t b = 0; b < lp; b += sizeof(T)) std::memcpy(u + b, &padValue, sizeof(T));
@@ -341,18 +341,6 @@ inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, c
                         ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
     twin_detail::PadOut("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, loc);
-}
-
-// Fills GM with a value (MTE3 on the NPU); typically followed by SyncAll before atomics.
-template <typename T>
-inline void InitGlobalMemory(GlobalTensor<T> &gm, const uint64_t size, const T value, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
-{
-    using namespace ascendopt_twin;
-    rt::Op op = rt::Begin(P_MTE3, "InitGlobalMemory", loc);
-    rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(size), static_cast<int64_t>(size * sizeof(T)));
-    if (size == 0) return;
-    if (!rt::Gm(op, gm.addr_, size * sizeof(T), true, gm.declLo_, gm.declHi_, "dst")) return;
-    for (uint64_t i = 0; i < size; ++i) std::memcpy(gm.addr_ + i, &value, sizeof(T));
 }
 
 }  // namespace AscendC

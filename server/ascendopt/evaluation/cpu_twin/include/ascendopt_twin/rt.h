@@ -18,6 +18,11 @@ struct BlockPublic {
     uint32_t tilingSize = 0; // bytes of raw tiling data
     int atomicMode = 0;      // 0 none, 1 add, 2 max, 3 min
     const char *atomicType = nullptr;
+    // Vector mask register (SetMaskCount/SetMaskNorm/SetVectorMask/ResetMask), read by isSetMask=false ops.
+    bool maskCounter = false;
+    uint64_t maskLo = ~0ull;
+    uint64_t maskHi = ~0ull;
+    uint64_t calls = 0;      // API calls issued by this block (GetSystemCycle)
 };
 extern BlockPublic *g_blk;
 extern bool g_trace_on;
@@ -48,6 +53,9 @@ void UbUndefined(uint32_t off, uint64_t len);
 // Returns false when the range is outside every GM allocation (the caller must skip the access).
 bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi,
         const char *what);
+// The same check; returns how many bytes from p the access may move (the NPU moves bytes that fall inside the
+// allocation's padding past the end of a tensor; 0 = skip it).
+uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what);
 
 // Findings (deduplicated by kind, file, line).
 void Report(const char *kind, bool error, const char *file, int line, const char *fmt, ...)
@@ -107,13 +115,26 @@ inline uint8_t *UbPtr(uint32_t off) { return g_blk->ub + off; }
 
 // Repeat-form (mask/repeatTime/strides) vector instruction description.
 struct Mask {
-    bool bits = false;   // true: bit mask m[2]; false: count mode (first cnt lanes)
+    bool bits = false;   // true: bit mask m[2]; false: continuous mode (first cnt lanes)
     uint64_t cnt = 0;
     uint64_t m[2] = {0, 0};
+    bool reg = false;      // read from the mask register (isSetMask=false): lanes beyond the type's count are ignored
+    uint64_t counter = 0;  // > 0: counter mode (SetMaskCount): `counter` elements in all, repeatTime ignored
     bool On(uint32_t lane) const
     {
         if (!bits) return lane < cnt;
         return lane < 64 ? ((m[0] >> lane) & 1u) != 0 : lane < 128 ? ((m[1] >> (lane - 64)) & 1u) != 0 : false;
+    }
+    // Lane `lane` of repeat `r` (of `lanes` lanes) takes part.
+    bool At(uint32_t r, uint32_t lane, uint32_t lanes) const
+    {
+        if (counter) return static_cast<uint64_t>(r) * lanes + lane < counter;
+        return On(lane);
+    }
+    // Repeats the instruction runs: in counter mode derived from the element count (the docs: repeatTime is ignored).
+    uint32_t Repeats(uint32_t repeat, uint32_t lanes) const
+    {
+        return counter ? static_cast<uint32_t>((counter + lanes - 1) / lanes) : repeat;
     }
 };
 struct Opnd {

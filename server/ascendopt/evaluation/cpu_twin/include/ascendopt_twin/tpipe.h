@@ -2,6 +2,7 @@
 #ifndef ASCENDOPT_TWIN_TPIPE_H
 #define ASCENDOPT_TWIN_TPIPE_H
 
+#include "ascendopt_twin/sys_var.h"
 #include "ascendopt_twin/tensor.h"
 
 namespace AscendC {
@@ -393,11 +394,6 @@ inline void SyncAll(const GlobalTensor<int32_t> &, const LocalTensor<int32_t> &,
     ascendopt_twin::rt::SyncAllBlocks(loc);
 }
 
-inline int64_t GetBlockIdx() { return ascendopt_twin::rt::g_blk->idx; }
-inline int64_t GetBlockNum() { return ascendopt_twin::rt::g_blk->num; }
-inline int64_t GetSubBlockIdx() { return 0; }
-inline int64_t GetSubBlockNum() { return 1; }
-inline int64_t GetTaskRation() { return 1; }
 
 // ---- DMA atomics (apply to UB->GM copies of this block) ----
 namespace twin_detail {

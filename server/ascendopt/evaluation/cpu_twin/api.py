@@ -1,0 +1,78 @@
+"""The one registry of AscendC APIs the CPU twin implements, with the header that defines each.
+
+The twin's headers (``include/ascendopt_twin/*.h``) are split by the official API families; every
+public name they define is listed here, and ``tests/evaluation/test_twin_api_registry.py`` checks
+both directions (each entry is defined in its header, each public definition has an entry) and
+that the timing model's cost table and the vector APIs listed here agree. The compile-error
+message for an unsupported API lists these names.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Kind = Literal["tensor", "queue", "sync", "system", "copy", "gm", "mask", "vector", "util", "cpu_debug"]
+
+
+class TwinApi(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    name: str
+    header: str  # path under the twin's include/ folder
+    kind: Kind  # "vector": runs on PIPE_V and must have a cost in timing/costs.py
+
+
+def _family(header: str, kind: Kind, names: str) -> list[TwinApi]:
+    return [TwinApi(name=n, header=header, kind=kind) for n in names.split()]
+
+
+_H = "ascendopt_twin/"
+SUPPORTED_API: tuple[TwinApi, ...] = tuple(
+    _family(_H + "tensor.h", "tensor", "LocalTensor GlobalTensor")
+    + _family(_H + "tpipe.h", "queue", "TPipe TQue TQueBind TBuf GetTPipePtr")
+    + _family(
+        _H + "tpipe.h",
+        "sync",
+        "SetFlag WaitFlag PipeBarrier TQueSync SyncAll SetAtomicAdd SetAtomicMax SetAtomicMin SetAtomicNone "
+        "DisableDmaAtomic",
+    )
+    + _family(
+        _H + "sys_var.h",
+        "system",
+        "GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle",
+    )
+    + _family(_H + "datacopy.h", "copy", "DataCopy DataCopyPad")
+    + _family(_H + "gm_init.h", "gm", "InitGlobalMemory Fill")
+    + _family(_H + "mask.h", "mask", "SetMaskCount SetMaskNorm SetVectorMask ResetMask")
+    + _family(_H + "vec_binary.h", "vector", "Add Sub Mul Div Max Min")
+    + _family(_H + "vec_binary_scalar.h", "vector", "Adds Subs Muls Divs Maxs Mins LeakyRelu")
+    + _family(_H + "vec_unary.h", "vector", "Abs Exp Ln Sqrt Rsqrt Reciprocal Relu")
+    + _family(_H + "vec_ternary.h", "vector", "Axpy")
+    + _family(_H + "vec_duplicate.h", "vector", "Duplicate")
+    + _family(_H + "vec_copy.h", "vector", "Copy")
+    + _family(_H + "vec_vconv.h", "vector", "Cast")
+    + _family(_H + "vec_cmpsel.h", "vector", "Compare CompareScalar Select")
+    + _family(
+        _H + "vec_reduce.h",
+        "vector",
+        "ReduceSum ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin "
+        "BlockReduceSum BlockReduceMax BlockReduceMin",
+    )
+    + _family(_H + "vec_brcb.h", "vector", "Brcb")
+    + _family(_H + "vec_transpose.h", "vector", "Transpose")
+    + _family(_H + "adv_activation.h", "vector", "Sigmoid Gelu FasterGelu Silu Swish")
+    + _family(_H + "adv_math.h", "vector", "Tanh Log ClampMax ClampMin")
+    + _family(
+        _H + "kernel_misc.h",
+        "util",
+        "GetUserWorkspace GetSysWorkSpacePtr SetSysWorkspace GetUBSizeInBytes GetRuntimeUBSize "
+        "GetDataBlockSizeInBytes GetVecLen DivCeil AlignUp ConstCeil Ceil",
+    )
+    + _family(_H + "cpu_debug.h", "cpu_debug", "GmAlloc GmFree SetKernelMode")
+)
+
+
+def supported_names() -> tuple[str, ...]:
+    return tuple(sorted({a.name for a in SUPPORTED_API}))

@@ -1,0 +1,29 @@
+// AscendOptimizer CPU twin: GM initialisation (InitGlobalMemory and its older name Fill).
+#ifndef ASCENDOPT_TWIN_GM_INIT_H
+#define ASCENDOPT_TWIN_GM_INIT_H
+
+#include "ascendopt_twin/tpipe.h"
+
+namespace AscendC {
+
+// Fills GM with a value (MTE3 on the NPU); typically followed by SyncAll before atomics.
+template <typename T>
+inline void InitGlobalMemory(const GlobalTensor<T> &gm, const uint64_t size, const T value, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    using namespace ascendopt_twin;
+    rt::Op op = rt::Begin(P_MTE3, "InitGlobalMemory", loc);
+    rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(size), static_cast<int64_t>(size * sizeof(T)));
+    if (size == 0) return;
+    if (!rt::Gm(op, gm.addr_, size * sizeof(T), true, gm.declLo_, gm.declHi_, "dst")) return;
+    for (uint64_t i = 0; i < size; ++i) std::memcpy(gm.addr_ + i, &value, sizeof(T));
+}
+
+// Fill(gm, size, value): the name older samples use for InitGlobalMemory.
+template <typename T>
+inline void Fill(const GlobalTensor<T> &gm, const uint64_t size, const T value, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    InitGlobalMemory(gm, size, value, loc);
+}
+
+}  // namespace AscendC
+#endif

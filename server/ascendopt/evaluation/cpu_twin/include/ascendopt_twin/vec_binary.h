@@ -1,0 +1,43 @@
+// AscendOptimizer CPU twin: binary vector instructions (Add, Sub, Mul, Div, Max, Min).
+#ifndef ASCENDOPT_TWIN_VEC_BINARY_H
+#define ASCENDOPT_TWIN_VEC_BINARY_H
+
+#include "ascendopt_twin/vec_common.h"
+
+namespace AscendC {
+#define ASCENDOPT_TWIN_BINARY(NAME, FN, OK)                                                                                   \
+    template <typename T>                                                                                                     \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, const int32_t &count, \
+                     ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                                         \
+    {                                                                                                                         \
+        static_assert(OK, #NAME ": data type not supported by this instruction on Ascend 910B (Atlas A2)");                   \
+        twin_detail::Binary<twin_detail::FN>(#NAME, dst, src0, src1, count, loc);                                             \
+    }                                                                                                                         \
+    template <typename T, bool isSetMask = true>                                                                              \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, uint64_t mask,        \
+                     const uint8_t repeatTime, const BinaryRepeatParams &repeatParams,                                        \
+                     ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                                         \
+    {                                                                                                                         \
+        static_assert(OK, #NAME ": data type not supported by this instruction on Ascend 910B (Atlas A2)");                   \
+        twin_detail::BinaryRep<twin_detail::FN>(#NAME, dst, src0, src1, twin_detail::UseMask<isSetMask>(mask), repeatTime, repeatParams, \
+                                                loc);                                                                         \
+    }                                                                                                                         \
+    template <typename T, bool isSetMask = true>                                                                              \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, const uint64_t mask[],\
+                     const uint8_t repeatTime, const BinaryRepeatParams &repeatParams,                                        \
+                     ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                                         \
+    {                                                                                                                         \
+        static_assert(OK, #NAME ": data type not supported by this instruction on Ascend 910B (Atlas A2)");                   \
+        twin_detail::BinaryRep<twin_detail::FN>(#NAME, dst, src0, src1, twin_detail::UseMask<isSetMask>(mask), repeatTime,              \
+                                                repeatParams, loc);                                                           \
+    }
+
+ASCENDOPT_TWIN_BINARY(Add, FAdd, twin_detail::kArith<T>)
+ASCENDOPT_TWIN_BINARY(Sub, FSub, twin_detail::kArith<T>)
+ASCENDOPT_TWIN_BINARY(Mul, FMul, twin_detail::kArith<T>)
+ASCENDOPT_TWIN_BINARY(Div, FDiv, twin_detail::kFloat<T>)
+ASCENDOPT_TWIN_BINARY(Max, FMax, twin_detail::kArith<T>)
+ASCENDOPT_TWIN_BINARY(Min, FMin, twin_detail::kArith<T>)
+#undef ASCENDOPT_TWIN_BINARY
+}  // namespace AscendC
+#endif

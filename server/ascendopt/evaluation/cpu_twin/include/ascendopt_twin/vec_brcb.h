@@ -1,0 +1,45 @@
+// AscendOptimizer CPU twin: Brcb (each of 8 source elements per repeat fills one 32 B block of dst).
+#ifndef ASCENDOPT_TWIN_VEC_BRCB_H
+#define ASCENDOPT_TWIN_VEC_BRCB_H
+
+#include "ascendopt_twin/vec_common.h"
+
+namespace AscendC {
+
+struct BrcbRepeatParams {
+    BrcbRepeatParams() {}
+    BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn)
+        : dstBlkStride(dstBlkStrideIn), dstRepStride(dstRepStrideIn)
+    {}
+    uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
+    uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+};
+
+// Repeat r reads src[8r .. 8r+8) (contiguous) and writes element i to every lane of dst block i of that repeat
+// (block address: dst + (r * dstRepStride + i * dstBlkStride) * 32 B).
+template <typename T>
+inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint8_t repeatTime, const BrcbRepeatParams &repeatParams,
+                 ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::OneOf<T, int16_t, uint16_t, half, bfloat16_t, int32_t, uint32_t, float>(),
+                  "Brcb: data type not supported on Ascend 910B (Atlas A2)");
+    namespace rt = ascendopt_twin::rt;
+    rt::Op op = rt::Begin(ascendopt_twin::P_V, "Brcb", loc);
+    uint32_t perBlk = 32u / sizeof(T);
+    rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, static_cast<int64_t>(repeatTime) * 8 * perBlk, static_cast<int64_t>(repeatTime) * 256,
+                repeatTime, -1, dst.off_);
+    if (repeatTime == 0) return;
+    if (!rt::CheckCount(op, src.off_, static_cast<uint64_t>(repeatTime) * 8 * sizeof(T), false, src.buf_, "src")) return;
+    if (dst.off_ % 32 != 0)
+        rt::Report("misaligned_operand", true, op.file, op.line, "Brcb: dst at UB offset %u is not 32 B aligned", dst.off_);
+    for (uint32_t r = 0; r < repeatTime; ++r)
+        for (uint32_t i = 0; i < 8; ++i) {
+            uint32_t off = dst.off_ + (r * repeatParams.dstRepStride + i * repeatParams.dstBlkStride) * 32u;
+            if (!rt::Ub(op, off, 32, true, dst.buf_, "dst")) return;
+            T v = *src.Ptr(r * 8 + i);
+            for (uint32_t k = 0; k < perBlk; ++k) std::memcpy(rt::UbPtr(off + k * sizeof(T)), &v, sizeof(T));
+        }
+}
+
+}  // namespace AscendC
+#endif

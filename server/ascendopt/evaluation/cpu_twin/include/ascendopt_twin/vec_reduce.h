@@ -1,0 +1,341 @@
+// AscendOptimizer CPU twin: reductions (ReduceSum/Max/Min, WholeReduceSum/Max/Min, BlockReduceSum/Max/Min).
+#ifndef ASCENDOPT_TWIN_VEC_REDUCE_H
+#define ASCENDOPT_TWIN_VEC_REDUCE_H
+
+#include "ascendopt_twin/vec_common.h"
+
+namespace AscendC {
+// ---------------- Reductions ----------------
+namespace twin_detail {
+// Pairwise (binary-tree) sum of v[0..n) in T precision; n is padded with zeros to a power of two.
+template <typename T> inline T TreeSum(T *v, uint32_t n)
+{
+    if (n == 0) return FromF<T>(0.0f);
+    uint32_t p = 1;
+    while (p < n) p <<= 1;
+    for (uint32_t i = n; i < p; ++i) v[i] = FromF<T>(0.0f);
+    for (uint32_t w = p; w > 1; w >>= 1)
+        for (uint32_t i = 0; i < w / 2; ++i) v[i] = FromF<T>(ToF(v[2 * i]) + ToF(v[2 * i + 1]));
+    return v[0];
+}
+template <typename T> inline void StoreIndex(T *p, uint32_t idx)
+{
+    if constexpr (sizeof(T) == 2) { uint16_t u = static_cast<uint16_t>(idx); std::memcpy(p, &u, 2); }
+    else { uint32_t u = idx; std::memcpy(p, &u, 4); }
+}
+
+template <typename T, bool kMax>
+inline void ReduceMaxMinCount(const char *name, const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t count, bool calIndex, const Loc &loc)
+{
+    rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
+    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, dst.off_);
+    if (count <= 0) { CheckRepeatCount(op, count); return; }
+    bool ok = rt::CheckCount(op, src.off_, static_cast<uint64_t>(count) * sizeof(T), false, src.buf_, "src");
+    ok = rt::CheckCount(op, dst.off_, (calIndex ? 2u : 1u) * sizeof(T), true, dst.buf_, "dst", sizeof(T)) && ok;
+    if (!ok) return;
+    const T *s = src.Ptr();
+    uint32_t best = 0;
+    for (int32_t i = 1; i < count; ++i) {
+        float a = ToF(s[i]), b = ToF(s[best]);
+        if (kMax ? a > b : a < b) best = static_cast<uint32_t>(i);
+    }
+    T v = s[best];
+    *dst.Ptr(0) = v;
+    if (calIndex) StoreIndex(dst.Ptr(1), best);
+}
+template <typename T>
+inline void ReduceSumCount(const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t count, const Loc &loc)
+{
+    rt::Op op = rt::Begin(ascendopt_twin::P_V, "ReduceSum", loc);
+    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, dst.off_);
+    if (count <= 0) { CheckRepeatCount(op, count); return; }
+    bool ok = rt::CheckCount(op, src.off_, static_cast<uint64_t>(count) * sizeof(T), false, src.buf_, "src");
+    ok = rt::CheckCount(op, dst.off_, sizeof(T), true, dst.buf_, "dst", sizeof(T)) && ok;
+    if (!ok) return;
+    // Atlas A2, count form: binary tree inside each 256 B repeat, repeat results accumulated in order.
+    uint32_t lanes = Lanes<T>();
+    T tmp[128];
+    T acc = FromF<T>(0.0f);
+    const T *s = src.Ptr();
+    for (int32_t base = 0; base < count; base += static_cast<int32_t>(lanes)) {
+        uint32_t n = static_cast<uint32_t>(count - base) < lanes ? static_cast<uint32_t>(count - base) : lanes;
+        for (uint32_t i = 0; i < n; ++i) tmp[i] = s[base + i];
+        T part = TreeSum(tmp, n);
+        acc = base == 0 ? part : FromF<T>(ToF(acc) + ToF(part));
+    }
+    *dst.Ptr(0) = acc;
+}
+// Per-repeat reduction (mask form). kind: 0 sum, 1 max, 2 min. Returns false if skipped.
+template <typename T>
+inline bool RepeatReduce(const rt::Op &op, const LocalTensor<T> &src, rt::Mask &mask, uint32_t repeat, uint32_t srcBlk, uint32_t srcRep,
+                         int kind, T *outVal, uint32_t *outIdx)
+{
+    uint32_t lanes = Lanes<T>();
+    rt::Opnd o[1] = {{src.off_, src.buf_, sizeof(T), srcBlk, srcRep, false, "src"}};
+    if (!rt::CheckRepeat(op, o, 1, lanes, repeat, mask)) return false;
+    T tmp[128];
+    for (uint32_t r = 0; r < repeat; ++r) {
+        uint32_t best = 0;
+        bool have = false;
+        for (uint32_t l = 0; l < lanes; ++l) {
+            T x = FromF<T>(0.0f);
+            if (mask.At(r, l, lanes)) {
+                std::memcpy(&x, rt::UbPtr(rt::LaneOff(o[0], r, l)), sizeof(T));
+                if (kind != 0) {
+                    if (!have || (kind == 1 ? ToF(x) > ToF(tmp[best]) : ToF(x) < ToF(tmp[best]))) best = l;
+                    have = true;
+                }
+            }
+            tmp[l] = x;
+        }
+        if (kind == 0) outVal[r] = TreeSum(tmp, lanes);
+        else { outVal[r] = tmp[best]; outIdx[r] = best; }
+    }
+    return true;
+}
+}  // namespace twin_detail
+
+template <typename T>
+inline void ReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, const int32_t count,
+                      ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "ReduceSum: data type not supported on Ascend 910B (Atlas A2)");
+    (void)sharedTmpBuffer;
+    twin_detail::ReduceSumCount(dst, src, count, loc);
+}
+template <typename T>
+inline void ReduceMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, const int32_t count,
+                      bool calIndex = 0, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "ReduceMax: data type not supported on Ascend 910B (Atlas A2)");
+    (void)sharedTmpBuffer;
+    twin_detail::ReduceMaxMinCount<T, true>("ReduceMax", dst, src, count, calIndex, loc);
+}
+template <typename T>
+inline void ReduceMin(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, const int32_t count,
+                      bool calIndex = 0, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "ReduceMin: data type not supported on Ascend 910B (Atlas A2)");
+    (void)sharedTmpBuffer;
+    twin_detail::ReduceMaxMinCount<T, false>("ReduceMin", dst, src, count, calIndex, loc);
+}
+
+namespace twin_detail {
+// Mask form of ReduceSum/Max/Min: per-repeat results combined (binary tree for sum, as on A2).
+template <typename T>
+inline void ReduceRepAll(const char *name, int kind, const LocalTensor<T> &dst, const LocalTensor<T> &src, rt::Mask mask, int32_t repeat,
+                         int32_t srcRepStride, bool calIndex, const Loc &loc)
+{
+    rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
+    rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(repeat) * Lanes<T>(), static_cast<int64_t>(repeat) * 256, repeat,
+                mask.bits ? -2 : static_cast<int64_t>(mask.cnt), dst.off_);
+    if (repeat <= 0) return;
+    T *vals = new T[static_cast<size_t>(repeat) * 2 + 128];
+    uint32_t *idx = new uint32_t[static_cast<size_t>(repeat)];
+    if (RepeatReduce(op, src, mask, static_cast<uint32_t>(repeat), 1, static_cast<uint32_t>(srcRepStride), kind, vals, idx) &&
+        rt::CheckCount(op, dst.off_, (calIndex ? 2u : 1u) * sizeof(T), true, dst.buf_, "dst", sizeof(T))) {
+        if (kind == 0) {
+            *dst.Ptr(0) = TreeSum(vals, static_cast<uint32_t>(repeat));
+        } else {
+            int32_t best = 0;
+            for (int32_t r = 1; r < repeat; ++r)
+                if (kind == 1 ? ToF(vals[r]) > ToF(vals[best]) : ToF(vals[r]) < ToF(vals[best])) best = r;
+            *dst.Ptr(0) = vals[best];
+            if (calIndex) StoreIndex(dst.Ptr(1), static_cast<uint32_t>(best) * Lanes<T>() + idx[best]);
+        }
+    }
+    delete[] vals;
+    delete[] idx;
+}
+}  // namespace twin_detail
+
+template <typename T>
+inline void ReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, const uint64_t mask[],
+                      const int32_t repeatTime, const int32_t srcRepStride, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "ReduceSum: data type not supported on Ascend 910B (Atlas A2)");
+    (void)sharedTmpBuffer;
+    twin_detail::ReduceRepAll("ReduceSum", 0, dst, src, twin_detail::MaskBits(mask), repeatTime, srcRepStride, false, loc);
+}
+template <typename T>
+inline void ReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, const int32_t mask,
+                      const int32_t repeatTime, const int32_t srcRepStride, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "ReduceSum: data type not supported on Ascend 910B (Atlas A2)");
+    (void)sharedTmpBuffer;
+    twin_detail::ReduceRepAll("ReduceSum", 0, dst, src, twin_detail::MaskCnt(static_cast<uint64_t>(mask)), repeatTime, srcRepStride, false, loc);
+}
+template <typename T>
+inline void ReduceMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, const uint64_t mask[],
+                      const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "ReduceMax: data type not supported on Ascend 910B (Atlas A2)");
+    (void)sharedTmpBuffer;
+    twin_detail::ReduceRepAll("ReduceMax", 1, dst, src, twin_detail::MaskBits(mask), repeatTime, srcRepStride, calIndex, loc);
+}
+template <typename T>
+inline void ReduceMax(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, const int32_t mask,
+                      const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "ReduceMax: data type not supported on Ascend 910B (Atlas A2)");
+    (void)sharedTmpBuffer;
+    twin_detail::ReduceRepAll("ReduceMax", 1, dst, src, twin_detail::MaskCnt(static_cast<uint64_t>(mask)), repeatTime, srcRepStride, calIndex, loc);
+}
+template <typename T>
+inline void ReduceMin(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, const uint64_t mask[],
+                      const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "ReduceMin: data type not supported on Ascend 910B (Atlas A2)");
+    (void)sharedTmpBuffer;
+    twin_detail::ReduceRepAll("ReduceMin", 2, dst, src, twin_detail::MaskBits(mask), repeatTime, srcRepStride, calIndex, loc);
+}
+template <typename T>
+inline void ReduceMin(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<T> &sharedTmpBuffer, const int32_t mask,
+                      const int32_t repeatTime, const int32_t srcRepStride, bool calIndex = 0, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "ReduceMin: data type not supported on Ascend 910B (Atlas A2)");
+    (void)sharedTmpBuffer;
+    twin_detail::ReduceRepAll("ReduceMin", 2, dst, src, twin_detail::MaskCnt(static_cast<uint64_t>(mask)), repeatTime, srcRepStride, calIndex, loc);
+}
+
+namespace twin_detail {
+template <typename T>
+inline void WholeReduce(const char *name, int kind, const LocalTensor<T> &dst, const LocalTensor<T> &src, rt::Mask mask, int32_t repeatTime,
+                        int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, ReduceOrder order, const Loc &loc)
+{
+    rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
+    uint32_t lanes = Lanes<T>();
+    int64_t repeat = mask.counter ? mask.Repeats(0, lanes) : repeatTime;
+    TraceRep(op, DTypeName<T>::value, mask, static_cast<uint32_t>(repeat < 0 ? 0 : repeat), lanes, sizeof(T), dst.off_);
+    if (repeat <= 0) return;
+    if (repeat > 255) rt::Report("bad_repeat", true, loc.file, loc.line, "%s repeatTime %lld exceeds 255", name, static_cast<long long>(repeat));
+    T vals[256];
+    uint32_t idx[256];
+    uint32_t rep = static_cast<uint32_t>(repeat > 255 ? 255 : repeat);
+    if (!RepeatReduce(op, src, mask, rep, static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride), kind, vals, idx)) return;
+    // Result layout per repeat (units of dstRepStride): sum -> value; max/min -> per ReduceOrder.
+    uint32_t per = (kind == 0 || order == ReduceOrder::ORDER_ONLY_VALUE) ? sizeof(T) : (order == ReduceOrder::ORDER_ONLY_INDEX ? 4u : 2u * sizeof(T));
+    for (uint32_t r = 0; r < rep; ++r) {
+        uint32_t off = dst.off_ + r * static_cast<uint32_t>(dstRepStride) * per;
+        if (!rt::Ub(op, off, per, true, dst.buf_, "dst")) return;
+        uint8_t *p = rt::UbPtr(off);
+        if (kind == 0 || order == ReduceOrder::ORDER_ONLY_VALUE) std::memcpy(p, &vals[r], sizeof(T));
+        else if (order == ReduceOrder::ORDER_ONLY_INDEX) std::memcpy(p, &idx[r], 4);
+        else if (order == ReduceOrder::ORDER_VALUE_INDEX) { std::memcpy(p, &vals[r], sizeof(T)); StoreIndex(reinterpret_cast<T *>(p + sizeof(T)), idx[r]); }
+        else { StoreIndex(reinterpret_cast<T *>(p), idx[r]); std::memcpy(p + sizeof(T), &vals[r], sizeof(T)); }
+    }
+}
+
+// BlockReduceSum/Max/Min: one result per 32 B data block of every repeat (binary tree inside the block for the sum),
+// the 8 results of a repeat contiguous; dstRepStride in units of 8 results. A block none of whose lanes is active
+// is not written.
+template <typename T>
+inline void BlockReduce(const char *name, int kind, const LocalTensor<T> &dst, const LocalTensor<T> &src, rt::Mask mask, int32_t repeatTime,
+                        int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, const Loc &loc)
+{
+    rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
+    uint32_t lanes = Lanes<T>();
+    uint32_t perBlk = 32u / sizeof(T);
+    int64_t repeat = mask.counter ? mask.Repeats(0, lanes) : repeatTime;
+    TraceRep(op, DTypeName<T>::value, mask, static_cast<uint32_t>(repeat < 0 ? 0 : repeat), lanes, sizeof(T), dst.off_);
+    if (repeat <= 0) return;
+    if (repeat > 255) rt::Report("bad_repeat", true, loc.file, loc.line, "%s repeatTime %lld exceeds 255", name, static_cast<long long>(repeat));
+    uint32_t rep = static_cast<uint32_t>(repeat > 255 ? 255 : repeat);
+    if (dst.off_ % (sizeof(T) == 2 ? 16u : 32u) != 0)
+        rt::Report("misaligned_operand", true, op.file, op.line, "%s: dst at UB offset %u is not %u B aligned", name, dst.off_,
+                   sizeof(T) == 2 ? 16u : 32u);
+    rt::Opnd o[1] = {{src.off_, src.buf_, sizeof(T), static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride), false, "src"}};
+    if (!rt::CheckRepeat(op, o, 1, lanes, rep, mask)) return;
+    T tmp[16];
+    for (uint32_t r = 0; r < rep; ++r)
+        for (uint32_t b = 0; b < 8; ++b) {
+            bool any = false;
+            uint32_t n = 0;
+            T best{};
+            for (uint32_t k = 0; k < perBlk; ++k) {
+                uint32_t l = b * perBlk + k;
+                T x = FromF<T>(0.0f);
+                if (mask.At(r, l, lanes)) {
+                    std::memcpy(&x, rt::UbPtr(rt::LaneOff(o[0], r, l)), sizeof(T));
+                    if (!any || (kind == 1 ? ToF(x) > ToF(best) : ToF(x) < ToF(best))) best = x;
+                    any = true;
+                }
+                tmp[n++] = x;
+            }
+            if (!any) continue;
+            T v = kind == 0 ? TreeSum(tmp, perBlk) : best;
+            uint32_t off = dst.off_ + (r * static_cast<uint32_t>(dstRepStride) * 8u + b) * static_cast<uint32_t>(sizeof(T));
+            if (!rt::Ub(op, off, sizeof(T), true, dst.buf_, "dst")) return;
+            std::memcpy(rt::UbPtr(off), &v, sizeof(T));
+        }
+}
+}  // namespace twin_detail
+
+template <typename T, bool isSetMask = true>
+inline void WholeReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const int32_t repeatTime,
+                           const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
+                           ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "WholeReduceSum: data type not supported on Ascend 910B (Atlas A2)");
+    twin_detail::WholeReduce("WholeReduceSum", 0, dst, src, twin_detail::UseMask<isSetMask>(mask), repeatTime, dstRepStride, srcBlkStride,
+                             srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, loc);
+}
+template <typename T, bool isSetMask = true>
+inline void WholeReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask, const int32_t repeatTime,
+                           const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
+                           ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "WholeReduceSum: data type not supported on Ascend 910B (Atlas A2)");
+    twin_detail::WholeReduce("WholeReduceSum", 0, dst, src, twin_detail::UseMask<isSetMask>(static_cast<uint64_t>(mask)), repeatTime,
+                             dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, loc);
+}
+#define ASCENDOPT_TWIN_WHOLE_MAXMIN(NAME, KIND)                                                                                   \
+    template <typename T, bool isSetMask = true>                                                                                  \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const int32_t repeatTime,       \
+                     const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,                          \
+                     ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, ascendopt_twin::Loc loc = ascendopt_twin::Loc())         \
+    {                                                                                                                             \
+        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
+        twin_detail::WholeReduce(#NAME, KIND, dst, src, twin_detail::UseMask<isSetMask>(mask), repeatTime, dstRepStride,          \
+                                 srcBlkStride, srcRepStride, order, loc);                                                         \
+    }                                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                                  \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t mask, const int32_t repeatTime,          \
+                     const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,                          \
+                     ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX, ascendopt_twin::Loc loc = ascendopt_twin::Loc())         \
+    {                                                                                                                             \
+        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
+        twin_detail::WholeReduce(#NAME, KIND, dst, src, twin_detail::UseMask<isSetMask>(static_cast<uint64_t>(mask)), repeatTime, \
+                                 dstRepStride, srcBlkStride, srcRepStride, order, loc);                                           \
+    }
+ASCENDOPT_TWIN_WHOLE_MAXMIN(WholeReduceMax, 1)
+ASCENDOPT_TWIN_WHOLE_MAXMIN(WholeReduceMin, 2)
+#undef ASCENDOPT_TWIN_WHOLE_MAXMIN
+
+// BlockReduceSum/Max/Min(dst, src, repeatTime, mask, dstRepStride, srcBlkStride, srcRepStride)
+#define ASCENDOPT_TWIN_BLOCK_REDUCE(NAME, KIND)                                                                                   \
+    template <typename T, bool isSetMask = true>                                                                                  \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime, const uint64_t mask[],       \
+                     const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,                          \
+                     ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                                             \
+    {                                                                                                                             \
+        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
+        twin_detail::BlockReduce(#NAME, KIND, dst, src, twin_detail::UseMask<isSetMask>(mask), repeatTime, dstRepStride,          \
+                                 srcBlkStride, srcRepStride, loc);                                                                \
+    }                                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                                  \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime, const int32_t mask,          \
+                     const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,                          \
+                     ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                                             \
+    {                                                                                                                             \
+        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
+        twin_detail::BlockReduce(#NAME, KIND, dst, src, twin_detail::UseMask<isSetMask>(static_cast<uint64_t>(mask)),             \
+                                 repeatTime, dstRepStride, srcBlkStride, srcRepStride, loc);                                      \
+    }
+ASCENDOPT_TWIN_BLOCK_REDUCE(BlockReduceSum, 0)
+ASCENDOPT_TWIN_BLOCK_REDUCE(BlockReduceMax, 1)
+ASCENDOPT_TWIN_BLOCK_REDUCE(BlockReduceMin, 2)
+#undef ASCENDOPT_TWIN_BLOCK_REDUCE
+
+}  // namespace AscendC
+#endif

@@ -1,0 +1,32 @@
+// AscendOptimizer CPU twin: ternary vector instructions (Axpy: dst = dst + src * scalar).
+#ifndef ASCENDOPT_TWIN_VEC_TERNARY_H
+#define ASCENDOPT_TWIN_VEC_TERNARY_H
+
+#include "ascendopt_twin/vec_common.h"
+
+namespace AscendC {
+
+// A2: (T, U) = (half, half), (float, float), (float, half); computed in fp32, rounded once to T.
+template <typename T, typename U>
+inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U scalarValue, const int32_t &count,
+                 ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert((std::is_same<T, U>::value && twin_detail::kFloat<T>) || (std::is_same<T, float>::value && std::is_same<U, half>::value),
+                  "Axpy: data type combination not supported on Ascend 910B (Atlas A2)");
+    namespace rt = ascendopt_twin::rt;
+    rt::Op op = rt::Begin(ascendopt_twin::P_V, "Axpy", loc);
+    rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, count, count * static_cast<int64_t>(sizeof(T)), twin_detail::Repeats(count, sizeof(T)), -1,
+                dst.off_);
+    twin_detail::AfterCountForm();
+    if (count <= 0) { twin_detail::CheckRepeatCount(op, count); return; }
+    bool ok = rt::CheckCount(op, src.off_, static_cast<uint64_t>(count) * sizeof(U), false, src.buf_, "src");
+    ok = rt::CheckCount(op, dst.off_, static_cast<uint64_t>(count) * sizeof(T), false, dst.buf_, "dst") && ok;
+    ok = rt::CheckCount(op, dst.off_, static_cast<uint64_t>(count) * sizeof(T), true, dst.buf_, "dst") && ok;
+    if (!ok) return;
+    float s = ascendopt_twin::ToF(scalarValue);
+    for (int32_t i = 0; i < count; ++i)
+        *dst.Ptr(i) = ascendopt_twin::FromF<T>(ascendopt_twin::ToF(*dst.Ptr(i)) + ascendopt_twin::ToF(*src.Ptr(i)) * s);
+}
+
+}  // namespace AscendC
+#endif

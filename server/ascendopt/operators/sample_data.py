@@ -1,0 +1,320 @@
+"""What a sample itself says about its tensors: shapes, dtypes and value ranges, for `init-spec`.
+
+Read, never run: `scripts/gen_data.py` (its `np.random.uniform(lo, hi, shape).astype(dtype)`
+assignments up to `x.tofile("./input/input_x.bin")`), an `AclNNInvocationNaive/main.cpp`
+(`std::vector<int64_t> inputXShape = {…}`), and the msOpGen op description `<Op>.json`.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascendopt.operators.cpp_source import CppSource
+from ascendopt.operators.launch import int_value
+
+NP_DTYPES = {
+    "float16": "float16",
+    "float32": "float32",
+    "float": "float32",
+    "bfloat16": "bfloat16",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "bool_": "bool",
+    "uint32": "int32",  # the spec has no unsigned 32-bit type; small values fit
+}
+ACL_DTYPES = {
+    "ACL_FLOAT16": "float16",
+    "ACL_FLOAT": "float32",
+    "ACL_BF16": "bfloat16",
+    "ACL_INT8": "int8",
+    "ACL_INT16": "int16",
+    "ACL_INT32": "int32",
+}
+
+
+@dataclass
+class TensorHint:
+    shape: list[int] | None = None
+    dtype: str | None = None
+    range: tuple[float, float] | None = None
+    values: list[float] | None = None  # fixed contents (a tiling array, a zeroed sync buffer)
+    source: str = ""
+
+
+@dataclass
+class _Arr:
+    shape: list[int] | None
+    dtype: str | None = None
+    range: tuple[float, float] | None = None
+    values: list[float] | None = None
+    mutated: bool = False
+
+
+@dataclass
+class _GenData:
+    path: str
+    env: dict[str, object] = field(default_factory=dict)
+    hints: dict[str, TensorHint] = field(default_factory=dict)
+    mutated: set[str] = field(default_factory=set)
+
+
+def gen_data_hints(path: Path, rel: str) -> dict[str, TensorHint]:
+    """Tensor name (from `./input/input_<name>.bin`) → what gen_data.py writes into it."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return {}
+    g = _GenData(path=rel)
+    for node in ast.walk(tree):  # arrays written element by element lose their known range
+        if isinstance(node, ast.Assign | ast.AugAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                if isinstance(t, ast.Subscript) and isinstance(t.value, ast.Name):
+                    g.mutated.add(t.value.id)
+    for stmt in tree.body:
+        if isinstance(stmt, ast.FunctionDef):
+            _run(stmt.body, g)
+        else:
+            _run([stmt], g)
+    return g.hints
+
+
+def _run(body: list[ast.stmt], g: _GenData) -> None:
+    for stmt in body:
+        if isinstance(stmt, ast.Assign) and len(stmt.targets) == 1 and isinstance(stmt.targets[0], ast.Name):
+            name = stmt.targets[0].id
+            value = _value(stmt.value, g)
+            if isinstance(value, _Arr) and name in g.mutated:
+                value = _Arr(value.shape, value.dtype, None, None, True)
+            g.env[name] = value
+        elif isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Call):
+            call = stmt.value
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "tofile" and call.args:
+                target = call.args[0]
+                arr = _value(call.func.value, g)
+                if (
+                    isinstance(target, ast.Constant)
+                    and isinstance(target.value, str)
+                    and "/input/" in target.value
+                    and isinstance(arr, _Arr)
+                ):
+                    stem = target.value.rsplit("/", 1)[-1].removesuffix(".bin").removeprefix("input_")
+                    g.hints[stem] = TensorHint(
+                        shape=arr.shape,
+                        dtype=arr.dtype,
+                        range=arr.range,
+                        values=arr.values,
+                        source=f"{g.path}:{stmt.lineno}",
+                    )
+
+
+def _dtype(node: ast.expr, g: _GenData) -> str | None:
+    if isinstance(node, ast.Attribute):
+        if "bfloat16" in ast.unparse(node):  # tf.bfloat16.as_numpy_dtype, ml_dtypes.bfloat16
+            return "bfloat16"
+        return NP_DTYPES.get(node.attr)
+    if isinstance(node, ast.Name):
+        if node.id == "bfloat16":
+            return "bfloat16"
+        v = g.env.get(node.id)
+        return v if isinstance(v, str) else None
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return NP_DTYPES.get(node.value)
+    return None
+
+
+def _value(node: ast.expr, g: _GenData) -> object:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int | float):
+        return node.value
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+        v = _value(node.operand, g)
+        return -v if isinstance(v, int | float) else _scale(v, -1)
+    if isinstance(node, ast.List | ast.Tuple):
+        items = [_value(e, g) for e in node.elts]
+        return items if all(isinstance(i, int | float) for i in items) else None
+    if isinstance(node, ast.Name):
+        return g.env.get(node.id, _dtype(node, g))
+    if isinstance(node, ast.Attribute):
+        return _dtype(node, g)
+    if isinstance(node, ast.Subscript):
+        base, idx = _value(node.value, g), _value(node.slice, g)
+        if isinstance(base, list) and isinstance(idx, int) and -len(base) <= idx < len(base):
+            return base[idx]
+        return None
+    if isinstance(node, ast.BinOp):
+        a, b = _value(node.left, g), _value(node.right, g)
+        if isinstance(a, list) and isinstance(b, list) and isinstance(node.op, ast.Add):
+            return a + b
+        if isinstance(a, int | float) and isinstance(b, int | float):
+            ops = {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}
+            if isinstance(node.op, ast.FloorDiv | ast.Div) and b:
+                return a // b if isinstance(node.op, ast.FloorDiv) else a / b
+            return ops.get(type(node.op))
+        if isinstance(a, _Arr) and isinstance(b, int | float):
+            if isinstance(node.op, ast.Mult):
+                return _scale(a, b)
+            if isinstance(node.op, ast.Add | ast.Sub):
+                return _shift(a, b if isinstance(node.op, ast.Add) else -b)
+        if isinstance(b, _Arr) and isinstance(a, int | float) and isinstance(node.op, ast.Mult):
+            return _scale(b, a)
+        return None
+    if isinstance(node, ast.Call):
+        return _call(node, g)
+    return None
+
+
+def _call(node: ast.Call, g: _GenData) -> object:
+    func = node.func
+    name = func.attr if isinstance(func, ast.Attribute) else func.id if isinstance(func, ast.Name) else ""
+    kw = {k.arg: k.value for k in node.keywords if k.arg}
+    args = list(node.args)
+
+    def shape_of(n: ast.expr | None) -> list[int] | None:
+        v = _value(n, g) if n is not None else None
+        if isinstance(v, int):
+            return [v]
+        return [int(x) for x in v] if isinstance(v, list) else None
+
+    if name == "astype" and isinstance(func, ast.Attribute) and args:
+        arr = _value(func.value, g)
+        if isinstance(arr, _Arr):
+            return _Arr(arr.shape, _dtype(args[0], g), arr.range, arr.values, arr.mutated)
+        return None
+    if name == "uniform":
+        lo, hi = (_value(a, g) for a in ([*args, ast.Constant(0.0), ast.Constant(1.0)])[:2])
+        shape = shape_of(args[2] if len(args) > 2 else kw.get("size"))
+        rng = (float(lo), float(hi)) if isinstance(lo, int | float) and isinstance(hi, int | float) else None
+        return _Arr(shape, None, rng)
+    if name == "randint":
+        vals = [_value(a, g) for a in args[:2]]
+        lo, hi = (0, vals[0]) if len(vals) == 1 else [*vals, None, None][:2]
+        shape = shape_of(kw.get("size") or (args[2] if len(args) > 2 else None))
+        rng = (float(lo), float(hi) - 1) if isinstance(lo, int) and isinstance(hi, int) else None
+        return _Arr(shape, None, rng)
+    if name in ("random", "rand", "random_sample"):
+        return _Arr(shape_of(args[0] if args else kw.get("size")), None, (0.0, 1.0))
+    if name == "arange" and args:
+        n = _value(args[0], g)
+        return _Arr([int(n)], None, (0.0, float(n) - 1)) if isinstance(n, int) else None
+    if name in ("zeros", "ones") and args:
+        fill = 0.0 if name == "zeros" else 1.0
+        return _Arr(shape_of(args[0]), _dtype(kw["dtype"], g) if "dtype" in kw else None, (fill, fill))
+    if name == "array" and args:
+        v = _value(args[0], g)
+        dtype = _dtype(kw["dtype"], g) if "dtype" in kw else None
+        if isinstance(v, list):
+            return _Arr([len(v)], dtype, (float(min(v)), float(max(v))), [float(x) for x in v])
+        if isinstance(v, int | float):
+            return _Arr([], dtype, (float(v), float(v)), [float(v)])
+        return None
+    if name == "concatenate" and args and isinstance(args[0], ast.Tuple | ast.List):
+        parts = [_value(e, g) for e in args[0].elts]
+        if all(isinstance(p, _Arr) and p.shape is not None for p in parts):
+            arrs = [p for p in parts if isinstance(p, _Arr)]
+            sizes = [_prod(a.shape or []) for a in arrs]
+            ranges = [a.range for a in arrs]
+            rng = None
+            if all(r is not None for r in ranges):
+                rng = (min(r[0] for r in ranges if r), max(r[1] for r in ranges if r))
+            return _Arr([sum(sizes)], arrs[0].dtype, rng)
+    return None
+
+
+def _prod(shape: list[int]) -> int:
+    n = 1
+    for d in shape:
+        n *= d
+    return n
+
+
+def _scale(v: object, k: float) -> object:
+    if not isinstance(v, _Arr) or v.range is None:
+        return v
+    lo, hi = sorted((v.range[0] * k, v.range[1] * k))
+    return _Arr(v.shape, v.dtype, (lo, hi), None, v.mutated)
+
+
+def _shift(v: _Arr, k: float) -> _Arr:
+    rng = (v.range[0] + k, v.range[1] + k) if v.range else None
+    return _Arr(v.shape, v.dtype, rng, None, v.mutated)
+
+
+_NAIVE_SHAPE = re.compile(r"std::vector<int64_t>\s+input(\w+?)Shape\s*=\s*\{([^}]*)\}")
+_NAIVE_TENSOR = re.compile(r"CreateAclTensor\(\s*\w+,\s*input(\w+?)Shape\s*,[^;]*aclDataType::(\w+)")
+
+
+def naive_main_hints(path: Path, rel: str) -> dict[str, TensorHint]:
+    """`AclNNInvocationNaive/main.cpp`: `std::vector<int64_t> inputXShape = {13, 123};` → x."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    src = CppSource.parse(rel, text)
+    dtypes = {m.group(1).lower(): ACL_DTYPES.get(m.group(2)) for m in _NAIVE_TENSOR.finditer(text)}
+    hints: dict[str, TensorHint] = {}
+    for m in _NAIVE_SHAPE.finditer(text):
+        dims = [int_value(d.strip(), src) for d in m.group(2).split(",") if d.strip()]
+        if not dims or any(d is None for d in dims):
+            continue
+        name = m.group(1)[0].lower() + m.group(1)[1:]
+        line = text.count("\n", 0, m.start()) + 1
+        hints[name] = TensorHint(
+            shape=[int(d) for d in dims if d is not None],
+            dtype=dtypes.get(name.lower()),
+            source=f"{rel}:{line}",
+        )
+    return hints
+
+
+def naive_main_attrs(path: Path, op_type: str, inputs: int, attrs: list[str]) -> dict[str, int]:
+    """The attr values `aclnn<Op>GetWorkspaceSize(inputs…, attrs…, outputs…, &ws, &exec)` passes,
+    where main.cpp fixes them (`uint32_t axis = 1;`)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    m = re.search(rf"aclnn{op_type}GetWorkspaceSize\(([^;]*)\)\s*;", text)
+    if m is None:
+        return {}
+    src = CppSource.parse(path.name, text)
+    args = [a.strip() for a in m.group(1).split(",")]
+    out: dict[str, int] = {}
+    for name, arg in zip(attrs, args[inputs : inputs + len(attrs)], strict=False):
+        value = int_value(arg, src)
+        if value is not None:
+            out[name] = value
+    return out
+
+
+def op_description(
+    root: Path, op_type: str
+) -> tuple[list[tuple[str, list[str]]], list[tuple[str, list[str]]]] | None:
+    """(inputs, outputs) as (name, dtypes) from the msOpGen `<Op>.json` for `op_type`, beside the
+    project or one folder up."""
+    for folder in (root, root.parent):
+        for path in sorted(folder.glob("*.json")):
+            try:
+                data = json.loads(path.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, ValueError):
+                continue
+            for entry in data if isinstance(data, list) else [data]:
+                if isinstance(entry, dict) and entry.get("op") == op_type:
+                    return _desc(entry.get("input_desc")), _desc(entry.get("output_desc"))
+    return None
+
+
+def _desc(items: object) -> list[tuple[str, list[str]]]:
+    out = []
+    for t in items if isinstance(items, list) else []:
+        if isinstance(t, dict) and "name" in t:
+            raw = t.get("type")
+            types = raw if isinstance(raw, list) else []
+            out.append((str(t["name"]), [NP_DTYPES.get(str(x), str(x)) for x in types]))
+    return out
