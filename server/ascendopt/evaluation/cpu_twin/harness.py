@@ -15,7 +15,7 @@ from pathlib import Path, PurePath, PurePosixPath
 import numpy as np
 from pydantic import BaseModel, Field, ValidationError
 
-from ascendopt.evaluation.cpu_twin.sandbox import Confinement, Limits
+from ascendopt.evaluation.cpu_twin.sandbox import Confinement, Limits, fresh_uid
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
 from ascendopt.evaluation.tensors import encode_raw, read_raw
@@ -158,7 +158,9 @@ async def run_case_on(
     await runner.put(work, files)
     # The runner (the candidate's code) sees its executable and sources, writes only its case
     # folder, and cannot change the inputs or the manifest there.
-    confine = Confinement(read=[exe, src_dir], write=[work], sealed=[f"{work}/{name}" for name in files])
+    confine = Confinement(
+        read=[exe, src_dir], write=[work], sealed=[f"{work}/{name}" for name in files], uid=fresh_uid()
+    )
     start = time.perf_counter()
     proc = await runner.run(
         [exe, f"{work}/manifest.txt"], cwd=work, limits=limits.model_copy(update={"confine": confine})

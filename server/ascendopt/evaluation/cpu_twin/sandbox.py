@@ -15,6 +15,7 @@ import codecs
 import contextlib
 import os
 import resource
+import secrets
 import shutil
 import signal
 import subprocess
@@ -29,11 +30,14 @@ class Confinement(BaseModel):
     """What a sandboxed command may touch; paths are the machine's own (maybe an SSH host's)."""
 
     read: list[str] = Field(default_factory=list)  # bound read-only (files or folders)
-    write: list[str] = Field(default_factory=list)  # bound read-write; made writable to SANDBOX_UID
+    write: list[str] = Field(default_factory=list)  # bound read-write; made writable to `uid`
     sealed: list[str] = Field(default_factory=list)  # read-only files inside `write` (a case's inputs)
     tmp_mb: int = 512  # the private /tmp (g++'s temporary files), in memory
     max_processes: int = 128  # RLIMIT_NPROC inside the sandbox; threads count (one per block)
     env: dict[str, str] = Field(default_factory=dict)  # the whole environment, with BASE_ENV
+    # A root caller's sandbox runs as this uid: the process limit counts its processes. A run of
+    # candidate code gets a fresh one (`fresh_uid`), so concurrent runs do not share the limit.
+    uid: int = 65534
 
 
 class Limits(BaseModel):
@@ -95,6 +99,11 @@ BASE_ENV = {
     "LANG": "C.UTF-8",
 }
 SANDBOX_UID = 65534  # "nobody": a root caller drops to it, or RLIMIT_NPROC would not apply (root is exempt)
+_FRESH_UIDS = (1_600_000_000, 1 << 24)  # base, span: uids no account uses
+
+
+def fresh_uid() -> int:
+    return _FRESH_UIDS[0] + secrets.randbelow(_FRESH_UIDS[1])
 DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
 
 
@@ -102,7 +111,7 @@ class SandboxHost(BaseModel):
     """What `sandbox_argv` needs to know of the machine the command runs on."""
 
     bwrap: str  # path of the bwrap executable
-    root: bool  # the caller runs as root: drop to SANDBOX_UID inside, no user namespace
+    root: bool  # the caller runs as root: drop to the confinement's uid inside, no user namespace
     symlinks: dict[str, str] = Field(default_factory=dict)  # /lib -> usr/lib on merged-/usr systems
 
 
@@ -134,11 +143,16 @@ def sandbox_argv(argv: list[str], cwd: str, confine: Confinement, host: SandboxH
     out += ["--chdir", cwd]
     for key, value in {**BASE_ENV, **confine.env}.items():
         out += ["--setenv", key, value]
-    inner = [f"--nproc={confine.max_processes}"]
-    if host.root:
-        drop = ["setpriv", f"--reuid={SANDBOX_UID}", f"--regid={SANDBOX_UID}", "--clear-groups"]
-        return [*out, "--", *drop, "--inh-caps=-all", "--bounding-set=-all", "prlimit", *inner, "--", *argv]
-    return [*out, "--", "prlimit", *inner, "--", *argv]
+    if host.root:  # RLIMIT_NPROC is set on bwrap by the caller (`nproc_for`): it binds once uid drops
+        drop = ["setpriv", f"--reuid={confine.uid}", f"--regid={confine.uid}", "--clear-groups"]
+        return [*out, "--", *drop, "--inh-caps=-all", "--bounding-set=-all", *argv]
+    # Unprivileged: set inside, where it counts this user namespace's processes only.
+    return [*out, "--", "prlimit", f"--nproc={confine.max_processes}", "--", *argv]
+
+
+def nproc_for(confine: Confinement | None, host: SandboxHost | None) -> int | None:
+    """The RLIMIT_NPROC a root caller sets before bwrap (None: none, or set inside the sandbox)."""
+    return confine.max_processes if confine is not None and host is not None and host.root else None
 
 
 def _parents(paths: list[str]) -> list[str]:
@@ -178,16 +192,18 @@ ENV_ALLOW_UNSANDBOXED = "ASCENDOPT_ALLOW_UNSANDBOXED"
 
 
 def prepare_writable(confine: Confinement, root: bool) -> None:
-    """A root caller's sandbox runs as SANDBOX_UID: hand it the folders it may write (ours, fresh)."""
+    """A root caller's sandbox runs as `confine.uid`: hand it the folders it may write (ours)."""
     if not root:
         return
     for path in confine.write:
         with contextlib.suppress(OSError):
-            os.chown(path, SANDBOX_UID, SANDBOX_UID)
+            os.chown(path, confine.uid, confine.uid)
 
 
-def _limit(limits: Limits) -> None:
+def _limit(limits: Limits, nproc: int | None = None) -> None:
     mb = 1024 * 1024
+    if nproc is not None:
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
     resource.setrlimit(resource.RLIMIT_AS, (limits.memory_mb * mb, limits.memory_mb * mb))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_mb * mb, limits.file_mb * mb))
@@ -252,6 +268,7 @@ async def run_limited(
     if confine is not None and env:
         confine = confine.model_copy(update={"env": {**confine.env, **env}})
     host = local_sandbox() if confine is not None else None
+    nproc = nproc_for(confine, host)
     if confine is not None and host is not None:
         prepare_writable(confine, host.root)
         argv, run_env = sandbox_argv(argv, str(cwd), confine, host), {}
@@ -267,7 +284,7 @@ async def run_limited(
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
-        preexec_fn=lambda: _limit(limits),
+        preexec_fn=lambda: _limit(limits, nproc),
     )
     out, err = OutputTail(on_line), OutputTail(on_line)
     pumps = asyncio.gather(pump_output(proc.stdout, out), pump_output(proc.stderr, err))

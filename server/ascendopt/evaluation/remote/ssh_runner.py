@@ -26,13 +26,13 @@ import asyncssh
 from pydantic import BaseModel
 
 from ascendopt.evaluation.cpu_twin.sandbox import (
-    SANDBOX_UID,
     SYSTEM_READ,
     Confinement,
     Limits,
     LineSink,
     RunResult,
     SandboxHost,
+    nproc_for,
     sandbox_argv,
 )
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings
@@ -149,12 +149,13 @@ class SshRunner(ShellByRun):
         )
 
     async def _hand_over(self, limits: Limits) -> str:
-        """A root login's sandbox runs as SANDBOX_UID: the folders it may write become its own."""
+        """A root login's sandbox runs as the confinement's uid: the folders it may write become its own."""
         sandbox = (await self.facts()).sandbox
         if limits.confine is None or sandbox is None or not sandbox.root or not limits.confine.write:
             return ""
         folders = [await self._inside(w) for w in limits.confine.write]
-        return f"chown {SANDBOX_UID}:{SANDBOX_UID} {' '.join(q(f) for f in folders)} && "
+        uid = limits.confine.uid
+        return f"chown {uid}:{uid} {' '.join(q(f) for f in folders)} && "
 
     async def _limited(self, argv: Sequence[str], limits: Limits, cwd: str) -> str:
         facts = await self.facts()
@@ -171,6 +172,8 @@ class SshRunner(ShellByRun):
             f"--fsize={limits.file_mb * mb}",
             "--core=0",
         ]
+        if (nproc := nproc_for(limits.confine, facts.sandbox)) is not None:
+            caps.append(f"--nproc={nproc}")
         return " ".join(["prlimit", *caps, "--", *(q(a) for a in argv)])
 
     async def _job(self, command: str, limits: Limits, on_line: LineSink | None) -> RunResult:
