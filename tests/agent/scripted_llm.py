@@ -8,7 +8,15 @@ import threading
 from collections.abc import Callable
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-Reply = Callable[[list[dict[str, str]]], str]
+
+class RawReply:
+    """An answer sent exactly as given (status, body bytes): malformed and hostile responses."""
+
+    def __init__(self, body: bytes, status: int = 200, content_type: str = "application/json") -> None:
+        self.body, self.status, self.content_type = body, status, content_type
+
+
+Reply = Callable[[list[dict[str, str]]], "str | RawReply"]
 
 
 class ScriptedLLMServer:
@@ -24,6 +32,13 @@ class ScriptedLLMServer:
                 server.requests.append(body)
                 server.auth_headers.append(self.headers.get("Authorization", ""))
                 text = server.reply(body["messages"])
+                if isinstance(text, RawReply):
+                    self.send_response(text.status)
+                    self.send_header("Content-Type", text.content_type)
+                    self.send_header("Content-Length", str(len(text.body)))
+                    self.end_headers()
+                    self.wfile.write(text.body)
+                    return
                 payload = json.dumps(
                     {
                         "id": f"chatcmpl-{len(server.requests)}",

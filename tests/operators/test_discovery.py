@@ -111,3 +111,26 @@ def test_unparseable_cpp_names_file_and_line(tmp_path: Path, templates: Path) ->
     op = load_operator(tmp_path / "op")
     parse = [i for i in op.issues if i.code == "parse"]
     assert parse and parse[0].file == "op_kernel/add_custom.cpp" and parse[0].line == 21
+
+
+def test_reference_problems_are_reported_at_the_reference_key(tmp_path: Path, templates: Path) -> None:
+    import shutil
+
+    from typer.testing import CliRunner
+
+    from ascendopt.cli import app
+
+    root = tmp_path / "add_custom"
+    shutil.copytree(templates / "add_custom", root)
+    spec = (root / "ascendopt.toml").read_text()
+    key_line = next(n for n, line in enumerate(spec.splitlines(), 1) if line.startswith("reference ="))
+    assert key_line > 1
+    (root / "reference.py").write_text("import numpy as np\n\ndef other(x, y):\n    return x + y\n")
+    [issue] = [i for i in load_operator(root).issues if "reference" in i.message]
+    assert issue.file == "ascendopt.toml" and issue.line == key_line
+    assert "no function 'add_custom'" in issue.message
+    shown = CliRunner().invoke(app, ["discover", str(root)], env={"COLUMNS": "400"})
+    assert "no function 'add_custom'" in shown.output and f"ascendopt.toml:{key_line}" in shown.output
+    (root / "reference.py").unlink()
+    [issue] = [i for i in load_operator(root).issues if "reference" in i.message]
+    assert issue.line == key_line and "does not exist" in issue.message

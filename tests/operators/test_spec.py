@@ -110,3 +110,16 @@ def test_spec_loader_never_crashes_on_edits(pos: int, junk: str) -> None:
         parse_spec(GOOD[:pos] + junk + GOOD[pos:], Path("x.toml"))
     except SpecError as exc:
         assert exc.issues
+
+
+def test_a_missing_comma_in_a_multiline_array_is_blamed_on_its_own_line() -> None:
+    # tomllib notices at the next value's line; the line to fix is the one before
+    text = GOOD.replace('dtypes = ["float16", "float32"]', 'dtypes = [\n  "float16"\n  "float32",\n]', 1)
+    [(line, msg)] = _errors(text)
+    assert text.splitlines()[line - 1].strip() == '"float16"', (line, msg)
+
+
+def test_a_syntax_error_at_the_start_of_a_line_stays_on_that_line() -> None:
+    text = GOOD.replace("[[outputs]]", "!bogus\n[[outputs]]", 1)
+    [(line, msg)] = _errors(text)
+    assert text.splitlines()[line - 1] == "!bogus", (line, msg)

@@ -13,15 +13,15 @@ once after normalising whitespace); only the kernel and tiling files may be touc
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from pydantic import BaseModel
 
-_BLOCK = re.compile(
-    r"(?:FILE:\s*(?P<file>[^\n]+?)\s*\n)?<<<<<<< SEARCH\n(?P<search>.*?)\n?"
-    r"=======\n(?P<replace>.*?)\n?>>>>>>> REPLACE",
-    re.DOTALL,
-)
+SEARCH, DIVIDER, REPLACE = "<<<<<<< SEARCH", "=======", ">>>>>>> REPLACE"
+_FILE = re.compile(r"FILE:\s*(?P<file>.+?)\s*$")
+MAX_BLOCKS = 64
+MAX_FILE_CHARS = 512_000  # a larger candidate file is refused (the largest real kernels are ~100 KB)
 
 
 class EditBlock(BaseModel):
@@ -35,14 +35,43 @@ class EditRejected(ValueError):
 
 
 def parse_blocks(text: str) -> list[EditBlock]:
-    return [
-        EditBlock(
-            file=(m.group("file") or "").strip("`* ") or None,
-            search=m.group("search"),
-            replace=m.group("replace"),
-        )
-        for m in _BLOCK.finditer(text)
-    ]
+    """The reply's blocks, in one pass over its lines (linear time whatever the reply holds).
+
+    A block is a `<<<<<<< SEARCH` line, its search lines, a `=======` line, the replacement
+    lines and a `>>>>>>> REPLACE` line; an optional `FILE: path` line just before names the
+    file. A SEARCH line inside an unfinished block starts over (the earlier one was never
+    closed); a block still open at the end of the reply is truncated: EditRejected.
+    """
+    blocks: list[EditBlock] = []
+    state = "outside"
+    previous = ""
+    file: str | None = None
+    search: list[str] = []
+    replace: list[str] = []
+    for raw in text.split("\n"):
+        line = raw.rstrip("\r")
+        marker = line.strip()
+        if marker == SEARCH:
+            if state == "outside":
+                m = _FILE.search(previous)
+                file = (m.group("file").strip("`* ") or None) if m else None
+            state, search, replace = "search", [], []
+        elif state == "search" and marker == DIVIDER:
+            state = "replace"
+        elif state == "replace" and marker == REPLACE:
+            blocks.append(EditBlock(file=file, search="\n".join(search), replace="\n".join(replace)))
+            if len(blocks) > MAX_BLOCKS:
+                raise EditRejected(f"the reply holds more than {MAX_BLOCKS} SEARCH/REPLACE blocks")
+            state = "outside"
+        elif state == "search":
+            search.append(line)
+        elif state == "replace":
+            replace.append(line)
+        previous = line
+    if state != "outside":
+        where = "its ======= line" if state == "search" else "its >>>>>>> REPLACE line"
+        raise EditRejected(f"block {len(blocks) + 1} is truncated: the reply ends before {where}")
+    return blocks
 
 
 def apply_blocks(files: dict[str, str], blocks: list[EditBlock], allowed: list[str]) -> dict[str, str]:
@@ -60,6 +89,10 @@ def apply_blocks(files: dict[str, str], blocks: list[EditBlock], allowed: list[s
                 f"(allowed: {', '.join(allowed)})"
             )
         out[target] = _apply_one(out[target], block, n, target)
+        if len(out[target]) > MAX_FILE_CHARS:
+            raise EditRejected(
+                f"block {n} makes {target} {len(out[target])} characters long, over the {MAX_FILE_CHARS} cap"
+            )
     return out
 
 
@@ -69,25 +102,29 @@ def _apply_one(text: str, block: EditBlock, n: int, path: str) -> str:
         return text.replace(block.search, block.replace, 1)
     if count > 1:
         raise EditRejected(f"block {n}: its search text occurs {count} times in {path}; it must be unique")
-    # Whitespace-normalised match: same tokens line by line, indentation and spacing free.
+    # Whitespace-normalised match: same tokens line by line, indentation, spacing and blank lines
+    # free. One substring search over the normalised text (linear), not a scan from every line.
     lines = text.split("\n")
     want = [_norm(line) for line in block.search.split("\n") if _norm(line)]
     if not want:
         raise EditRejected(f"block {n}: empty search text")
-    hits = []
-    for start in range(len(lines)):
-        got: list[str] = []
-        end = start
-        while end < len(lines) and len(got) < len(want):
-            if _norm(lines[end]):
-                got.append(_norm(lines[end]))
-            end += 1
-        if got == want:
-            hits.append((start, end))
+    kept = [(i, _norm(line)) for i, line in enumerate(lines) if _norm(line)]
+    offsets, pos = [], 1
+    for _, norm in kept:
+        offsets.append(pos)
+        pos += len(norm) + 1
+    hay = "\n" + "\n".join(norm for _, norm in kept) + "\n"
+    needle = "\n" + "\n".join(want) + "\n"
+    hits: list[int] = []
+    at = hay.find(needle)
+    while at >= 0 and len(hits) < 2:
+        hits.append(bisect.bisect_left(offsets, at + 1))
+        at = hay.find(needle, at + 1)
     if len(hits) != 1:
-        why = "does not occur" if not hits else f"occurs {len(hits)} times"
+        why = "does not occur" if not hits else "occurs more than once"
         raise EditRejected(f"block {n}: its search text {why} in {path} (even ignoring whitespace)")
-    start, end = hits[0]
+    first = hits[0]
+    start, end = kept[first][0], kept[first + len(want) - 1][0] + 1
     return "\n".join([*lines[:start], *block.replace.split("\n"), *lines[end:]])
 
 

@@ -9,6 +9,7 @@ makes `--resume` and `replay` exact.
 from __future__ import annotations
 
 import asyncio
+import re
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -24,13 +25,15 @@ from ascendopt.agent.scoring import case_speedups, relative_score
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, make_suggestion
 from ascendopt.evaluation.evaluator import Precheck
-from ascendopt.evaluation.records import Evaluation, noise_band
+from ascendopt.evaluation.records import Evaluation, Finding, noise_band
+from ascendopt.experience.records import ExperienceEntry
 from ascendopt.journal.events import (
     ConvergedEvent,
     DecisionEvent,
     EndEvent,
     KnobRejected,
-    LessonOffered,
+    LessonProvisional,
+    LessonStored,
     NoiseEvent,
     RecheckShapes,
     RewriteAccepted,
@@ -105,6 +108,7 @@ class Episode:
         self.base_us: dict[str, float] = {}
         self.best: Candidate = self.base
         self.best_eval: Evaluation | None = None
+        self.base_eval: Evaluation | None = None  # what a candidate's findings are held against
         self.best_score = 1.0
         self.noise = 0.0
         self.phase = "baseline"
@@ -119,6 +123,7 @@ class Episode:
         self._views: dict[str, OperatorProject] = {self.base.id: project}
         self._searches: dict[str, KnobSearch] = {}
         self._tmp = tempfile.TemporaryDirectory(prefix="ascendopt-views-")
+        self._provisional: list[tuple[ExperienceEntry, LessonSink]] = []
 
     # -- helpers -----------------------------------------------------------------------------
 
@@ -162,10 +167,16 @@ class Episode:
         s = self.score(evaluation)
         self.tried += 1
         self.wrong += s is None
-        accepted = s is not None and s < self.best_score * (1 - self.threshold)
+        added = new_findings(evaluation, self.base_eval)
+        accepted = s is not None and s < self.best_score * (1 - self.threshold) and not added
         self.journal.append(
             DecisionEvent(
-                candidate=candidate.id, origin=origin, score=s, best_score=self.best_score, accepted=accepted
+                candidate=candidate.id,
+                origin=origin,
+                score=s,
+                best_score=self.best_score,
+                accepted=accepted,
+                reason=findings_reason(added) if added else None,
             )
         )
         if accepted and s is not None:
@@ -175,9 +186,26 @@ class Episode:
     async def try_rewrite(self, candidate: Candidate, kind: str) -> Evaluation | None:
         """Evaluate an LLM rewrite (kind "kernel" or "tiling"); its evaluation if accepted, else None
         with the reason journaled as `<kind>.rejected`."""
+        try:  # a rewrite the operator's discovery cannot read back could never be tuned further
+            self.view(candidate)
+        except (KeyError, ValueError, OSError) as exc:
+            self.journal.append(
+                RewriteRejected(
+                    type=f"{kind}.rejected",
+                    candidate=candidate.id,
+                    stage="read",
+                    reason=f"the rewritten operator: {exc}",
+                )
+            )
+            return None
         evaluation = await self.measure(candidate, f"{kind} rewrite")
         score = self.score(evaluation)
-        reason = evaluation.failure_reason() or ("no timing" if score is None else None)
+        added = new_findings(evaluation, self.base_eval)
+        reason = (
+            evaluation.failure_reason()
+            or (findings_reason(added) if added else None)
+            or ("no timing" if score is None else None)
+        )
         if reason is None and self.consider(candidate, evaluation, f"{kind} rewrite"):
             return evaluation
         if reason is not None:  # consider() counts the ones it judges
@@ -192,6 +220,19 @@ class Episode:
             )
         )
         return None
+
+    def provisional_lesson(self, entry: ExperienceEntry, sink: LessonSink) -> None:
+        """A lesson from an accepted step: journaled now, banked only once the winner passes the re-check."""
+        entry = ExperienceEntry.model_validate(self.journal.scrubber.data(entry.model_dump(mode="json")))
+        self._provisional.append((entry, sink))
+        self.journal.append(LessonProvisional(lesson=entry.id, entry=entry.model_dump(mode="json")))
+
+    def _bank_lessons(self) -> None:
+        # Every accepted step lies on the winner's lineage (acceptance is greedy on the best so far).
+        for entry, sink in self._provisional:
+            sink.add(entry)
+            self.journal.append(LessonStored(lesson=entry.id))
+        self._provisional.clear()
 
     def view(self, candidate: Candidate) -> OperatorProject:
         """The operator as this candidate's files describe it (knob ranges move with kernel edits)."""
@@ -237,8 +278,7 @@ class Episode:
         )
         if proposal.lesson is not None and self.lessons is not None:
             entry = lesson_entry(self.project, parent, parent_eval, candidate, evaluation, proposal.lesson)
-            self.lessons.add(entry)
-            self.journal.append(LessonOffered(lesson=entry.id))
+            self.provisional_lesson(entry, self.lessons)
         return candidate
 
     # -- the loop ----------------------------------------------------------------------------
@@ -270,7 +310,7 @@ class Episode:
                 f"the operator as it is fails verification on {first.backend} "
                 f"({first.failure_reason() or 'no timing'}); fix it before optimizing",
             )
-        self.base_us, self.best_eval = base_us, first
+        self.base_us, self.best_eval, self.base_eval = base_us, first, first
         second = await self.measure(self.base, "noise", seed=s.seed + 1)
         self.noise = noise_band(base_us, second.durations() or base_us)
         self.journal.append(NoiseEvent(band=self.noise, threshold=self.threshold))
@@ -388,6 +428,9 @@ class Episode:
         def spec_only(ev: Evaluation) -> Evaluation:
             return ev.model_copy(update={"cases": [c for c in ev.cases if c.name in names]})
 
+        if added := new_findings(spec_only(best_eval), spec_only(base_eval)):
+            why = f"the best candidate failed the re-check: {findings_reason(added)}"
+            return self._finish(None, why, cancelled)
         speedups, geomean = case_speedups(spec_only(base_eval), spec_only(best_eval), self.noise)
         if geomean <= 1 + self.threshold:
             return self._finish(
@@ -406,6 +449,7 @@ class Episode:
             summary=f"{self.project.name}: {geomean:.2f}x faster (geomean of {len(speedups)} cases; {label})",
         )
         self.journal.write_suggestion(suggestion, self.project.name, suggestion.patch())
+        self._bank_lessons()
         return self._finish(suggestion, suggestion.summary, cancelled)
 
     def _finish(self, suggestion: Suggestion | None, message: str, cancelled: bool = False) -> EpisodeOutcome:
@@ -429,6 +473,33 @@ class Episode:
         return outcome
 
 
+def new_findings(evaluation: Evaluation, baseline: Evaluation | None) -> list[Finding]:
+    """Findings (warnings included) a candidate has and its baseline has not.
+
+    Compared by kind and message with the numbers taken out (lines move with every edit). A
+    warning the user may live with in their own code is an error for a candidate: a pipe
+    hazard it introduces (removing a sync the compiler would put back is no speedup), raw GM
+    pointer work the twin neither checks nor times, a write into an input, a cast overflow.
+    """
+    if baseline is None:
+        return []
+    known = {_finding_key(f) for f in baseline.findings()}
+    out: list[Finding] = []
+    for f in evaluation.findings():
+        if _finding_key(f) not in known and all(_finding_key(f) != _finding_key(o) for o in out):
+            out.append(f)
+    return out
+
+
+def findings_reason(added: list[Finding]) -> str:
+    first = added[0]
+    where = f" at {first.file}:{first.line}" if first.file else ""
+    more = f" (and {len(added) - 1} more)" if len(added) > 1 else ""
+    return f"introduces {first.kind}{where} that the baseline does not have: {first.message}{more}"
+
+
+def _finding_key(f: Finding) -> tuple[str, str]:
+    return f.kind, re.sub(r"\d+", "#", f.message)
 
 
 def _assignment_text(a: Assignment, view: OperatorProject) -> str:

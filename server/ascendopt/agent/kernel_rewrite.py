@@ -1,7 +1,8 @@
 """The kernel rewriter: diagnose → retrieve lessons → rewrite (search/replace) → a proposal.
 
 The episode evaluates the proposal and accepts it or not (agent/rewrite.py); an accepted
-rewrite becomes a lesson with its measured before/after (`lesson_entry`).
+rewrite becomes a provisional lesson with its measured before/after (`lesson_entry`), which
+reaches the experience bank only if the episode's winner passes the final re-check.
 """
 
 from __future__ import annotations
@@ -92,6 +93,7 @@ class KernelRewriter:
             knobs=parent.knobs,
             origin="kernel_rewrite",
             parent=parent.id,
+            llm_written=True,
         )
         return Proposal(
             candidate=candidate,

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from pydantic import ValidationError
+
 from ascendopt.evaluation.cache import evaluation_key
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.evaluation.records import Evaluation
@@ -39,11 +41,14 @@ class Ledger:
         self.replayed = 0
         self.offline = offline  # replay: an evaluation missing from the journal is an error
         self.on_evaluation = on_evaluation
-        self._recorded: dict[str, Evaluation] = {
-            e.data.key: Evaluation.model_validate(e.data.evaluation)
-            for e in journal.events("evaluation")
-            if isinstance(e.data, EvaluationEvent)
-        }
+        self._recorded: dict[str, Evaluation] = {}
+        for e in journal.events("evaluation"):  # a record that does not parse is re-evaluated, not a crash
+            if not isinstance(e.data, EvaluationEvent):
+                continue
+            try:
+                self._recorded[e.data.key] = Evaluation.model_validate(e.data.evaluation)
+            except ValidationError:
+                continue
         self._inflight: dict[str, asyncio.Task[Evaluation]] = {}
 
     @property

@@ -16,6 +16,7 @@ from pydantic import BaseModel, SecretStr
 
 from ascendopt.journal.events import LlmEvent
 from ascendopt.journal.store import EpisodeJournal
+from ascendopt.redact import LLM_KEY, Scrubber
 
 ENV_BASE_URL = "ASCENDOPT_LLM_BASE_URL"
 ENV_MODEL = "ASCENDOPT_LLM_MODEL"
@@ -36,12 +37,15 @@ class LLMSettings(BaseModel):
 
     @classmethod
     def from_env(cls, model: str | None = None, base_url: str | None = None) -> LLMSettings:
-        key = os.environ.get(ENV_KEY) or os.environ.get("OPENAI_API_KEY")
+        key = LLM_KEY.read()  # taken out of the environment: no child process inherits it
         return cls(
             base_url=base_url or os.environ.get(ENV_BASE_URL) or os.environ.get("OPENAI_BASE_URL"),
             model=model or os.environ.get(ENV_MODEL),
             api_key=SecretStr(key) if key else None,
         )
+
+    def scrubber(self) -> Scrubber:
+        return Scrubber([self.api_key.get_secret_value()] if self.api_key else [])
 
     def describe(self) -> str:
         """For journals and logs: never the key."""
@@ -71,10 +75,10 @@ class LLMClient:
         self.journal = journal
         self.offline = offline
         self.usage = Usage()
-        self._recorded: dict[str, str] = {
+        self._recorded: dict[str, str] = {  # only well-formed records: the journal may hold anything
             e.data.key: e.data.response
             for e in journal.events("llm")
-            if isinstance(e.data, LlmEvent) and e.data.response is not None
+            if isinstance(e.data, LlmEvent) and isinstance(e.data.response, str)
         }
         self._asked: dict[str, int] = {}
         self._client: Any = None
@@ -100,18 +104,21 @@ class LLMClient:
             return self._recorded[key]
         if self.offline:
             raise LLMUnavailable(f"replay: no recorded response for this {purpose} request")
+        scrub = self.settings.scrubber()
         try:
             response = await self._openai().chat.completions.create(
                 model=self.settings.model, messages=messages, temperature=self.settings.temperature
             )
+            text = reply_text(response)
         except Exception as exc:  # the endpoint's failure is the episode's information, not a crash
-            self.journal.append(LlmEvent(key=key, purpose=purpose, error=_redact(str(exc), self.settings)))
-            raise LLMUnavailable(f"{self.settings.describe()}: {_redact(str(exc), self.settings)}") from exc
-        text = response.choices[0].message.content or ""
+            why = scrub.text(_describe_failure(exc))
+            self.journal.append(LlmEvent(key=key, purpose=purpose, error=why))
+            raise LLMUnavailable(f"{self.settings.describe()}: {why}") from exc
+        text = scrub.text(text)  # a hostile endpoint may echo the key it was sent
         usage = getattr(response, "usage", None)
         self.usage.calls += 1
-        self.usage.prompt_tokens += getattr(usage, "prompt_tokens", 0) or 0
-        self.usage.completion_tokens += getattr(usage, "completion_tokens", 0) or 0
+        self.usage.prompt_tokens += _count(getattr(usage, "prompt_tokens", 0))
+        self.usage.completion_tokens += _count(getattr(usage, "completion_tokens", 0))
         self._recorded[key] = text
         self.journal.append(
             LlmEvent(
@@ -126,6 +133,33 @@ class LLMClient:
         return text
 
 
-def _redact(text: str, settings: LLMSettings) -> str:
-    secret = settings.api_key.get_secret_value() if settings.api_key else ""
-    return text.replace(secret, "***") if secret else text
+MAX_REPLY_CHARS = 200_000  # a rewrite of a kernel and its tiling program fits in far less
+
+
+class MalformedReply(ValueError):
+    """The endpoint answered, but not with one usable chat completion."""
+
+
+def reply_text(response: Any) -> str:
+    """The first choice's text, or MalformedReply saying what was wrong with the response."""
+    choices = getattr(response, "choices", None)
+    if not isinstance(choices, list) or not choices:
+        raise MalformedReply("the response holds no choices")
+    message = getattr(choices[0], "message", None)
+    content = getattr(message, "content", None)
+    if content is None:
+        raise MalformedReply("the first choice has no text content")
+    if not isinstance(content, str):
+        raise MalformedReply(f"the first choice's content is a {type(content).__name__}, not text")
+    if len(content) > MAX_REPLY_CHARS:
+        raise MalformedReply(f"the reply has {len(content)} characters, over the {MAX_REPLY_CHARS} cap")
+    return content
+
+
+def _describe_failure(exc: Exception) -> str:
+    text = str(exc) or type(exc).__name__
+    return text[:500] + (" …" if len(text) > 500 else "")
+
+
+def _count(value: object) -> int:
+    return value if isinstance(value, int) and value >= 0 else 0

@@ -7,6 +7,7 @@ the suggestion and the user's decision in the workspace journal.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 from collections.abc import Callable, Sequence
@@ -14,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from ascendopt.agent.episode import Episode, EpisodeOutcome, Progress
 from ascendopt.agent.kernel_rewrite import KernelRewriter
@@ -44,6 +45,8 @@ class OptimizeRequest(BaseModel):
     soc: str | None = None
     model: str | None = None  # LLM model; None = no kernel rewriting unless the environment names one
     tiling_only: bool = False
+    kernel_steps: int | None = None  # None: EpisodeSettings' default
+    tiling_steps: int | None = None
 
 
 def new_episode_id(operator: str) -> str:
@@ -78,17 +81,24 @@ class Optimizer:
             backend=request.backend,
             soc=request.soc,
             tiling_only=request.tiling_only,
+            **{
+                k: v
+                for k, v in (("kernel_steps", request.kernel_steps), ("tiling_steps", request.tiling_steps))
+                if v is not None
+            },
         )
         if resume is not None:
             journal = EpisodeJournal.open(self.workspace, resume)
             start = [e.data for e in journal.events("start") if isinstance(e.data, StartEvent)]
-            if start:
-                settings = EpisodeSettings.model_validate(start[0].settings)
+            with contextlib.suppress(ValidationError):  # an unreadable record: the request's settings
+                if start:
+                    settings = EpisodeSettings.model_validate(start[0].settings)
         else:
             journal = EpisodeJournal.create(self.workspace, new_episode_id(project.name))
+        llm_settings = self._llm or LLMSettings.from_env(model=request.model)
+        journal.scrubber = llm_settings.scrubber()
         evaluator = self._make_evaluator(settings.backend, settings.soc)
         ledger = Ledger(evaluator, journal, settings.budget, offline=offline)
-        llm_settings = self._llm or LLMSettings.from_env(model=request.model)
         with Bank.open(self.workspace) as bank:
             # Lessons that apply themselves (knob settings) are tried first, with or without an LLM.
             lesson_knobs = knob_settings(bank.all(), project)

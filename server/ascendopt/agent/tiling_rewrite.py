@@ -84,7 +84,12 @@ class TilingRewriter:
         self.tried.append(reply[:200])
         return Proposal(
             candidate=Candidate(
-                operator=view.name, files=files, knobs=parent.knobs, origin="tiling_rewrite", parent=parent.id
+                operator=view.name,
+                files=files,
+                knobs=parent.knobs,
+                origin="tiling_rewrite",
+                parent=parent.id,
+                llm_written=True,
             )
         )
 

@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from ascendopt.cli import experience, mine, operators, optimize, remote, serve, verify  # noqa: F401  (registers commands)
 from ascendopt.cli.common import app
+from ascendopt.scratch import Scratch, exit_on_termination
 
 
 def main() -> None:
+    exit_on_termination()
+    Scratch().claim()  # temporary folders under the cache, removed at exit (or by the next start)
     app()
 
 

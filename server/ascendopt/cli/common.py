@@ -10,6 +10,7 @@ from rich.console import Console
 
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import OperatorProject
+from ascendopt.redact import LLM_KEY, Scrubber
 
 # Locals stay out of tracebacks: they may hold an API key.
 app = typer.Typer(
@@ -24,6 +25,19 @@ err = Console(stderr=True)
 OpArg = Annotated[Path, typer.Argument(help="operator folder (or a folder holding one operator)")]
 NameOpt = Annotated[str | None, typer.Option("--name", help="operator name when the folder holds several")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
+
+
+def say(text: str) -> None:
+    """A line of product text (it may quote candidate code or messages): no markup, emoji or
+    highlighting interpreted, and no configured secret."""
+    out.print(Scrubber([LLM_KEY.read() or ""]).text(text), markup=False, emoji=False, highlight=False)
+
+
+def print_raw(text: str) -> None:
+    """Exactly `text` on stdout (a patch: what is shown must be what is applied, byte for byte)."""
+    file = out.file
+    file.write(Scrubber([LLM_KEY.read() or ""]).text(text))
+    file.flush()
 
 
 def load(path: Path, name: str | None) -> OperatorProject:

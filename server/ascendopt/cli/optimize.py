@@ -13,7 +13,7 @@ from rich.table import Table
 from ascendopt.agent.episode import Progress as EpisodeProgress
 from ascendopt.agent.service import Optimizer, OptimizeRequest
 from ascendopt.agent.suggestion import StaleSuggestion
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out, print_raw, say
 from ascendopt.journal.store import episodes_dir, patch_name
 
 
@@ -59,13 +59,13 @@ def optimize_cmd(
 
         outcome = asyncio.run(optimizer.optimize(op, request, on_progress=show, resume=resume))
     if as_json:
-        print(outcome.model_dump_json(indent=2))
+        print_raw(outcome.model_dump_json(indent=2) + "\n")
         return
-    out.print(f"episode {outcome.episode}: {outcome.message} ({outcome.evaluations} evaluations)")
+    say(f"episode {outcome.episode}: {outcome.message} ({outcome.evaluations} evaluations)")
     if outcome.kernel_rewriting:
-        out.print(f"kernel rewriting: {outcome.kernel_rewriting}")
+        say(f"kernel rewriting: {outcome.kernel_rewriting}")
     for note in outcome.recheck:
-        out.print(f"re-check extra shape {note.line()}", markup=False)
+        say(f"re-check extra shape {note.line()}")
     s = outcome.suggestion
     if s is None:
         return
@@ -78,8 +78,8 @@ def optimize_cmd(
         )
     out.print(table)
     patch = episodes_dir(ws) / s.episode / patch_name(s.operator)  # the episode wrote it
-    out.print(s.patch())
-    out.print(f"suggestion {s.id}: {s.summary}\npatch written to {patch}")
+    print_raw(s.patch())
+    say(f"suggestion {s.id}: {s.summary}\npatch written to {patch}")
     if apply:
         try:
             written = optimizer.accept(s.id)

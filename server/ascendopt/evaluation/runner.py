@@ -17,7 +17,14 @@ from collections.abc import Awaitable, Mapping, Sequence
 from pathlib import Path, PurePosixPath
 from typing import Protocol, TypeVar, runtime_checkable
 
-from ascendopt.evaluation.sandbox import Limits, LineSink, RunResult, run_limited
+from ascendopt.evaluation.sandbox import (
+    ENV_ALLOW_UNSANDBOXED,
+    Limits,
+    LineSink,
+    RunResult,
+    run_limited,
+    unsandboxed_reason,
+)
 
 T = TypeVar("T")
 
@@ -140,6 +147,10 @@ class Runner(Protocol):
         """A build cache folder on this machine, shared by every evaluation that runs there."""
         ...
 
+    async def sandbox_refusal(self) -> str | None:
+        """Why LLM-written code must not run here (no sandbox, and no opt-in); None when it may."""
+        ...
+
     async def close(self) -> None: ...
 
 
@@ -241,6 +252,11 @@ class LocalRunner(ShellByRun):
             return str(self.cache_root / name)
         base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
         return str(Path(base) / "ascendopt" / safe_relative(name))
+
+    async def sandbox_refusal(self) -> str | None:
+        if os.environ.get(ENV_ALLOW_UNSANDBOXED) == "1":
+            return None
+        return unsandboxed_reason()
 
     async def close(self) -> None:
         return None

@@ -1,6 +1,11 @@
 """Run generated code in a subprocess with wall-time, CPU, memory and file-size limits, and no network.
 
 A kernel that loops or allocates without end is killed and reported; it never hangs the caller.
+A command built from candidate code (compiler, tiling program, kernel runner) also gets a
+`Confinement`: it runs under bubblewrap in its own mount, PID, network, IPC and UTS
+namespaces, sees only the system's toolchain folders and the paths it was given, writes only
+where it was told, has a cleared environment and a process-count limit, and every process it
+started dies with it (see `sandbox_argv`).
 """
 
 from __future__ import annotations
@@ -10,14 +15,29 @@ import codecs
 import contextlib
 import os
 import resource
+import secrets
 import shutil
 import signal
 import subprocess
 from collections.abc import Callable, Mapping
 from functools import cache
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+
+class Confinement(BaseModel):
+    """What a sandboxed command may touch; paths are the machine's own (maybe an SSH host's)."""
+
+    read: list[str] = Field(default_factory=list)  # bound read-only (files or folders)
+    write: list[str] = Field(default_factory=list)  # bound read-write; made writable to `uid`
+    sealed: list[str] = Field(default_factory=list)  # read-only files inside `write` (a case's inputs)
+    tmp_mb: int = 512  # the private /tmp (g++'s temporary files), in memory
+    max_processes: int = 128  # RLIMIT_NPROC inside the sandbox; threads count (one per block)
+    env: dict[str, str] = Field(default_factory=dict)  # the whole environment, with BASE_ENV
+    # A root caller's sandbox runs as this uid: the process limit counts its processes. A run of
+    # candidate code gets a fresh one (`fresh_uid`), so concurrent runs do not share the limit.
+    uid: int = 65534
 
 
 class Limits(BaseModel):
@@ -26,6 +46,7 @@ class Limits(BaseModel):
     memory_mb: int = 8192
     file_mb: int = 2048
     no_network: bool = True
+    confine: Confinement | None = None  # None: not candidate code (a version probe, a CANN script)
 
 
 class RunResult(BaseModel):
@@ -68,8 +89,121 @@ def network_isolation_prefix() -> tuple[str, ...]:
     return ()
 
 
-def _limit(limits: Limits) -> None:
+# The system folders a compiler and a dynamically linked program need; nothing under /etc, $HOME,
+# /tmp or the workspace. g++ and ld.so run without /etc (no ld.so.cache: the built-in paths).
+SYSTEM_READ = ("/usr", "/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin")
+BASE_ENV = {
+    "PATH": "/usr/local/bin:/usr/bin:/bin",
+    "HOME": "/nonexistent",
+    "TMPDIR": "/tmp",
+    "LANG": "C.UTF-8",
+}
+SANDBOX_UID = 65534  # "nobody": a root caller drops to it, or RLIMIT_NPROC would not apply (root is exempt)
+_FRESH_UIDS = (1_600_000_000, 1 << 24)  # base, span: uids no account uses
+
+
+def fresh_uid() -> int:
+    return _FRESH_UIDS[0] + secrets.randbelow(_FRESH_UIDS[1])
+DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
+
+
+class SandboxHost(BaseModel):
+    """What `sandbox_argv` needs to know of the machine the command runs on."""
+
+    bwrap: str  # path of the bwrap executable
+    root: bool  # the caller runs as root: drop to the confinement's uid inside, no user namespace
+    symlinks: dict[str, str] = Field(default_factory=dict)  # /lib -> usr/lib on merged-/usr systems
+
+
+def sandbox_argv(argv: list[str], cwd: str, confine: Confinement, host: SandboxHost) -> list[str]:
+    """`argv` wrapped in bubblewrap: a fresh root holding only SYSTEM_READ, `confine`'s paths, a
+    private /tmp and a few character devices; no network; pid 1 of its PID namespace is bwrap,
+    so a process that forks, setsids and sleeps dies when the command ends (or is killed)."""
+    out = [host.bwrap, "--die-with-parent", "--new-session", "--clearenv"]
+    out += ["--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try"]
+    if not host.root:
+        out.append("--unshare-user")  # an unprivileged caller needs it; RLIMIT_NPROC is then per sandbox
+    for path in SYSTEM_READ:
+        if path in host.symlinks:
+            out += ["--symlink", host.symlinks[path], path]
+        else:
+            out += ["--ro-bind-try", path, path]
+    out += ["--perms", "1777", "--size", str(confine.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+    for dev in DEVICES:
+        out += ["--dev-bind-try", dev, dev]
+    # bwrap makes the folders above a bind 0700: the sandbox user (not root) could not walk through them
+    for parent in _parents([*confine.read, *confine.write, cwd]):
+        out += ["--perms", "0755", "--dir", parent]
+    for path in confine.read:
+        out += ["--ro-bind", path, path]
+    for path in confine.write:
+        out += ["--bind", path, path]
+    for path in confine.sealed:
+        out += ["--ro-bind", path, path]
+    out += ["--chdir", cwd]
+    for key, value in {**BASE_ENV, **confine.env}.items():
+        out += ["--setenv", key, value]
+    if host.root:  # RLIMIT_NPROC is set on bwrap by the caller (`nproc_for`): it binds once uid drops
+        drop = ["setpriv", f"--reuid={confine.uid}", f"--regid={confine.uid}", "--clear-groups"]
+        return [*out, "--", *drop, "--inh-caps=-all", "--bounding-set=-all", *argv]
+    # Unprivileged: set inside, where it counts this user namespace's processes only.
+    return [*out, "--", "prlimit", f"--nproc={confine.max_processes}", "--", *argv]
+
+
+def nproc_for(confine: Confinement | None, host: SandboxHost | None) -> int | None:
+    """The RLIMIT_NPROC a root caller sets before bwrap (None: none, or set inside the sandbox)."""
+    return confine.max_processes if confine is not None and host is not None and host.root else None
+
+
+def _parents(paths: list[str]) -> list[str]:
+    skip = {"/", "/tmp", "/dev", *SYSTEM_READ}
+    found = {str(a) for p in paths for a in PurePosixPath(p).parents} - skip
+    return sorted((f for f in found if not any(f.startswith(s + "/") for s in SYSTEM_READ)), key=len)
+
+
+@cache
+def local_sandbox() -> SandboxHost | None:
+    """This machine's bubblewrap, if it is installed and works here (it needs namespaces)."""
+    exe = shutil.which("bwrap")
+    if exe is None or shutil.which("prlimit") is None or (os.geteuid() == 0 and not shutil.which("setpriv")):
+        return None
+    links = {p: os.readlink(p) for p in SYSTEM_READ if os.path.islink(p)}
+    host = SandboxHost(bwrap=exe, root=os.geteuid() == 0, symlinks=links)
+    try:
+        probe = sandbox_argv(["true"], "/", Confinement(), host)
+        ok = subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    return host if ok else None
+
+
+def unsandboxed_reason() -> str | None:
+    """Why candidate code cannot be sandboxed on this machine (None: it can)."""
+    if local_sandbox() is not None:
+        return None
+    return (
+        "bubblewrap (bwrap) is not installed or does not work on this machine "
+        "(`apt-get install bubblewrap`); LLM-written code is not run without a sandbox "
+        f"unless {ENV_ALLOW_UNSANDBOXED}=1 is set"
+    )
+
+
+ENV_ALLOW_UNSANDBOXED = "ASCENDOPT_ALLOW_UNSANDBOXED"
+
+
+def prepare_writable(confine: Confinement, root: bool) -> None:
+    """A root caller's sandbox runs as `confine.uid`: hand it the folders it may write (ours)."""
+    if not root:
+        return
+    for path in confine.write:
+        with contextlib.suppress(OSError):
+            os.chown(path, confine.uid, confine.uid)
+
+
+def _limit(limits: Limits, nproc: int | None = None) -> None:
     mb = 1024 * 1024
+    if nproc is not None:
+        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
     resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
     resource.setrlimit(resource.RLIMIT_AS, (limits.memory_mb * mb, limits.memory_mb * mb))
     resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_mb * mb, limits.file_mb * mb))
@@ -125,18 +259,32 @@ async def run_limited(
     env: Mapping[str, str] | None = None,
     on_line: LineSink | None = None,
 ) -> RunResult:
-    """Run `argv` in its own process group; `on_line` receives stdout and stderr lines as they come."""
-    prefix = network_isolation_prefix() if limits.no_network else ()
+    """Run `argv` in its own process group; `on_line` receives stdout and stderr lines as they come.
+
+    With `limits.confine` the command runs in the sandbox (or, where bwrap is missing, with the
+    cleared environment and no network only; callers refuse LLM-written code there first).
+    """
+    confine = limits.confine
+    if confine is not None and env:
+        confine = confine.model_copy(update={"env": {**confine.env, **env}})
+    host = local_sandbox() if confine is not None else None
+    nproc = nproc_for(confine, host)
+    if confine is not None and host is not None:
+        prepare_writable(confine, host.root)
+        argv, run_env = sandbox_argv(argv, str(cwd), confine, host), {}
+    else:
+        prefix = network_isolation_prefix() if limits.no_network or confine is not None else ()
+        argv = [*prefix, *argv]
+        run_env = {**BASE_ENV, **confine.env} if confine is not None else {**os.environ, **(env or {})}
     proc = await asyncio.create_subprocess_exec(
-        *prefix,
         *argv,
         cwd=cwd,
-        env={**os.environ, **env} if env else None,
+        env=run_env,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         start_new_session=True,
-        preexec_fn=lambda: _limit(limits),
+        preexec_fn=lambda: _limit(limits, nproc),
     )
     out, err = OutputTail(on_line), OutputTail(on_line)
     pumps = asyncio.gather(pump_output(proc.stdout, out), pump_output(proc.stderr, err))

@@ -114,6 +114,10 @@ class ToolchainEvaluator:
     ) -> Evaluation:
         evaluation.hardware = self.toolchain.hardware(slot, project)
         runner = slot.runner
+        if candidate.llm_written and (refusal := await runner.sandbox_refusal()):
+            evaluation.status = "error"
+            evaluation.message = f"refused to run LLM-written code on {runner.name}: {refusal}"
+            return evaluation
         folder = await runner.workdir(project.name, candidate.id)
         try:
             src_dir = f"{folder}/src"

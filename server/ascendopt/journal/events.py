@@ -66,14 +66,16 @@ class DecisionEvent(_Event):
     score: float | None
     best_score: float
     accepted: bool
+    reason: str | None = None  # why a faster candidate was still refused (a finding its baseline lacks)
 
 
 class RewriteRejected(_Event):
-    """A rewrite refused before ("apply") or by ("evaluate") its evaluation."""
+    """A rewrite refused before ("apply": the edit; "read": the edited operator cannot be read back)
+    or by ("evaluate") its evaluation."""
 
     type: Literal["kernel.rejected", "tiling.rejected"] = Field(exclude=True)
     reason: str
-    stage: Literal["apply", "evaluate"]
+    stage: Literal["apply", "read", "evaluate"]
     candidate: str | None = None
 
 
@@ -101,6 +103,21 @@ class DiagnosisEvent(_Event):
 
 class LessonOffered(_Event):
     type: Literal["lesson.offered"] = Field(default="lesson.offered", exclude=True)
+    lesson: str
+
+
+class LessonProvisional(_Event):
+    """A lesson from an accepted step, kept here until the winner passes the final re-check."""
+
+    type: Literal["lesson.provisional"] = Field(default="lesson.provisional", exclude=True)
+    lesson: str
+    entry: dict[str, Any]  # an ExperienceEntry (experience/records.py), as JSON
+
+
+class LessonStored(_Event):
+    """A provisional lesson the bank took, after the winner passed the re-check."""
+
+    type: Literal["lesson.stored"] = Field(default="lesson.stored", exclude=True)
     lesson: str
 
 
@@ -159,6 +176,8 @@ MODELS: tuple[type[_Event], ...] = (
     RewriteAccepted,
     DiagnosisEvent,
     LessonOffered,
+    LessonProvisional,
+    LessonStored,
     KnobRejected,
     ConvergedEvent,
     RecheckShapes,

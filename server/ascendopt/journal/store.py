@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from ascendopt.journal.events import EventData
 from ascendopt.operators.candidate import Candidate
+from ascendopt.redact import Scrubber
 
 JOURNAL_VERSION = 1
 
@@ -51,6 +52,7 @@ class EpisodeJournal:
         self.folder = folder
         self.events_path = folder / "events.jsonl"
         self._seq = len(self.events())
+        self.scrubber = Scrubber()  # the episode sets the configured secrets: none is ever written
 
     @classmethod
     def create(cls, workspace: Path, episode_id: str) -> EpisodeJournal:
@@ -77,7 +79,7 @@ class EpisodeJournal:
 
     def append(self, data: EventData) -> EpisodeEvent:
         event = EpisodeEvent(seq=self._seq, type=data.type, data=data)
-        line = event.model_dump_json() + "\n"
+        line = self.scrubber.text(event.model_dump_json()) + "\n"
         with open(self.events_path, "a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()
@@ -103,7 +105,7 @@ class EpisodeJournal:
     def save_candidate(self, candidate: Candidate) -> None:
         path = self.folder / "candidates" / f"{candidate.id}.json"
         if not path.exists():
-            _atomic_write(path, candidate.model_dump_json())
+            _atomic_write(path, self.scrubber.text(candidate.model_dump_json()))
 
     def load_candidate(self, candidate_id: str) -> Candidate:
         return Candidate.model_validate_json(
@@ -116,7 +118,7 @@ class EpisodeJournal:
 
     def write_text(self, name: str, text: str) -> Path:
         path = self.folder / name
-        _atomic_write(path, text)
+        _atomic_write(path, self.scrubber.text(text))
         return path
 
     def write_suggestion(self, suggestion: BaseModel, operator: str, patch: str) -> Path:

@@ -16,6 +16,7 @@ from ascendopt.lsp.locations import path_to_uri, uri_to_path
 from ascendopt.lsp.server import AscendServer
 from ascendopt.operators.discovery import discover
 from ascendopt.operators.model import OperatorProject
+from ascendopt.redact import LLM_KEY
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,7 @@ def register(ls: AscendServer) -> None:
         ls.settings, problems = settings.from_initialization_options(params.initialization_options)
         if ls.settings.api_key is not None:
             logs.register_secret(ls.settings.api_key.get_secret_value())
+        logs.register_secret(LLM_KEY.read())  # the environment's key (taken out of the environment)
         for problem in problems:
             ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
 

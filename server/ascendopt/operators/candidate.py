@@ -21,6 +21,8 @@ class Candidate(BaseModel):
     knobs: dict[str, KnobValue] = Field(default_factory=dict)
     origin: Literal["baseline", "host_search", "tiling_rewrite", "kernel_rewrite", "user"] = "baseline"
     parent: str | None = None
+    # Some of its code came from an LLM (itself or an ancestor): it runs only where it can be sandboxed.
+    llm_written: bool = False
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -70,7 +72,14 @@ def apply_knobs(project: OperatorProject, base: Candidate, assignment: Mapping[s
             data = data[: rng.start_byte] + text + data[rng.end_byte :]
         files[path] = data.decode("utf-8")
     knobs = {**base.knobs, **assignment}
-    return Candidate(operator=project.name, files=files, knobs=knobs, origin="host_search", parent=base.id)
+    return Candidate(
+        operator=project.name,
+        files=files,
+        knobs=knobs,
+        origin="host_search",
+        parent=base.id,
+        llm_written=base.llm_written,
+    )
 
 
 def _check_value(knob: Knob, value: KnobValue) -> None:

@@ -14,6 +14,7 @@ the rest of the tree is still discovered.
 
 from __future__ import annotations
 
+import ast
 import os
 from pathlib import Path
 
@@ -37,6 +38,7 @@ from ascendopt.operators.model import (
 )
 from ascendopt.operators.project_files import project_files
 from ascendopt.operators.spec import SPEC_FILE, OperatorSpec, load_spec
+from ascendopt.operators.toml_lines import TomlLineIndex
 
 _SKIP_DIRS = {".git", ".ascendopt", ".venv", "node_modules", "build", "build_out", "__pycache__", "out"}
 _MAX_SOURCE_BYTES = 2_000_000
@@ -474,10 +476,38 @@ def _spec_vs_kernel(spec: OperatorSpec, kernel: KernelEntry, spec_file: str, roo
                     f"takes {len(got)} ({', '.join(got) or 'none'})",
                 )
             )
-    ref_file = spec.reference.split(":", 1)[0]
-    if not (root / ref_file).exists():
-        issues.append(Issue(file=spec_file, line=1, message=f"reference file {ref_file} does not exist"))
+    try:
+        index = TomlLineIndex((root / spec_file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        index = TomlLineIndex("")
+    line = index.line_of(("reference",))
+    for message in reference_problems(root, spec.reference):
+        issues.append(Issue(file=spec_file, line=line, message=message))
     return issues
+
+
+def reference_problems(root: Path, reference: str) -> list[str]:
+    """What is wrong with `file.py:function`, read without running it (a syntax error is the
+    reference's own to report, at its line, when it runs)."""
+    ref_file, _, func = reference.partition(":")
+    path = root / ref_file
+    if not path.is_file():
+        return [f"reference file {ref_file} does not exist"]
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (SyntaxError, ValueError, UnicodeDecodeError, OSError):
+        return []
+    defined: set[str] = set()
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            defined.add(node.name)
+        elif isinstance(node, ast.Assign):
+            defined.update(t.id for t in node.targets if isinstance(t, ast.Name))
+        elif isinstance(node, ast.Import | ast.ImportFrom):
+            defined.update((a.asname or a.name).split(".")[0] for a in node.names)
+    if func not in defined:
+        return [f"reference file {ref_file} defines no function {func!r} (reference = {reference!r})"]
+    return []
 
 
 def _flag_duplicate_names(result: Discovery) -> None:

@@ -6,6 +6,7 @@ put a diagnostic on it.
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Literal
@@ -239,7 +240,7 @@ def parse_spec(text: str, path: Path) -> OperatorSpec:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        line = getattr(exc, "lineno", None) or _line_from_message(str(exc), text)
+        line = _syntax_line(str(exc), getattr(exc, "lineno", None), getattr(exc, "colno", None), text)
         raise SpecError(
             [Issue(file=str(path), line=line, message=f"TOML syntax: {exc.args[0] if exc.args else exc}")]
         ) from exc
@@ -273,13 +274,34 @@ def _dotted(loc: tuple[object, ...]) -> str:
     return out or "spec"
 
 
-def _line_from_message(message: str, text: str) -> int:
-    # tomllib on Python < 3.14 only puts "(at line N, column M)" or "(at end of document)" in the message.
-    if "at end of document" in message:
-        return max(1, len(text.splitlines()))
-    marker = "at line "
-    if marker in message:
-        digits = message.split(marker, 1)[1].split(",", 1)[0].strip(") ")
-        if digits.isdigit():
-            return int(digits)
-    return 1
+_LOOKS_BACK = ("Unclosed array", "Unclosed inline table", "Invalid value", "Unterminated string")
+
+
+def _syntax_line(message: str, lineno: int | None, colno: int | None, text: str) -> int:
+    """The line to blame for a TOML syntax error.
+
+    tomllib (Python < 3.14 puts the position only in the message) reports where it noticed:
+    inside an array it skips newlines first, so a missing comma or bracket is reported at
+    the start of the next value's line, one line late. Then the previous non-blank line is
+    the one to fix.
+    """
+    lines = text.splitlines()
+    if lineno is None:
+        if "at end of document" in message:
+            written = [n for n, line in enumerate(lines, 1) if line.strip() and line.strip()[0] != "#"]
+            return written[-1] if written else 1
+        m = re.search(r"at line (\d+), column (\d+)", message)
+        if not m:
+            return 1
+        lineno, colno = int(m.group(1)), int(m.group(2))
+    if not message.startswith(_LOOKS_BACK) or lineno > len(lines) or lineno < 2:
+        return max(1, lineno)
+    here = lines[lineno - 1]
+    at_start = colno is not None and colno <= len(here) - len(here.lstrip()) + 1
+    if not at_start:
+        return lineno
+    for n in range(lineno - 1, 0, -1):
+        prev = lines[n - 1].strip()
+        if prev and not prev.startswith("#"):
+            return n
+    return lineno

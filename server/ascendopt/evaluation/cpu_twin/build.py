@@ -12,13 +12,15 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import shutil
+from functools import cache
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel
 
 from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
-from ascendopt.evaluation.sandbox import Limits
+from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits
 from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
@@ -54,6 +56,18 @@ def _digest(*parts: bytes | str) -> str:
         h.update(p.encode() if isinstance(p, str) else p)
         h.update(b"\0")
     return h.hexdigest()[:32]
+
+
+@cache
+def toolchain_read() -> tuple[str, ...]:
+    """The compiler's install prefix, when it lives outside the system folders the sandbox shows."""
+    exe = shutil.which(CXX)
+    if exe is None:
+        return ()
+    real = Path(exe).resolve()
+    if any(real.is_relative_to(p) for p in SYSTEM_READ):
+        return ()
+    return (str(real.parent.parent),)  # <prefix>/bin/g++ -> <prefix>
 
 
 def _tree_digest(folder: Path) -> str:
@@ -103,7 +117,7 @@ class Builder:
         async with lock:
             if out in self._known:
                 return out
-            result = await self.runner.produce(argv_for, cwd=cwd, out=out, limits=_COMPILE_LIMITS)
+            result = await self.runner.produce(argv_for, cwd=cwd, out=out, limits=self._limits(cwd, out))
             if result.returncode != 0:
                 detail = result.killed_reason
                 if detail:
@@ -111,6 +125,15 @@ class Builder:
                 raise CompileError(map_diagnostics(result.stderr, user_files, fallback, INCLUDE_DIR))
             self._known.add(out)
             return out
+
+    def _limits(self, cwd: str, out: str) -> Limits:
+        """The compiler sees the twin, the candidate's sources and the cache; it writes one folder."""
+        assert self.cache_root is not None and self._twin_dir is not None
+        extra = toolchain_read() if self.runner.name == "local" else ()
+        confine = Confinement(
+            read=[self._twin_dir, cwd, self.cache_root, *extra], write=[str(PurePosixPath(out).parent)]
+        )
+        return _COMPILE_LIMITS.model_copy(update={"confine": confine})
 
     async def runtime_objects(self) -> list[str]:
         twin = await self.twin_dir()

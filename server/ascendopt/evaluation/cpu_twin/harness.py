@@ -18,7 +18,7 @@ from pydantic import BaseModel, Field, ValidationError
 from ascendopt.evaluation.manifest import SocModel, manifest_files
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
-from ascendopt.evaluation.sandbox import Limits
+from ascendopt.evaluation.sandbox import Confinement, Limits, fresh_uid
 from ascendopt.evaluation.tensors import read_raw
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
@@ -67,8 +67,15 @@ async def run_case_on(
     """
     files = manifest_files(project, case, inputs, output_shapes, soc, work, src_dir, trace, tiling_only)
     await runner.put(work, files)
+    # The runner (the candidate's code) sees its executable and sources, writes only its case
+    # folder, and cannot change the inputs or the manifest there.
+    confine = Confinement(
+        read=[exe, src_dir], write=[work], sealed=[f"{work}/{name}" for name in files], uid=fresh_uid()
+    )
     start = time.perf_counter()
-    proc = await runner.run([exe, f"{work}/manifest.txt"], cwd=work, limits=limits)
+    proc = await runner.run(
+        [exe, f"{work}/manifest.txt"], cwd=work, limits=limits.model_copy(update={"confine": confine})
+    )
     seconds = time.perf_counter() - start
     names = ["result.json", "findings.jsonl"]
     if fetch:

@@ -10,13 +10,16 @@ import asyncio
 import os
 import tempfile
 from collections.abc import Callable
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
+
+from pydantic import BaseModel, Field
 
 from ascendopt.evaluation.cpu_twin.build import Builder
 from ascendopt.evaluation.cpu_twin.harness import run_case_on
+from ascendopt.evaluation.cpu_twin.untimed import raw_gm_findings
 from ascendopt.evaluation.manifest import SocModel, soc_model
-from ascendopt.evaluation.records import PipeTime, Profile
+from ascendopt.evaluation.records import Finding, PipeTime, Profile
 from ascendopt.evaluation.runner import gather_settled
 from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.timing.model import estimate
@@ -72,14 +75,19 @@ class CpuTwinToolchain:
             if not issues:
                 raise errors[0]
             raise CompileError(_unique(issues))
-        return {combo: str(exe) for combo, exe in zip(combos, built, strict=True)}
+        untimed = _untimed_sites(project, candidate)
+        return {
+            combo: TwinArtifact(exe=str(exe), findings=untimed)
+            for combo, exe in zip(combos, built, strict=True)
+        }
 
     async def run_case(self, slot: Slot, artifact: Any, job: CaseJob) -> CaseOutcome:
         soc = self.soc_for(job.project)
         profile, output_shapes = job.profile, job.output_shapes
+        assert isinstance(artifact, TwinArtifact)
         run, files = await run_case_on(
             slot.runner,
-            str(artifact),
+            artifact.exe,
             job.project,
             job.case,
             job.inputs,
@@ -91,7 +99,7 @@ class CpuTwinToolchain:
             trace=profile,
         )
         outcome = CaseOutcome(
-            findings=run.findings,
+            findings=[*run.findings, *artifact.findings],
             block_dim=run.result.block_dim,
             tiling_key=run.result.tiling_key,
             ub_bytes_per_block=run.result.ub_bytes_per_block,
@@ -107,6 +115,22 @@ class CpuTwinToolchain:
                 _profile_from_bytes, trace, soc.name, run.result.block_dim
             )
         return outcome
+
+
+class TwinArtifact(BaseModel):
+    exe: str  # the runner executable, on the slot's machine
+    findings: list[Finding] = Field(default_factory=list)  # from the source: raw GM work (untimed.py)
+
+
+def _untimed_sites(project: OperatorProject, candidate: Candidate) -> list[Finding]:
+    kernel_dir = str(PurePosixPath(project.files.kernel).parent)
+    return [
+        f
+        for path, text in sorted(candidate.files.items())
+        if path == project.files.kernel
+        or (path.endswith((".h", ".hpp")) and path.startswith(kernel_dir + "/"))
+        for f in raw_gm_findings(path, text)
+    ]
 
 
 def _profile_from_bytes(trace: bytes, soc: str, block_dim: int) -> Profile:

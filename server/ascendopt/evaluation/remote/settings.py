@@ -82,6 +82,8 @@ class HostConfig(_Strict):
     toolchain: ToolchainName = "cpu-twin"
     cann: str = "/usr/local/Ascend/ascend-toolkit/latest"  # holds set_env.sh
     soc: str | None = None  # e.g. Ascend910B2; default: the spec's
+    # Run LLM-written code here even without bubblewrap (it then has limits, but sees the host).
+    allow_unsandboxed: bool = False
 
     @field_validator("name")
     @classmethod

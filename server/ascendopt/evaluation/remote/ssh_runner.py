@@ -35,7 +35,16 @@ from ascendopt.evaluation.runner import (
     inside,
     safe_relative,
 )
-from ascendopt.evaluation.sandbox import Limits, LineSink, RunResult
+from ascendopt.evaluation.sandbox import (
+    SYSTEM_READ,
+    Confinement,
+    Limits,
+    LineSink,
+    RunResult,
+    SandboxHost,
+    nproc_for,
+    sandbox_argv,
+)
 
 _SAFE_PART = re.compile(r"[^A-Za-z0-9_.-]")
 _BLOB_TTL_DAYS = 14
@@ -48,6 +57,7 @@ class HostFacts(BaseModel):
     root: str
     has_prlimit: bool
     uname: str = ""
+    sandbox: SandboxHost | None = None  # bubblewrap there (with prlimit, and setpriv for root)
 
 
 class TransferStats(BaseModel):
@@ -82,8 +92,11 @@ class SshRunner(ShellByRun):
             return self._facts
 
     async def _probe(self) -> HostFacts:
+        links = " ".join(SYSTEM_READ)
         got = await self.transport.simple(
-            'printf "%s\\n" "$HOME"; command -v prlimit >/dev/null && echo prlimit || echo none; uname -sm'
+            'printf "%s\\n" "$HOME"; command -v prlimit >/dev/null && echo prlimit || echo none; uname -sm; '
+            "command -v bwrap || echo none; id -u; command -v setpriv || echo none; "
+            f'for p in {links}; do [ -L "$p" ] && printf "link %s %s\\n" "$p" "$(readlink "$p")"; done; true'
         )
         lines = got.stdout.splitlines()
         if got.returncode != 0 or len(lines) < 2 or not lines[0].startswith("/"):
@@ -101,7 +114,19 @@ class SshRunner(ShellByRun):
         )
         if made.returncode != 0:
             raise RunnerError(f"{self.name}: cannot create {root}: {made.stderr.strip()}")
-        return HostFacts(home=home, root=root, has_prlimit=lines[1] == "prlimit", uname=" ".join(lines[2:]))
+        has_prlimit = lines[1] == "prlimit"
+        sandbox = _sandbox_host(lines[3:], has_prlimit)
+        if sandbox is not None:  # installed is not enough: it needs namespaces the host may forbid
+            probe = " ".join(q(a) for a in sandbox_argv(["true"], "/", Confinement(), sandbox))
+            if (await self.transport.simple(probe)).returncode != 0:
+                sandbox = None
+        return HostFacts(
+            home=home,
+            root=root,
+            has_prlimit=has_prlimit,
+            uname=lines[2] if len(lines) > 2 else "",
+            sandbox=sandbox,
+        )
 
     async def root(self) -> str:
         return (await self.facts()).root
@@ -114,8 +139,31 @@ class SshRunner(ShellByRun):
 
     # -- commands -------------------------------------------------------------------------
 
-    async def _limited(self, argv: Sequence[str], limits: Limits) -> str:
-        if not (await self.facts()).has_prlimit:
+    async def sandbox_refusal(self) -> str | None:
+        if (await self.facts()).sandbox is not None or self.host.allow_unsandboxed:
+            return None
+        return (
+            f"{self.name} has no usable bubblewrap (bwrap, with prlimit, and setpriv for root); "
+            "install bubblewrap there, or set `allow_unsandboxed = true` for this host in "
+            ".ascendopt/remote.toml to run LLM-written code there without a sandbox"
+        )
+
+    async def _hand_over(self, limits: Limits) -> str:
+        """A root login's sandbox runs as the confinement's uid: the folders it may write become its own."""
+        sandbox = (await self.facts()).sandbox
+        if limits.confine is None or sandbox is None or not sandbox.root or not limits.confine.write:
+            return ""
+        folders = [await self._inside(w) for w in limits.confine.write]
+        uid = limits.confine.uid
+        return f"chown {uid}:{uid} {' '.join(q(f) for f in folders)} && "
+
+    async def _limited(self, argv: Sequence[str], limits: Limits, cwd: str) -> str:
+        facts = await self.facts()
+        if limits.confine is not None and facts.sandbox is not None:
+            argv = sandbox_argv(list(argv), cwd, limits.confine, facts.sandbox)
+        elif limits.confine is not None:  # no sandbox (opted in): at least a cleared environment
+            argv = ["env", "-i", *(f"{k}={v}" for k, v in limits.confine.env.items()), *argv]
+        if not facts.has_prlimit:
             return " ".join(q(a) for a in argv)
         mb = 1024 * 1024
         caps = [
@@ -124,6 +172,8 @@ class SshRunner(ShellByRun):
             f"--fsize={limits.file_mb * mb}",
             "--core=0",
         ]
+        if (nproc := nproc_for(limits.confine, facts.sandbox)) is not None:
+            caps.append(f"--nproc={nproc}")
         return " ".join(["prlimit", *caps, "--", *(q(a) for a in argv)])
 
     async def _job(self, command: str, limits: Limits, on_line: LineSink | None) -> RunResult:
@@ -149,17 +199,23 @@ class SshRunner(ShellByRun):
         on_line: LineSink | None = None,
     ) -> RunResult:
         cwd = await self._inside(cwd)
-        command = f"cd {q(cwd)} && {self._env(env)}exec {await self._limited(argv, limits)}"
+        if limits.confine is not None and env:
+            limits = limits.model_copy(
+                update={"confine": limits.confine.model_copy(update={"env": {**limits.confine.env, **env}})}
+            )
+        prep = await self._hand_over(limits)
+        command = f"cd {q(cwd)} && {prep}{self._env(env)}exec {await self._limited(argv, limits, cwd)}"
         return await self._job(command, limits, on_line)
 
     async def produce(self, argv: Sequence[str], *, cwd: str, out: str, limits: Limits) -> RunResult:
         cwd, out = await self._inside(cwd), await self._inside(out)
         tmp = f"{out}.{secrets.token_hex(6)}.tmp"
-        build = await self._limited([a.replace("{out}", tmp) for a in argv], limits)
+        build = await self._limited([a.replace("{out}", tmp) for a in argv], limits, cwd)
         folder = str(PurePosixPath(out).parent)
         # One round trip: skip when cached, else build to a temporary name and rename atomically.
+        prep = await self._hand_over(limits)
         command = (
-            f"[ -e {q(out)} ] && exit 0; mkdir -p {q(folder)} && cd {q(cwd)} && "
+            f"[ -e {q(out)} ] && exit 0; mkdir -p {q(folder)} && cd {q(cwd)} && {prep}"
             f"{{ {build} && mv -f {q(tmp)} {q(out)}; }}; rc=$?; rm -f {q(tmp)}; exit $rc"
         )
         return await self._job(command, limits, None)
@@ -271,3 +327,18 @@ class SshRunner(ShellByRun):
 
     async def close(self) -> None:
         await self.transport.close()
+
+
+def _sandbox_host(lines: list[str], has_prlimit: bool) -> SandboxHost | None:
+    """The probe's bwrap / uid / setpriv / symlink lines as the sandbox to use there, if any."""
+    if len(lines) < 3 or not lines[0].startswith("/") or not has_prlimit:
+        return None
+    root = lines[1].strip() == "0"
+    if root and not lines[2].startswith("/"):
+        return None
+    links = {}
+    for line in lines[3:]:
+        parts = line.split(" ", 2)
+        if len(parts) == 3 and parts[0] == "link":
+            links[parts[1]] = parts[2]
+    return SandboxHost(bwrap=lines[0].strip(), root=root, symlinks=links)

@@ -164,8 +164,15 @@ public:
     {
         return twin_detail::ElemRef<GlobalTensor, T>(*this, index, loc);
     }
-    T *GetPhyAddr() const { return addr_; }
-    T *GetPhyAddr(uint64_t offset) const { return addr_ + offset; }
+    // A raw GM pointer: whatever is done through it is neither checked nor timed by the twin, so
+    // it is reported (a warning: the episode refuses a candidate that adds it to its baseline).
+    T *GetPhyAddr(ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
+    {
+        ascendopt_twin::rt::Report("raw_gm_pointer", false, loc.file, loc.line,
+                                   "GetPhyAddr() hands out a raw GM pointer: work through it is neither checked nor timed by the twin");
+        return addr_;
+    }
+    T *GetPhyAddr(uint64_t offset, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const { return GetPhyAddr(loc) + offset; }
     uint64_t GetSize() const { return size_; }
     template <typename Mode> void SetL2CacheHint(Mode) {}
 };

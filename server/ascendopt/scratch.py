@@ -1,0 +1,105 @@
+"""Scratch folders of this process: one folder under the cache, owned through a lock.
+
+Everything a run writes temporarily (candidate copies, build folders, case inputs and
+outputs) goes under `<cache>/ascendopt/scratch/<pid>-<token>/`, held by an exclusive
+`flock` on its `owner.lock` for as long as the process lives. The folder is removed at
+exit, including on SIGTERM and SIGINT; after a kill -9 the kernel drops the lock, and the
+next ascendopt that starts removes every folder whose lock it can take.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import fcntl
+import os
+import secrets
+import shutil
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+from types import FrameType
+
+LOCK = "owner.lock"
+
+
+def scratch_base() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "ascendopt" / "scratch"
+
+
+class Scratch:
+    """This process's folder; `claim()` makes it the default temporary directory."""
+
+    def __init__(self, base: Path | None = None) -> None:
+        self.base = base or scratch_base()
+        self.folder = self.base / f"{os.getpid()}-{secrets.token_hex(4)}"
+        self._lock_fd: int | None = None
+
+    def claim(self) -> Path:
+        self.base.mkdir(parents=True, exist_ok=True)
+        self.sweep()
+        self.folder.mkdir()
+        fd = os.open(self.folder / LOCK, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        self._lock_fd = fd
+        tempfile.tempdir = str(self.folder)  # mkdtemp/TemporaryDirectory land here from now on
+        atexit.register(self.release)
+        return self.folder
+
+    def sweep(self) -> list[Path]:
+        """Remove the folders of processes that are gone (their lock is free)."""
+        removed = []
+        for folder in self.base.iterdir() if self.base.is_dir() else []:
+            if folder == self.folder or not folder.is_dir():
+                continue
+            try:
+                fd = os.open(folder / LOCK, os.O_RDWR | os.O_CLOEXEC)
+            except FileNotFoundError:
+                fd = None  # a folder being created right now has no lock yet: only old ones go
+                if _age_seconds(folder) < 60:
+                    continue
+            except OSError:
+                continue
+            try:
+                if fd is not None:
+                    try:
+                        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except OSError:
+                        continue  # its owner is alive
+                shutil.rmtree(folder, ignore_errors=True)
+                removed.append(folder)
+            finally:
+                if fd is not None:
+                    os.close(fd)
+        return removed
+
+    def release(self) -> None:
+        if tempfile.tempdir == str(self.folder):
+            tempfile.tempdir = None
+        shutil.rmtree(self.folder, ignore_errors=True)
+        if self._lock_fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(self._lock_fd)
+            self._lock_fd = None
+
+
+def _age_seconds(path: Path) -> float:
+    try:
+        return time.time() - path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
+def exit_on_termination() -> None:
+    """SIGTERM (and SIGHUP) exit through the normal path, so `finally` and atexit clean up;
+    SIGINT already does (KeyboardInterrupt)."""
+
+    def _exit(signum: int, _frame: FrameType | None) -> None:
+        sys.exit(128 + signum)
+
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        with contextlib.suppress(ValueError, OSError):  # not the main thread: leave it
+            signal.signal(sig, _exit)
