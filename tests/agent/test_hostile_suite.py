@@ -71,9 +71,9 @@ def _reasons(journal: EpisodeJournal) -> dict[str, tuple[str, str]]:
     current = None
     for e in journal.events():
         if e.type == "kernel.diagnosis":
-            current = e.data["bottleneck"].removeprefix("hostile case ")
+            current = e.data.bottleneck.removeprefix("hostile case ")
         elif e.type in ("kernel.rejected", "kernel.skipped", "kernel.accepted") and current:
-            out.setdefault(current, (e.type, e.data.get("reason", "")))
+            out.setdefault(current, (e.type, getattr(e.data, "reason", "")))
             current = None
     return out
 
@@ -182,7 +182,7 @@ async def test_resume_survives_a_journal_holding_a_5mb_accepted_kernel_and_garba
         )
     assert resumed.episode == first.episode and resumed.evaluations <= 8
     reasons = [
-        e.data["reason"] for e in EpisodeJournal.open(add_op.parent, first.episode).events("kernel.rejected")
+        e.data.reason for e in EpisodeJournal.open(add_op.parent, first.episode).events("kernel.rejected")
     ]
     assert any("over the 512000 cap" in r for r in reasons), reasons
 

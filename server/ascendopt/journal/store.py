@@ -1,7 +1,8 @@
 """One episode's journal: `events.jsonl` (append-only, fsync per event), candidates by hash, summary,
 the suggestion and its patch. Nothing else writes into an episode's folder.
 
-Reading tolerates a torn last line (a crash mid-write); everything before it is kept.
+Reading tolerates a torn last line (a crash mid-write) and records that do not parse; every
+other line is kept.
 """
 
 from __future__ import annotations
@@ -97,7 +98,9 @@ class EpisodeJournal:
             try:
                 event = EpisodeEvent.model_validate_json(raw)
             except ValueError:
-                break  # a torn last line: everything before it stands
+                # A torn last line (a crash mid-write), or a record this version cannot read: the
+                # rest of the journal stands, and what the record said is re-done, never trusted.
+                continue
             if type_ is None or event.type == type_:
                 out.append(event)
         return out
