@@ -155,6 +155,8 @@ void RunKernel(const char *kernel, int64_t blockDim, const std::function<void()>
     for (rt::GmBuf &g : G.gm) g.gran.clear();
     uint32_t phase0 = G.phase;
     int aborted = rt::RunBlocks(static_cast<int>(blockDim), body, s.ubSize, s.tilingKey, 0xFFFFFFFFu);
+    rt::g_cur = nullptr;  // back on the host: findings from here on belong to no block
+    rt::g_blk = nullptr;
     if (blockDim > static_cast<int64_t>(s.coreAiv) && G.phase > phase0)
         rt::Report("syncall_block_dim_exceeds_cores", true, file, line,
                    "SyncAll with block_dim %lld > %u vector cores: not all blocks are resident at once, so the NPU deadlocks",
