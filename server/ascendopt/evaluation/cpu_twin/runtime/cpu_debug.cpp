@@ -80,9 +80,7 @@ void OnCrash(int sig)
     if (once) _exit(128 + sig);
     once = 1;
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%s in block %lld after %s at %s:%d (the kernel crashed the CPU twin; likely an access far outside a tensor)",
-                  sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : "signal",
-                  static_cast<long long>(G.lastBlock), G.lastOp.op ? G.lastOp.op : "?", rt::RelFile(G.lastOp.file).c_str(), G.lastOp.line);
+    rt::CrashMessage(sig, buf, sizeof buf);
     std::fprintf(stderr, "[ascendopt-twin] %s\n", buf);
     Publish("kernel_error", buf);
     _exit(1);
@@ -155,6 +153,8 @@ void RunKernel(const char *kernel, int64_t blockDim, const std::function<void()>
     for (rt::GmBuf &g : G.gm) g.gran.clear();
     uint32_t phase0 = G.phase;
     int aborted = rt::RunBlocks(static_cast<int>(blockDim), body, s.ubSize, s.tilingKey, 0xFFFFFFFFu);
+    rt::g_cur = nullptr;  // back on the host: findings from here on belong to no block
+    rt::g_blk = nullptr;
     if (blockDim > static_cast<int64_t>(s.coreAiv) && G.phase > phase0)
         rt::Report("syncall_block_dim_exceeds_cores", true, file, line,
                    "SyncAll with block_dim %lld > %u vector cores: not all blocks are resident at once, so the NPU deadlocks",

@@ -193,9 +193,7 @@ void OnCrash(int sig)
     if (once) _exit(128 + sig);
     once = 1;
     char buf[512];
-    std::snprintf(buf, sizeof buf, "%s in block %lld after %s at %s:%d (the kernel crashed the CPU twin; likely an access far outside a tensor)",
-                  sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : "signal",
-                  static_cast<long long>(G.lastBlock), G.lastOp.op ? G.lastOp.op : "?", rt::RelFile(G.lastOp.file).c_str(), G.lastOp.line);
+    rt::CrashMessage(sig, buf, sizeof buf);
     g_res.status = "kernel_error";
     g_res.message = buf;
     rt::TraceFlush();

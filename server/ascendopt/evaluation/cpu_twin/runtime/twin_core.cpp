@@ -1,4 +1,5 @@
 // AscendOptimizer CPU twin: sanitizer core (UB/GM shadow state, pipe vector clocks, findings, trace).
+#include <csignal>
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
@@ -621,6 +622,13 @@ void WriteFindings(const std::string &path)
         std::fwrite(o.data(), 1, o.size(), f);
     }
     std::fclose(f);
+}
+
+void CrashMessage(int sig, char *buf, size_t size)
+{
+    std::snprintf(buf, size, "%s in block %lld after %s at %s:%d (the kernel crashed the CPU twin; likely an access far outside a tensor)",
+                  sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : "signal",
+                  static_cast<long long>(G.lastBlock), G.lastOp.op ? G.lastOp.op : "?", RelFile(G.lastOp.file).c_str(), G.lastOp.line);
 }
 
 // ------------------------------------------------------------------ tiling, misc

@@ -105,6 +105,8 @@ uint64_t GmPadded(uint64_t size);
 uint8_t *GmAllocate(const std::string &name, uint64_t size, int kind, uint8_t fill);
 bool GmRelease(void *p);
 void WriteFindings(const std::string &path);
+// "SIGSEGV in block 3 after DataCopy at op_kernel/x.cpp:40 (…)" for a signal caught while a kernel ran.
+void CrashMessage(int sig, char *buf, size_t size);
 // Runs `body` once per block 0..n-1 (SyncAll-aware); returns the number of blocks stopped by a fatal finding.
 int RunBlocks(int n, const std::function<void()> &body, uint32_t ubSize, uint64_t key, uint32_t tilingSize);
 void JsonEscape(std::string &out, const std::string &s);

@@ -17,28 +17,9 @@ struct FGelu { static float F(float a) { return a / (1.0f + __builtin_expf(-1.59
 struct FFasterGelu { static float F(float a) { return a / (1.0f + __builtin_expf(-1.702f * a)); } static int64_t I(int64_t a) { return a; } };
 }  // namespace twin_detail
 
-#define ASCENDOPT_TWIN_ACT(NAME, FN, TPARAMS)                                                                                     \
-    template <typename T, TPARAMS>                                                                                                \
-    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,          \
-                     const uint32_t count, ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                       \
-    {                                                                                                                             \
-        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
-        (void)sharedTmpBuffer;                                                                                                    \
-        twin_detail::Unary<twin_detail::FN>(#NAME, dst, src, count, loc);                                                         \
-    }                                                                                                                             \
-    template <typename T, TPARAMS>                                                                                                \
-    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,                                  \
-                     ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                                             \
-    {                                                                                                                             \
-        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
-        twin_detail::Unary<twin_detail::FN>(#NAME, dst, src, count, loc);                                                         \
-    }
-#define ASCENDOPT_TWIN_COMMA ,
-ASCENDOPT_TWIN_ACT(Sigmoid, FSigmoid, bool isReuseSource = false)
-ASCENDOPT_TWIN_ACT(Gelu, FGelu, bool highPrecision = false ASCENDOPT_TWIN_COMMA bool highPerformance = false)
-ASCENDOPT_TWIN_ACT(FasterGelu, FFasterGelu, bool highPrecision = false ASCENDOPT_TWIN_COMMA bool highPerformance = false)
-#undef ASCENDOPT_TWIN_ACT
-#undef ASCENDOPT_TWIN_COMMA
+ASCENDOPT_TWIN_ADV_UNARY(Sigmoid, FSigmoid, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Gelu, FGelu, bool highPrecision = false ASCENDOPT_TWIN_COMMA bool highPerformance = false)
+ASCENDOPT_TWIN_ADV_UNARY(FasterGelu, FFasterGelu, bool highPrecision = false ASCENDOPT_TWIN_COMMA bool highPerformance = false)
 
 template <typename T, bool isReuseSource = false>
 inline void Silu(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint32_t dataSize, ascendopt_twin::Loc loc = ascendopt_twin::Loc())

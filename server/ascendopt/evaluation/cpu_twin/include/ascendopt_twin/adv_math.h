@@ -10,25 +10,8 @@ namespace twin_detail {
 struct FTanh { static float F(float a) { return __builtin_tanhf(a); } static int64_t I(int64_t a) { return a; } };
 }  // namespace twin_detail
 
-#define ASCENDOPT_TWIN_ADV_UNARY(NAME, FN)                                                                                        \
-    template <typename T, bool isReuseSource = false>                                                                             \
-    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,          \
-                     const uint32_t count, ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                       \
-    {                                                                                                                             \
-        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
-        (void)sharedTmpBuffer;                                                                                                    \
-        twin_detail::Unary<twin_detail::FN>(#NAME, dst, src, count, loc);                                                         \
-    }                                                                                                                             \
-    template <typename T, bool isReuseSource = false>                                                                             \
-    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,                                  \
-                     ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                                             \
-    {                                                                                                                             \
-        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
-        twin_detail::Unary<twin_detail::FN>(#NAME, dst, src, count, loc);                                                         \
-    }
-ASCENDOPT_TWIN_ADV_UNARY(Tanh, FTanh)
-ASCENDOPT_TWIN_ADV_UNARY(Log, FLn)
-#undef ASCENDOPT_TWIN_ADV_UNARY
+ASCENDOPT_TWIN_ADV_UNARY(Tanh, FTanh, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Log, FLn, bool isReuseSource = false)
 
 // ClampMax: values above scalar become scalar (min(x, scalar)); ClampMin: values below scalar become scalar.
 #define ASCENDOPT_TWIN_CLAMP(NAME, FN)                                                                                            \

@@ -31,65 +31,52 @@ template <typename T> inline bool CmpModeOk(const rt::Op &op, CMPMODE m)
 }
 }  // namespace twin_detail
 
+namespace twin_detail {
+// Count forms of Compare (src1 a tensor) and CompareScalar (src1 null, scalar s1): whole 256 B repeats only.
+template <typename T, typename U>
+inline void CompareCount(const char *name, const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> *src1, T s1,
+                         CMPMODE cmpMode, uint32_t count, const Loc &loc)
+{
+    rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
+    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, dst.off_);
+    AfterCountForm();
+    if (!CmpModeOk<T>(op, cmpMode)) return;
+    uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
+    uint64_t n = bytes / 256u * 256u / sizeof(T);
+    if (n != count)
+        rt::Report("compare_count_unaligned", true, loc.file, loc.line,
+                   "%s count %u x %s = %llu B is not a multiple of 256 B; on the NPU only the first %llu elements are compared", name,
+                   count, DTypeName<T>::value, static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n));
+    if (n == 0) return;
+    bool ok = rt::CheckCount(op, src0.off_, n * sizeof(T), false, src0.buf_, "src0");
+    if (src1) ok = rt::CheckCount(op, src1->off_, n * sizeof(T), false, src1->buf_, "src1") && ok;
+    ok = rt::CheckCount(op, dst.off_, n / 8, true, dst.buf_, "dst") && ok;
+    if (!ok) return;
+    uint8_t *d = reinterpret_cast<uint8_t *>(dst.Ptr());
+    for (uint64_t byte = 0; byte < n / 8; ++byte) {
+        uint8_t v = 0;
+        for (uint32_t k = 0; k < 8; ++k)
+            if (Cmp(*src0.Ptr(byte * 8 + k), src1 ? *src1->Ptr(byte * 8 + k) : s1, cmpMode)) v |= static_cast<uint8_t>(1u << k);
+        d[byte] = v;
+    }
+}
+}  // namespace twin_detail
+
 template <typename T, typename U>
 inline void Compare(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, CMPMODE cmpMode, uint32_t count,
                     ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
     static_assert(twin_detail::OneOf<T, half, float, int32_t>(), "Compare: data type not supported on Ascend 910B (Atlas A2)");
     static_assert(twin_detail::OneOf<U, uint8_t, int8_t>(), "Compare: the destination must be uint8_t or int8_t");
-    namespace rt = ascendopt_twin::rt;
-    rt::Op op = rt::Begin(ascendopt_twin::P_V, "Compare", loc);
-    rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), twin_detail::Repeats(count, sizeof(T)), -1, dst.off_);
-    if (!twin_detail::CmpModeOk<T>(op, cmpMode)) return;
-    uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
-    uint64_t n = bytes / 256u * 256u / sizeof(T);
-    if (n != count)
-        rt::Report("compare_count_unaligned", true, loc.file, loc.line,
-                   "Compare count %u x %s = %llu B is not a multiple of 256 B; on the NPU only the first %llu elements are compared",
-                   count, ascendopt_twin::DTypeName<T>::value, static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n));
-    if (n == 0) return;
-    bool ok = rt::CheckCount(op, src0.off_, n * sizeof(T), false, src0.buf_, "src0");
-    ok = rt::CheckCount(op, src1.off_, n * sizeof(T), false, src1.buf_, "src1") && ok;
-    ok = rt::CheckCount(op, dst.off_, n / 8, true, dst.buf_, "dst") && ok;
-    if (!ok) return;
-    uint8_t *d = reinterpret_cast<uint8_t *>(dst.Ptr());
-    for (uint64_t byte = 0; byte < n / 8; ++byte) {
-        uint8_t v = 0;
-        for (uint32_t k = 0; k < 8; ++k)
-            if (twin_detail::Cmp(*src0.Ptr(byte * 8 + k), *src1.Ptr(byte * 8 + k), cmpMode)) v |= static_cast<uint8_t>(1u << k);
-        d[byte] = v;
-    }
+    twin_detail::CompareCount("Compare", dst, src0, &src1, T{}, cmpMode, count, loc);
 }
-
-// Compare against a scalar; like the count form of Compare, only whole 256 B repeats are compared.
 template <typename T, typename U>
 inline void CompareScalar(const LocalTensor<U> &dst, const LocalTensor<T> &src0, const T src1Scalar, CMPMODE cmpMode, uint32_t count,
                           ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
     static_assert(twin_detail::OneOf<T, half, float, int32_t>(), "CompareScalar: data type not supported on Ascend 910B (Atlas A2)");
     static_assert(twin_detail::OneOf<U, uint8_t, int8_t>(), "CompareScalar: the destination must be uint8_t or int8_t");
-    namespace rt = ascendopt_twin::rt;
-    rt::Op op = rt::Begin(ascendopt_twin::P_V, "CompareScalar", loc);
-    rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), twin_detail::Repeats(count, sizeof(T)), -1, dst.off_);
-    twin_detail::AfterCountForm();
-    if (!twin_detail::CmpModeOk<T>(op, cmpMode)) return;
-    uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
-    uint64_t n = bytes / 256u * 256u / sizeof(T);
-    if (n != count)
-        rt::Report("compare_count_unaligned", true, loc.file, loc.line,
-                   "CompareScalar count %u x %s = %llu B is not a multiple of 256 B; on the NPU only the first %llu elements are compared",
-                   count, ascendopt_twin::DTypeName<T>::value, static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n));
-    if (n == 0) return;
-    bool ok = rt::CheckCount(op, src0.off_, n * sizeof(T), false, src0.buf_, "src0");
-    ok = rt::CheckCount(op, dst.off_, n / 8, true, dst.buf_, "dst") && ok;
-    if (!ok) return;
-    uint8_t *d = reinterpret_cast<uint8_t *>(dst.Ptr());
-    for (uint64_t byte = 0; byte < n / 8; ++byte) {
-        uint8_t v = 0;
-        for (uint32_t k = 0; k < 8; ++k)
-            if (twin_detail::Cmp(*src0.Ptr(byte * 8 + k), src1Scalar, cmpMode)) v |= static_cast<uint8_t>(1u << k);
-        d[byte] = v;
-    }
+    twin_detail::CompareCount("CompareScalar", dst, src0, static_cast<const LocalTensor<T> *>(nullptr), src1Scalar, cmpMode, count, loc);
 }
 
 namespace twin_detail {

@@ -258,5 +258,25 @@ inline void UnaryRep(const char *name, const LocalTensor<T> &dst, const LocalTen
         }
 }
 }  // namespace twin_detail
+
+// Advanced-API count forms with and without sharedTmpBuffer (accepted, not modelled): NAME(dst, src[, tmp], count)
+// computes FN element-wise. TPARAMS: the API's own template parameters after T.
+#define ASCENDOPT_TWIN_ADV_UNARY(NAME, FN, TPARAMS)                                                                               \
+    template <typename T, TPARAMS>                                                                                                \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LocalTensor<uint8_t> &sharedTmpBuffer,          \
+                     const uint32_t count, ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                       \
+    {                                                                                                                             \
+        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
+        (void)sharedTmpBuffer;                                                                                                    \
+        twin_detail::Unary<twin_detail::FN>(#NAME, dst, src, count, loc);                                                         \
+    }                                                                                                                             \
+    template <typename T, TPARAMS>                                                                                                \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint32_t count,                                  \
+                     ascendopt_twin::Loc loc = ascendopt_twin::Loc())                                                             \
+    {                                                                                                                             \
+        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
+        twin_detail::Unary<twin_detail::FN>(#NAME, dst, src, count, loc);                                                         \
+    }
+#define ASCENDOPT_TWIN_COMMA ,
 }  // namespace AscendC
 #endif
