@@ -169,7 +169,7 @@ def macro_tiling_fields(src: CppSource) -> tuple[str | None, list[TilingField], 
     while i < len(toks):
         t = toks[i].text
         if t in _FIELD_MACROS or t in ("BEGIN_TILING_DATA_DEF", "REGISTER_TILING_DATA_CLASS"):
-            args, end = _macro_args(toks, i + 1)
+            args, end = call_args(toks, i + 1)
             if t == "BEGIN_TILING_DATA_DEF" and args:
                 struct = args[0]
             elif t == "REGISTER_TILING_DATA_CLASS" and len(args) == 2:
@@ -196,8 +196,9 @@ _FIELD_MACROS = {
 }
 
 
-def _macro_args(toks: list[Token], start: int) -> tuple[list[str], int]:
-    """Arguments of `(a, b c, d)` starting at toks[start] == '(' → (['a', 'b c', 'd'], index of ')')."""
+def call_args(toks: list[Token], start: int) -> tuple[list[str], int]:
+    """Arguments of `(a, b c, d)` starting at toks[start] == '(' → (['a', 'b c', 'd'], index of ')');
+    commas inside (), [] or {} do not split."""
     if start >= len(toks) or toks[start].text != "(":
         return [], start
     args: list[str] = []
@@ -205,9 +206,9 @@ def _macro_args(toks: list[Token], start: int) -> tuple[list[str], int]:
     depth, j = 0, start + 1
     while j < len(toks):
         t = toks[j].text
-        if t == "(":
+        if t in ("(", "[", "{"):
             depth += 1
-        elif t == ")":
+        elif t in (")", "]", "}"):
             if depth == 0:
                 break
             depth -= 1
@@ -278,7 +279,7 @@ def opdef_info(src: CppSource) -> OpDefInfo | None:
     toks = src.tokens()
     for i, t in enumerate(toks):
         if t.text in ("Input", "Output", "Attr") and i > 0 and toks[i - 1].text == "->":
-            args, end = _macro_args(toks, i + 1)
+            args, end = call_args(toks, i + 1)
             if not args:
                 continue
             tname = args[0].strip('" ')
@@ -301,7 +302,7 @@ def _attr(toks: list[Token], start: int, name: str, line: int) -> OpDefAttr:
     while j < len(toks) and toks[j].text != ";":
         kind = _ATTR_TYPES.get(toks[j].text)
         if kind is not None and j + 1 < len(toks) and toks[j + 1].text == "(":
-            args, _ = _macro_args(toks, j + 1)
+            args, _ = call_args(toks, j + 1)
             text = args[0].replace(" ", "").rstrip("fF") if args else ""
             default: float | int | bool | None = None
             try:
@@ -325,7 +326,7 @@ def _chain_dtypes(toks: list[Token], start: int) -> list[str]:
     j = start
     while j < len(toks) and toks[j].text != ";":
         if toks[j].text in ("DataType", "DataTypeList") and j + 1 < len(toks):
-            args, _ = _macro_args(toks, j + 1)
+            args, _ = call_args(toks, j + 1)
             inner = " ".join(args).replace("{", " ").replace("}", " ")
             return [a.split("::")[-1].strip() for a in inner.replace(" :: ", "::").split() if "DT_" in a]
         j += 1

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from tree_sitter import Node
 
 from ascendopt.operators.cpp_source import CppSource, Token
+from ascendopt.operators.extract import call_args
 
 CPU_DEBUG_DEFINES = frozenset({"ASCENDC_CPU_DEBUG", "__CCE_KT_TEST__"})
 
@@ -42,32 +43,6 @@ class Wrapper:
     params: list[str]
     inner: LaunchSite
     extra: dict[str, str] = field(default_factory=dict)
-
-
-def _split_args(toks: list[Token], start: int) -> tuple[list[str], int]:
-    """`( a , b c , d )` starting at toks[start] == '(' → (['a', 'b c', 'd'], index of ')')."""
-    if start >= len(toks) or toks[start].text != "(":
-        return [], start
-    args: list[str] = []
-    cur: list[str] = []
-    depth, j = 0, start + 1
-    while j < len(toks):
-        t = toks[j].text
-        if t in ("(", "[", "{"):
-            depth += 1
-        elif t in (")", "]", "}"):
-            if depth == 0:
-                break
-            depth -= 1
-        if t == "," and depth == 0:
-            args.append(" ".join(cur))
-            cur = []
-        else:
-            cur.append(t)
-        j += 1
-    if cur or args:
-        args.append(" ".join(cur))
-    return args, j
 
 
 def _site(
@@ -103,8 +78,8 @@ def launch_sites(src: CppSource, wrappers: dict[str, Wrapper] | None = None) -> 
             if site is not None:
                 sites.append(site)
         elif t == "ACLRT_LAUNCH_KERNEL" and i + 1 < len(toks) and toks[i + 1].text == "(":
-            inner, end = _split_args(toks, i + 1)
-            args, _ = _split_args(toks, end + 1)
+            inner, end = call_args(toks, i + 1)
+            args, _ = call_args(toks, end + 1)
             if inner and len(args) >= 2:
                 name, targs = _name_and_template(inner[0])
                 sites.append(
@@ -113,7 +88,7 @@ def launch_sites(src: CppSource, wrappers: dict[str, Wrapper] | None = None) -> 
                     )
                 )
         elif t == "ICPU_RUN_KF" and i + 1 < len(toks) and toks[i + 1].text == "(":
-            args, _ = _split_args(toks, i + 1)
+            args, _ = call_args(toks, i + 1)
             if len(args) >= 2:
                 name, targs = _name_and_template(args[0])
                 sites.append(
@@ -123,7 +98,7 @@ def launch_sites(src: CppSource, wrappers: dict[str, Wrapper] | None = None) -> 
                 )
         elif t in wrappers and i + 1 < len(toks) and toks[i + 1].text == "(" and not _is_definition(tok):
             w = wrappers[t]
-            args, _ = _split_args(toks, i + 1)
+            args, _ = call_args(toks, i + 1)
             if len(args) != len(w.params):
                 continue
             bind = dict(zip(w.params, args, strict=True))
@@ -199,7 +174,7 @@ def _chevron(src: CppSource, toks: list[Token], i: int) -> LaunchSite | None:
     params.append(" ".join(cur))
     while k < len(toks) and toks[k].text in (">", ">>", ">>>"):
         k += 1
-    args, _ = _split_args(toks, k)
+    args, _ = call_args(toks, k)
     return _site(
         src,
         name_tok,
@@ -363,7 +338,7 @@ def file_bindings(src: CppSource) -> dict[str, tuple[str, str]]:
     for i, tok in enumerate(toks):
         if tok.text not in ("ReadFile", "WriteFile") or i + 1 >= len(toks) or toks[i + 1].text != "(":
             continue
-        args, _ = _split_args(toks, i + 1)
+        args, _ = call_args(toks, i + 1)
         if len(args) < 3 or not args[0].startswith('"'):
             continue
         var = (args[2] if tok.text == "ReadFile" else args[1]).split()[-1]
