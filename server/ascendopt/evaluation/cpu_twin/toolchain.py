@@ -30,6 +30,7 @@ from ascendopt.operators.spec import ResolvedCase
 
 class CpuTwinToolchain:
     name = "cpu-twin"
+    sandboxed = True
 
     def __init__(
         self,
