@@ -147,8 +147,9 @@ class Runner(Protocol):
         """A build cache folder on this machine, shared by every evaluation that runs there."""
         ...
 
-    async def sandbox_refusal(self) -> str | None:
-        """Why LLM-written code must not run here (no sandbox, and no opt-in); None when it may."""
+    async def sandbox_refusal(self, sandboxable: bool = True) -> str | None:
+        """Why LLM-written code must not run here (no sandbox, and no opt-in); None when it may.
+        `sandboxable` False: the toolchain cannot use a sandbox (CANN), so only the opt-in helps."""
         ...
 
     async def close(self) -> None: ...
@@ -253,9 +254,12 @@ class LocalRunner(ShellByRun):
         base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
         return str(Path(base) / "ascendopt" / safe_relative(name))
 
-    async def sandbox_refusal(self) -> str | None:
+    async def sandbox_refusal(self, sandboxable: bool = True) -> str | None:
         if os.environ.get(ENV_ALLOW_UNSANDBOXED) == "1":
             return None
+        if not sandboxable:
+            why = "this toolchain runs without the sandbox"
+            return f"{why}; set {ENV_ALLOW_UNSANDBOXED}=1 to run LLM-written code here"
         return unsandboxed_reason()
 
     async def close(self) -> None:

@@ -62,6 +62,7 @@ class CaseOutcome(BaseModel):
 
 class Toolchain(Protocol):
     name: str  # "cpu-twin", "cann"
+    sandboxed: bool  # its commands run in the sandbox (Limits.confine) where the runner has one
 
     def case_parallel(self, slot: Slot) -> int:
         """How many cases of one evaluation may run at once on `slot` (1 on an NPU device)."""

@@ -114,7 +114,7 @@ class ToolchainEvaluator:
     ) -> Evaluation:
         evaluation.hardware = self.toolchain.hardware(slot, project)
         runner = slot.runner
-        if candidate.llm_written and (refusal := await runner.sandbox_refusal()):
+        if candidate.llm_written and (refusal := await runner.sandbox_refusal(self.toolchain.sandboxed)):
             evaluation.status = "error"
             evaluation.message = f"refused to run LLM-written code on {runner.name}: {refusal}"
             return evaluation

@@ -193,3 +193,22 @@ async def test_cancel_during_remote_build_leaves_nothing(sshd: LoopbackSshd) -> 
     finally:
         await evaluator.pool.hosts[0].runner.close()
     assert [p for p in sshd.remote_processes() if token in p] == []
+
+
+async def test_llm_written_code_is_refused_on_cann_unless_opted_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # CANN's build and the NPU need the host itself: no sandbox, so LLM code needs the opt-in
+    from ascendopt.operators.candidate import baseline
+
+    monkeypatch.setenv("FAKE_MSPROF_LAYOUT", "single")
+    runner = LocalRunner(scratch=tmp_path / "scratch", cache_root=tmp_path / "cache")
+    evaluator = local_cann_evaluator(_fake_settings(str(FAKES)), runner=runner)
+    op = discover(TEMPLATES / "add_custom").find("add_custom")
+    assert op.spec is not None
+    written = baseline(op).model_copy(update={"llm_written": True})
+    cases = op.spec.resolve_cases()[:1]
+    refused = await evaluator.evaluate(op, written, cases)
+    assert refused.status == "error" and "refused to run LLM-written code" in refused.message
+    monkeypatch.setenv("ASCENDOPT_ALLOW_UNSANDBOXED", "1")
+    assert (await evaluator.evaluate(op, written, cases)).correct

@@ -45,6 +45,7 @@ class CannBuild(BaseModel):
 
 class CannToolchain:
     name = "cann"
+    sandboxed = False  # CANN's build and the NPU need the host itself: LLM code runs only on opt-in
 
     def __init__(
         self,

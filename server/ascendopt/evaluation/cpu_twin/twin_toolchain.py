@@ -31,6 +31,7 @@ from ascendopt.operators.model import OperatorProject
 
 class CpuTwinToolchain:
     name = "cpu-twin"
+    sandboxed = True
 
     def __init__(
         self,

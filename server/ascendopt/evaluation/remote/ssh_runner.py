@@ -139,8 +139,15 @@ class SshRunner(ShellByRun):
 
     # -- commands -------------------------------------------------------------------------
 
-    async def sandbox_refusal(self) -> str | None:
-        if (await self.facts()).sandbox is not None or self.host.allow_unsandboxed:
+    async def sandbox_refusal(self, sandboxable: bool = True) -> str | None:
+        if self.host.allow_unsandboxed:
+            return None
+        if not sandboxable:
+            return (
+                "this toolchain runs without the sandbox there; set `allow_unsandboxed = true` for "
+                f"{self.host.name} in .ascendopt/remote.toml to run LLM-written code on it"
+            )
+        if (await self.facts()).sandbox is not None:
             return None
         return (
             f"{self.name} has no usable bubblewrap (bwrap, with prlimit, and setpriv for root); "
