@@ -14,9 +14,12 @@ from ascendopt.operators.spec import ResolvedCase
 class Evaluator(Protocol):
     """Build, verify on every case, and (when `profile`) measure a candidate.
 
-    Implementations: the CPU twin (local g++), later SSH/CANN. The agent never
+    Implementations: the CPU twin (local g++), SSH hosts, CANN. The agent never
     knows which one it has. `seed` chooses the random inputs; a new seed gives
     fresh inputs for the re-check before a speedup is reported.
+
+    An evaluator holds resources (SSH connections): whoever makes it closes it,
+    with `close()` or `async with`. One may be used for many evaluations, at once.
     """
 
     name: str
@@ -30,3 +33,7 @@ class Evaluator(Protocol):
         seed: int = 0,
         profile: bool = False,
     ) -> Evaluation: ...
+
+    async def close(self) -> None:
+        """Release connections and finish background cleanup; using it again reopens them."""
+        ...

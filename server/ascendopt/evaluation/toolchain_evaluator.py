@@ -41,6 +41,17 @@ class ToolchainEvaluator:
         """How many evaluations can run at once (the episode batches by this)."""
         return max(1, self.pool.slots)
 
+    async def close(self) -> None:
+        """Close every runner (their connections); used again, they reconnect."""
+        for runner in {id(h.runner): h.runner for h in self.pool.hosts}.values():
+            await runner.close()
+
+    async def __aenter__(self) -> ToolchainEvaluator:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
     async def evaluate(
         self,
         project: OperatorProject,
