@@ -9,7 +9,6 @@ makes `--resume` and `replay` exact.
 from __future__ import annotations
 
 import asyncio
-import math
 import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -19,6 +18,7 @@ from pydantic import BaseModel
 
 from ascendopt.agent.host_search import Assignment, KnobSearch
 from ascendopt.agent.ledger import BudgetExhausted, Ledger
+from ascendopt.agent.recheck import ExtraShape, extra_shapes, judge
 from ascendopt.agent.scoring import case_speedups, durations, noise_band, relative_score
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion, make_suggestion
@@ -53,6 +53,7 @@ class EpisodeOutcome(BaseModel):
     baseline_us: dict[str, float] = {}
     best_speedup: float | None = None
     kernel_rewriting: str = ""  # what happened on the kernel side, in words
+    recheck: list[ExtraShape] = []  # the final re-check's extra shapes: checked, skipped and why
 
 
 class KernelStep(Protocol):
@@ -97,6 +98,9 @@ class Episode:
         self.best_score = 1.0
         self.noise = 0.0
         self.phase = "baseline"
+        self.ended = False
+        self.recheck_notes: list[ExtraShape] = []
+        self.result_speedup: float | None = None
         self.kernel_base: Candidate = (
             self.base
         )  # the kernel the tiling search tunes; moves on accepted rewrites
@@ -111,7 +115,11 @@ class Episode:
         return max(self.settings.min_improvement, 2 * self.noise)
 
     def progress(self, message: str) -> None:
+        """Report progress. Once ended, the figure is the suggestion's re-measured speedup, or none:
+        a search best that produced no suggestion is not a result."""
         if self.on_progress:
+            search_best = (1 / self.best_score) if self.best_score else None
+            best = self.result_speedup if self.ended else search_best
             self.on_progress(
                 Progress(
                     episode=self.journal.id,
@@ -119,7 +127,7 @@ class Episode:
                     used=self.ledger.used,
                     budget=self.settings.budget,
                     phase=self.phase,
-                    best_speedup=(1 / self.best_score) if self.best_score else None,
+                    best_speedup=best,
                     message=message,
                 )
             )
@@ -298,18 +306,23 @@ class Episode:
         self.progress("re-checking the winner with fresh inputs")
         fresh = self.settings.seed + FRESH_SEED_OFFSET
         self.ledger.budget = max(self.ledger.budget, self.ledger.used + 2)  # the re-check is never skipped
-        cases = [*self.cases, *extra_shape(self.cases)]
+        assert self.project.spec is not None
+        extra, self.recheck_notes = extra_shapes(self.project.spec, self.cases)
+        cases = [*self.cases, *extra]
         base_eval, best_eval = await asyncio.gather(
             self.ledger.evaluate(self.project, self.base, cases, seed=fresh, purpose="recheck-baseline"),
             self.ledger.evaluate(self.project, self.best, cases, seed=fresh, purpose="recheck-winner"),
         )
-        if not best_eval.correct:
+        failed = judge(base_eval, best_eval, [c.name for c in self.cases], self.recheck_notes)
+        self.journal.append("recheck.shapes", {"shapes": [n.model_dump() for n in self.recheck_notes]})
+        if best_eval.status != "ok" or failed is not None:
             return self._finish(
                 None,
-                f"the best candidate failed the re-check with fresh inputs ({_why(best_eval)})",
+                f"the best candidate failed the re-check with fresh inputs "
+                f"({failed if best_eval.status == 'ok' and failed else _why(best_eval)})",
                 cancelled,
             )
-        # The extra shape checks correctness only: the speedup is the spec's cases'.
+        # The extra shapes check correctness only: the speedup is the spec's cases'.
         speedups, geomean = case_speedups(base_eval, best_eval, self.noise, [c.name for c in self.cases])
         if geomean <= 1 + self.threshold:
             return self._finish(
@@ -341,36 +354,14 @@ class Episode:
             baseline_us=self.base_us,
             best_speedup=suggestion.geomean_speedup if suggestion else None,
             kernel_rewriting=self.kernel_note,
+            recheck=self.recheck_notes,
         )
         self.journal.append("end", outcome.model_dump(mode="json", exclude={"suggestion"}))
         self.journal.write_json("summary.json", outcome)
-        self.phase = "done"
+        self.phase = "done" if suggestion is not None else "done, no suggestion"
+        self.ended, self.result_speedup = True, outcome.best_speedup
         self.progress(message)
         return outcome
-
-
-def extra_shape(cases: list[ResolvedCase]) -> list[ResolvedCase]:
-    """One shape no search step saw, for the final re-check: the smallest case grown by one row and
-    by an odd number of columns (a fresh tail). Only when every input has the same shape, so the
-    new shape is one the operator accepts (row-wise ops with a gamma of the last dim are skipped)."""
-    if not cases:
-        return []
-    small = min(cases, key=lambda c: math.prod(next(iter(c.input_shapes.values()))))
-    shapes = list(small.input_shapes.values())
-    if any(s != shapes[0] for s in shapes) or not shapes[0]:
-        return []
-    grown = [*shapes[0][:-1], shapes[0][-1] + 13]
-    if len(grown) > 1:
-        grown[0] += 1
-    return [
-        small.model_copy(
-            update={
-                "index": len(cases),
-                "name": f"{small.name}+extra-shape",
-                "input_shapes": {k: list(grown) for k in small.input_shapes},
-            }
-        )
-    ]
 
 
 def rejection(evaluation: Evaluation, score: float | None) -> str | None:

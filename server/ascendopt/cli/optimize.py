@@ -63,6 +63,8 @@ def optimize_cmd(
     out.print(f"episode {outcome.episode}: {outcome.message} ({outcome.evaluations} evaluations)")
     if outcome.kernel_rewriting:
         out.print(f"kernel rewriting: {outcome.kernel_rewriting}")
+    for note in outcome.recheck:
+        out.print(f"re-check extra shape {note.line()}", markup=False)
     s = outcome.suggestion
     if s is None:
         return

@@ -34,6 +34,7 @@ from ascendopt.operators.model import (
     TilingField,
     TilingProgram,
 )
+from ascendopt.operators.project_files import project_files
 from ascendopt.operators.spec import SPEC_FILE, OperatorSpec, load_spec
 
 _SKIP_DIRS = {".git", ".ascendopt", ".venv", "node_modules", "build", "build_out", "__pycache__", "out"}
@@ -263,6 +264,8 @@ def _build(
         issues.extend(_spec_vs_kernel(spec, kernel, files.spec or SPEC_FILE, root))
     if spec is not None and (root / spec.reference.split(":", 1)[0]).exists():
         files.extra.append(spec.reference.split(":", 1)[0])
+    named = set(files.named())
+    files.context = [rel for rel in project_files(root, layout) if rel not in named]
     result.operators.append(
         OperatorProject(
             name=name,

@@ -94,9 +94,15 @@ class OperatorFiles(BaseModel):
     extra: list[str] = Field(
         default_factory=list
     )  # other files the candidate carries (reference, launch main)
+    # The rest of the build context (project_files): local headers, CMake files, scripts.
+    context: list[str] = Field(default_factory=list)
+
+    def named(self) -> list[str]:
+        return [f for f in (self.kernel, self.host, self.tiling_data, self.spec, *self.extra) if f]
 
     def all(self) -> list[str]:
-        return [f for f in (self.kernel, self.host, self.tiling_data, self.spec, *self.extra) if f]
+        named = self.named()
+        return [*named, *(f for f in self.context if f not in named)]
 
 
 class OperatorProject(BaseModel):
@@ -127,4 +133,13 @@ class OperatorProject(BaseModel):
         raise KeyError(f"{self.name} has no knob {name!r}; knobs: {', '.join(k.name for k in self.knobs)}")
 
     def read_files(self) -> dict[str, str]:
-        return {rel: (self.root / rel).read_text(encoding="utf-8") for rel in self.files.all()}
+        """Every file a candidate carries: the named ones (which must read) and the build context
+        (a context file that is not UTF-8 text, or vanished since discovery, is left out)."""
+        out = {}
+        for rel in self.files.all():
+            try:
+                out[rel] = (self.root / rel).read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                if rel in self.files.named():
+                    raise
+        return out

@@ -82,6 +82,29 @@ class ResolvedCase(BaseModel):
     attrs: dict[str, float | int | bool]
 
 
+class ShapeDomain(_Strict):
+    """The shapes the operator accepts, beyond the spec's cases: the final re-check draws fresh
+    shapes inside it (README, "The final re-check")."""
+
+    fixed: bool = False  # only the spec's own shapes (e.g. a kernel with TOTAL_LENGTH compiled in)
+    last_dim_multiple: int = Field(default=1, ge=1)  # elements; e.g. 16 when rows must be 32 B aligned
+    elements_multiple: int = Field(default=1, ge=1)  # total elements per input; e.g. the core split × tile
+    max_elements: int | None = Field(default=None, ge=1)  # per input; the largest size the operator takes
+
+    def admits(self, shape: list[int]) -> str | None:
+        """None if the domain takes `shape`, else why not."""
+        n = 1
+        for d in shape:
+            n *= d
+        if shape and shape[-1] % self.last_dim_multiple:
+            return f"last dim {shape[-1]} is not a multiple of {self.last_dim_multiple}"
+        if n % self.elements_multiple:
+            return f"{n} elements is not a multiple of {self.elements_multiple}"
+        if self.max_elements is not None and n > self.max_elements:
+            return f"{n} elements is above max_elements {self.max_elements}"
+        return None
+
+
 class OperatorSpec(_Strict):
     schema_version: int = SCHEMA_VERSION
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
@@ -93,6 +116,7 @@ class OperatorSpec(_Strict):
     attrs: list[AttrSpec] = Field(default_factory=list)
     cases: list[CaseSpec] = Field(min_length=1)
     tolerances: dict[DType, Tolerance] = Field(default_factory=dict)
+    domain: ShapeDomain = Field(default_factory=ShapeDomain)
 
     @model_validator(mode="after")
     def _check(self) -> OperatorSpec:
