@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 from pydantic import BaseModel
 
+from ascendopt.evaluation import build_output
 from ascendopt.evaluation.cpu_twin.build import CompileError
 from ascendopt.evaluation.cpu_twin.diagnostics import map_diagnostics
 from ascendopt.evaluation.cpu_twin.harness import manifest_files, soc_model
@@ -98,7 +99,9 @@ class CannToolchain:
         if step in ("run", "profile"):
             script += render(cmds["run_env"], filled) + "\n"
         script += render(cmds[step], filled)
-        return await runner.shell(script, cwd=cwd, limits=limits, env=env, on_line=self.on_line)
+        # Streamed while it runs: a CANN build takes minutes (to the CLI's panel, the editor's channel).
+        on_line = build_output.sink_for(f"{runner.name} {step}", self.on_line)
+        return await runner.shell(script, cwd=cwd, limits=limits, env=env, on_line=on_line)
 
     async def build(
         self, slot: Slot, project: OperatorProject, candidate: Candidate, src_dir: str, combos: list[Combo]
