@@ -123,6 +123,8 @@ class SshTransport:
             "keepalive_count_max": o.keepalive_count_max,
         }
         kw["config"] = [str(o.ssh_config)] if o.ssh_config else ()
+        if o.ciphers:
+            kw["encryption_algs"] = list(o.ciphers)
         if h.port:
             kw["port"] = h.port
         if h.user:
@@ -265,6 +267,28 @@ class SshTransport:
             f"{self.host.name}: the server refused {what} {self.options.channel_retries + 1} times "
             f"({_describe(last)}); is its MaxSessions lower than {self.stats.limit + 1}?"
         )
+
+    async def probe_sessions(self, up_to: int) -> tuple[int, bool]:
+        """How many sessions one connection of ours may hold, by asking: sessions are opened on a
+        connection of its own until the server refuses one (or `up_to` are open), then closed.
+        (bool: a refusal was seen, so the count is the server's limit, not a lower bound.)"""
+        link = await self._connect()
+        held: list[asyncssh.SSHClientProcess[Any]] = []
+        try:
+            for _ in range(up_to):
+                try:
+                    held.append(await link.conn.create_process("cat"))  # waits on stdin: holds the slot
+                except asyncssh.ChannelOpenError as exc:
+                    if link.conn.is_closed() or exc.reason == "SSH connection closed":
+                        raise TransportError(f"{self.host.name}: {_describe(exc)}") from exc
+                    return len(held), True
+            return len(held), False
+        finally:
+            for proc in held:
+                proc.close()
+            link.conn.close()
+            with contextlib.suppress(Exception):
+                await link.conn.wait_closed()
 
     # -- commands ---------------------------------------------------------------------------
 
