@@ -5,6 +5,7 @@ changes and when the server shuts down. Counted in the sshd's own log."""
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -15,9 +16,20 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient
 
 from tests.evaluation.remote.sshd_server import LoopbackSshd, SshdUnavailable
+from tests.evaluation.remote.test_cann import FAKE_COMMANDS, _published_fakes
 from tests.lsp.conftest import OP, plain, wait_for
 
 pytestmark = pytest.mark.slow
+
+
+def _remote_settings(workspace: Path, server: LoopbackSshd, host: str = "") -> None:
+    settings = workspace / ".ascendopt" / "remote.toml"
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    settings.write_text(
+        f'remote_dir = "{server.remote_dir}"\nworkspace_id = "lsp"\n'
+        f'[[hosts]]\nname = "loopback"\ndevices = "0"\n{host}'
+        f'[ssh]\nssh_config = "{server.client_config}"\n'
+    )
 
 
 @pytest.fixture
@@ -28,13 +40,7 @@ def loopback(workspace: Path) -> Iterator[LoopbackSshd]:
         server = LoopbackSshd().start()
     except SshdUnavailable as exc:
         pytest.skip(f"no loopback sshd: {exc}")
-    settings = workspace / ".ascendopt" / "remote.toml"
-    settings.parent.mkdir(parents=True, exist_ok=True)
-    settings.write_text(
-        f'remote_dir = "{server.remote_dir}"\nworkspace_id = "lsp"\n'
-        '[[hosts]]\nname = "loopback"\ndevices = "0"\n'
-        f'[ssh]\nssh_config = "{server.client_config}"\n'
-    )
+    _remote_settings(workspace, server)
     yield server
     try:
         closed = wait_until(lambda: _closed(server) == server.connections(), timeout=30)
@@ -90,3 +96,18 @@ async def test_one_connection_per_workspace_closed_on_a_new_backend_and_at_shutd
             break
         await asyncio.sleep(0.5)
     assert loopback.connections() == 2 and _closed(loopback) == 1
+
+
+@pytest.mark.lsp_init({"ascendopt": {"backend": "ssh:loopback:cann"}})
+async def test_remote_build_output_streams_to_the_output_channel(
+    loopback: LoopbackSshd, twin: LanguageClient, workspace: Path
+) -> None:
+    """CANN is the fake stand-in (tests/evaluation/remote/fakes): its build prints line by line."""
+    commands = "".join(f"{k} = {json.dumps(v)}\n" for k, v in FAKE_COMMANDS.items())
+    _remote_settings(workspace, loopback, f'cann = "{_published_fakes(loopback)}"\n[commands]\n{commands}')
+    target = {"operatorRoot": str(workspace / OP), "name": OP, "case": "small-tail"}
+    result = await _run(twin, "ascendopt.verify", target)
+    assert result["status"] == "ok" and result["correct"] is True, result
+    lines = [m.message for m in twin.log_messages if m.type == types.MessageType.Log]
+    assert any(line.startswith("[ssh:loopback build] [fake build]") for line in lines), lines[-10:]
+    assert any(line.startswith("[ssh:loopback install] [fake install]") for line in lines)

@@ -91,3 +91,24 @@ def test_remote_trust_records_the_key(own_sshd: LoopbackSshd, tmp_path: Path) ->
     trusted = CliRunner().invoke(app, ["remote", "trust", "loopback", "--config", cfg])
     assert trusted.exit_code == 0 and "added" in trusted.output
     assert CliRunner().invoke(app, ["remote", "check", "loopback", "--config", cfg]).exit_code == 0
+
+
+def test_verify_streams_the_remote_build_live(sshd: LoopbackSshd, tmp_path: Path) -> None:
+    """`ascendopt verify --backend ssh:HOST:cann` shows the build's lines while it runs (stderr;
+    on a terminal, a panel of the last lines). CANN is the fake stand-in (tests/…/fakes)."""
+    from tests.evaluation.remote.test_cann import FAKE_COMMANDS, TEMPLATES, _published_fakes
+
+    cfg = _config(sshd, tmp_path)
+    commands = "".join(f"{k} = {json.dumps(v)}\n" for k, v in FAKE_COMMANDS.items())
+    cfg.write_text(
+        cfg.read_text().replace('devices = "0-1"', f'devices = "0"\ncann = "{_published_fakes(sshd)}"')
+        + f"[commands]\n{commands}"
+    )
+    result = CliRunner(env={"ASCENDOPT_REMOTE_CONFIG": str(cfg)}).invoke(
+        app, ["verify", str(TEMPLATES / "add_custom"), "--case", "0", "--backend", "ssh:loopback:cann"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "[ssh:loopback build] [fake build] configuring" in result.stderr
+    assert "[ssh:loopback install] [fake install] into" in result.stderr
+    assert "[fake build]" not in result.stdout  # stdout keeps the result
+    assert "correct on every case" in result.stdout
