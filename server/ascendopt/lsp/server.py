@@ -26,6 +26,7 @@ log = logging.getLogger(__name__)
 
 CONFIGURATION_WAIT_S = 5.0
 
+
 def _version() -> str:
     try:
         return version("ascendopt")
