@@ -5,11 +5,11 @@
 A real OpenSSH server on 127.0.0.1 with OpenSSH's default limits (MaxSessions 10, MaxStartups
 10:30:100; tests/evaluation/remote/sshd_server.py). For each template, the CLI runs `verify
 --json` and `optimize --budget N --json` with `--backend cpu-twin` and with `--backend
-ssh:loopback`, each on its own copy (no shared journal or cache), and the JSON results are compared without their timings. Then what the
-server saw: logins (connections), the most sessions open at once on one connection, refusals.
-The host gets as many devices as this machine has cores, so both sides run the episode with the
-same number of evaluations at once (the search batches by it).
-Asserts nothing.
+ssh:loopback`, each on its own copy (no shared journal or cache), and the JSON results are
+compared without their timings. Then what the server saw: logins (connections), the most
+sessions open at once on one connection, refusals. The host gets as many devices as this
+machine has cores, so both sides run the episode with the same number of evaluations at once
+(the search batches by it). Asserts nothing.
 """
 
 from __future__ import annotations
