@@ -190,8 +190,9 @@ class SshRunner(ShellByRun):
             try:
                 await self._place(sftp, blobs, folder, hashes)
             except asyncssh.SFTPNoSuchFile:
-                # A blob we thought there went (another session's cleanup): ask again, once.
+                # A blob or folder we thought there went (another session's cleanup): ask again, once.
                 self._present.difference_update(hashes.values())
+                self._dirs.clear()
                 sent += await self._send_blobs(sftp, blobs, {hashes[n]: d for n, d in names.items()})
                 await self._place(sftp, blobs, folder, hashes)
         except (OSError, asyncssh.Error) as exc:
