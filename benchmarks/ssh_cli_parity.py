@@ -32,7 +32,7 @@ from tests.evaluation.remote.sshd_server import LoopbackSshd  # noqa: E402
 
 TEMPLATES = REPO / "templates" / "operators"
 DEFAULT = ["add_custom", "softmax_custom", "reduce_sum_custom"]
-TIMES = {"wall_seconds", "run_seconds", "episode", "id", "root"}
+TIMES = {"wall_seconds", "run_seconds", "created", "episode", "id", "root"}
 
 
 def _strip(value: Any) -> Any:
@@ -42,6 +42,14 @@ def _strip(value: Any) -> Any:
     if isinstance(value, list):
         return [_strip(v) for v in value]
     return value
+
+
+def _diff(a: Any, b: Any, where: str = "") -> list[str]:
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [d for k in sorted(set(a) | set(b)) for d in _diff(a.get(k), b.get(k), f"{where}.{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [d for i, (x, y) in enumerate(zip(a, b, strict=True)) for d in _diff(x, y, f"{where}[{i}]")]
+    return [] if a == b else [f"{where}: {str(a)[:60]} != {str(b)[:60]}"]
 
 
 def _cli(args: list[str], env: dict[str, str]) -> tuple[float, dict[str, Any]]:
@@ -79,14 +87,18 @@ def main() -> None:
             for command in ("verify", "optimize"):
                 results = {}
                 for backend in ("cpu-twin", "ssh:loopback"):
-                    root = scratch / backend.replace(":", "_") / name
+                    root = scratch / command / backend.replace(":", "_") / name
                     shutil.copytree(TEMPLATES / name, root)
                     extra = ["--budget", str(args.budget)] if command == "optimize" else []
                     results[backend] = _cli([command, str(root), "--backend", backend, *extra, "--json"], env)
                 (t_local, local), (t_ssh, remote) = results["cpu-twin"], results["ssh:loopback"]
                 same = _strip(local) == _strip(remote)
+                if not same:
+                    print("  differs:", _diff(_strip(local), _strip(remote))[:5])
                 if command == "verify":
-                    summary = f"correct={remote.get('correct')} cases={len(remote.get('cases', []))}"
+                    cases = remote.get("cases", [])
+                    passed = sum(c.get("status") == "passed" for c in cases)
+                    summary = f"{remote.get('status')}, {passed}/{len(cases)} cases passed"
                 else:
                     s = remote.get("suggestion") or {}
                     best = f"suggestion {s.get('geomean_speedup', 1.0):.3f}x" if s else "no suggestion"
