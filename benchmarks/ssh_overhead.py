@@ -5,7 +5,9 @@
 For each template: median wall time of a warm evaluation (build caches filled on both
 sides, a fresh seed each run so inputs are uploaded) locally and over ssh:loopback:cpu-twin,
 the difference (the SSH overhead per evaluation), and whether the results are identical
-(every case's status, outputs, errors and findings). Asserts nothing.
+(every case's status, outputs, errors and findings). Then what the server saw: connections and
+the most sessions open at once on one (its own log), against OpenSSH's default limits, which the
+test server keeps. Asserts nothing.
 """
 
 from __future__ import annotations
@@ -73,10 +75,16 @@ async def main() -> None:
                   f"{(mr - ml) * 1e3:>12.0f}  {'yes' if same else 'NO'}")
         print(f"median SSH overhead per evaluation: {statistics.median(overheads) * 1e3:.0f} ms "
               f"({args.runs} warm runs per template, loopback, 2 cores)")
-        stats = remote.pool.hosts[0].runner.stats  # type: ignore[attr-defined]
+        runner = remote.pool.hosts[0].runner
+        await remote.close()
+        stats, seen = runner.stats, runner.transport.stats  # type: ignore[attr-defined]
         print(f"uploaded {stats.uploaded_files} files / {stats.uploaded_bytes / 1e6:.1f} MB, "
               f"skipped {stats.skipped_files} already on the host")
-        await remote.pool.hosts[0].runner.close()
+        peaks = server.peak_sessions()
+        print(f"client: {seen.connects} connection(s), at most {seen.peak_channels} channels open on one, "
+              f"{seen.refused} refused; server log: {server.connections()} login(s), at most "
+              f"{max(peaks.values(), default=0)} sessions at once on one connection "
+              f"(MaxSessions 10), {server.refusals()} 'no more sessions'")
     finally:
         server.cleanup()
 

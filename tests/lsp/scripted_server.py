@@ -43,6 +43,7 @@ class ScriptedEpisodes:
         project: OperatorProject,
         *,
         settings: Settings,
+        evaluator: object,  # unused: the script evaluates nothing
         tiling_only: bool,
         on_progress: Callable[[ProgressLike], None],
         cancel: asyncio.Event,

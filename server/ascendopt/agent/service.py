@@ -61,8 +61,11 @@ class Optimizer:
         evaluator_factory: Callable[[str, str | None], Evaluator] | None = None,
         llm: LLMSettings | None = None,
     ):
+        """`evaluator_factory`: the caller's, who then owns (and closes) what it hands out; by
+        default each episode makes its backend's evaluator and closes it when it ends."""
         self.workspace = workspace
         self._make_evaluator = evaluator_factory or make_evaluator
+        self._owns_evaluators = evaluator_factory is None
         self._llm = llm  # None: from the environment (ASCENDOPT_LLM_*)
 
     async def optimize(
@@ -98,6 +101,25 @@ class Optimizer:
         llm_settings = self._llm or LLMSettings.from_env(model=request.model)
         journal.scrubber = llm_settings.scrubber()
         evaluator = self._make_evaluator(settings.backend, settings.soc)
+        try:
+            return await self._run(
+                project, llm_settings, settings, journal, evaluator, on_progress, cancel, offline
+            )
+        finally:
+            if self._owns_evaluators:
+                await evaluator.close()
+
+    async def _run(
+        self,
+        project: OperatorProject,
+        llm_settings: LLMSettings,
+        settings: EpisodeSettings,
+        journal: EpisodeJournal,
+        evaluator: Evaluator,
+        on_progress: Callable[[Progress], None] | None,
+        cancel: asyncio.Event | None,
+        offline: bool,
+    ) -> EpisodeOutcome:
         ledger = Ledger(evaluator, journal, settings.budget, offline=offline)
         with Bank.open(self.workspace) as bank:
             # Lessons that apply themselves (knob settings) are tried first, with or without an LLM.

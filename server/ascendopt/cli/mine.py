@@ -10,9 +10,10 @@ import typer
 from rich.table import Table
 
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.cli.live import build_panel
 from ascendopt.evaluation.backends import make_evaluator
 from ascendopt.experience.bank import Bank
-from ascendopt.experience.miner import MinedStep, RewindMiner
+from ascendopt.experience.miner import MinedStep, MiningReport, RewindMiner
 
 
 @app.command("mine")
@@ -31,8 +32,16 @@ def mine_cmd(
         if not as_json:
             err.print(f"  {step.deoptimization}: {'kept' if step.kept else step.reason}")
 
+    async def mine() -> MiningReport:
+        evaluator = make_evaluator(backend)
+        try:
+            with build_panel(err, f"{op.name} on {evaluator.name}", enabled=not as_json):
+                return await RewindMiner(evaluator, budget=budget, on_step=show).mine(op)
+        finally:
+            await evaluator.close()
+
     try:
-        report = asyncio.run(RewindMiner(make_evaluator(backend), budget=budget, on_step=show).mine(op))
+        report = asyncio.run(mine())
     except ValueError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from exc

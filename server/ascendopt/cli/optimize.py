@@ -14,6 +14,7 @@ from ascendopt.agent.episode import Progress as EpisodeProgress
 from ascendopt.agent.service import Optimizer, OptimizeRequest
 from ascendopt.agent.suggestion import StaleSuggestion
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out, print_raw, say
+from ascendopt.evaluation import build_output
 from ascendopt.journal.store import episodes_dir, patch_name
 
 
@@ -57,7 +58,10 @@ def optimize_cmd(
             best = f"best {p.best_speedup:.2f}x" if p.best_speedup else "best -"
             bar.update(task, completed=p.used, total=p.budget, status=f"{best} · {p.phase} · {p.message}")
 
-        outcome = asyncio.run(optimizer.optimize(op, request, on_progress=show, resume=resume))
+        # Build output (a remote CANN build) scrolls above the bar while it runs.
+        lines = lambda line: bar.console.print(line, markup=False, highlight=False)  # noqa: E731
+        with build_output.streaming(lines):
+            outcome = asyncio.run(optimizer.optimize(op, request, on_progress=show, resume=resume))
     if as_json:
         print_raw(outcome.model_dump_json(indent=2) + "\n")
         return

@@ -63,6 +63,8 @@ def check_cmd(host: HostArg, config: ConfigOpt = None, as_json: JsonOpt = False)
         ("cpus", str(report.cpus or "?")),
         ("toolchain", f"{report.toolchain} (backend ssh:{host} means ssh:{host}:{report.toolchain})"),
     ]
+    if report.parallel is not None:
+        rows.append(("parallel", report.parallel.describe()))
     for key, value in rows:
         out.print(f"{key:>10}  {value}", highlight=False)
     for tip in report.suggestions():

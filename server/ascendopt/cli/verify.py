@@ -9,11 +9,13 @@ import typer
 from rich.table import Table
 
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.cli.live import build_panel
 from ascendopt.evaluation.backends import BackendError, make_evaluator
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.evaluation.remote.settings import SettingsError
 from ascendopt.evaluation.verify import VerifyError, parse_assignments, verify
+from ascendopt.operators.candidate import KnobValue
 from ascendopt.operators.model import OperatorProject
 
 BackendOpt = Annotated[
@@ -34,6 +36,25 @@ def _evaluator(backend: str, soc: str | None = None) -> Evaluator:
         raise typer.Exit(2) from exc
 
 
+async def _verify(
+    evaluator: Evaluator,
+    op: OperatorProject,
+    case: str | None,
+    seed: int,
+    profile: bool = False,
+    assignment: dict[str, KnobValue] | None = None,
+    *,
+    quiet: bool = False,
+) -> Evaluation:
+    """One verify (or profile) with the build's output live on stderr; the evaluator's
+    connections are closed before the command exits."""
+    try:
+        with build_panel(err, f"{op.name} on {evaluator.name}", enabled=not quiet):
+            return await verify(evaluator, op, case, seed, profile, assignment)
+    finally:
+        await evaluator.close()
+
+
 @app.command("verify")
 def verify_cmd(
     op_path: OpArg,
@@ -46,7 +67,7 @@ def verify_cmd(
     """Build the operator, run every case, compare with the reference, report findings."""
     op = load(op_path, name)
     try:
-        evaluation = asyncio.run(verify(_evaluator(backend), op, case, seed))
+        evaluation = asyncio.run(_verify(_evaluator(backend), op, case, seed, quiet=as_json))
     except VerifyError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from exc
@@ -131,7 +152,8 @@ def profile_cmd(
     op = load(op_path, name)
     try:
         assignment = parse_assignments(sets or [], op)
-        evaluation = asyncio.run(verify(_evaluator(backend, soc), op, case, seed, True, assignment))
+        evaluator = _evaluator(backend, soc)
+        evaluation = asyncio.run(_verify(evaluator, op, case, seed, True, assignment, quiet=as_json))
     except VerifyError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from exc

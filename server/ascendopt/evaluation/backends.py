@@ -14,6 +14,7 @@ has CANN and which string to use.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel
@@ -65,13 +66,17 @@ def parse_backend(spec: str, settings: RemoteSettings | None = None) -> BackendS
 
 
 def make_evaluator(
-    spec: str = "cpu-twin", soc: str | None = None, settings: RemoteSettings | None = None
+    spec: str = "cpu-twin",
+    soc: str | None = None,
+    settings: RemoteSettings | None = None,
+    workspace: Path | None = None,
 ) -> Evaluator:
-    """`settings` default: `.ascendopt/remote.toml` of the current folder (see remote/settings.py)."""
+    """`settings` default: `.ascendopt/remote.toml` of `workspace` (default: the current folder;
+    see remote/settings.py), read only for a backend that needs it. The caller closes it."""
     parsed = parse_backend(spec, settings)
     if parsed.runner == "local" and parsed.toolchain == "cpu-twin":
         return CpuTwinEvaluator(soc=soc)
-    settings = settings or load_settings()
+    settings = settings or load_settings(workspace=workspace)
     if parsed.runner == "local":
         from ascendopt.evaluation.cann.cann_toolchain import local_cann_evaluator
 

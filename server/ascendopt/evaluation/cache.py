@@ -72,3 +72,6 @@ class CachedEvaluator:
             tmp.write_text(result.model_dump_json(), encoding="utf-8")
             tmp.replace(path)
         return result
+
+    async def close(self) -> None:
+        await self.inner.close()

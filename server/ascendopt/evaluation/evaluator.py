@@ -19,6 +19,9 @@ class Evaluator(Protocol):
     CANN) on a pool of machines (toolchain_evaluator.py); evaluation/backends.py picks one from
     a backend string. The agent never knows which one it has. `seed` chooses the random
     inputs; a new seed gives fresh inputs for the re-check before a speedup is reported.
+
+    An evaluator holds resources (SSH connections): whoever makes it closes it,
+    with `close()` or `async with`. One may be used for many evaluations, at once.
     """
 
     name: str
@@ -32,6 +35,10 @@ class Evaluator(Protocol):
         seed: int = 0,
         profile: bool = False,
     ) -> Evaluation: ...
+
+    async def close(self) -> None:
+        """Release connections and finish background cleanup; using it again reopens them."""
+        ...
 
 
 # A candidate's tiling program run alone on every case, before an evaluation is spent on it

@@ -36,6 +36,17 @@ class ToolchainEvaluator:
         self.pool = pool
         self._reference_parallel = max(1, reference_parallel)
 
+    async def close(self) -> None:
+        """Close every runner (their connections); used again, they reconnect."""
+        for runner in {id(h.runner): h.runner for h in self.pool.hosts}.values():
+            await runner.close()
+
+    async def __aenter__(self) -> ToolchainEvaluator:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
     async def evaluate(
         self,
         project: OperatorProject,

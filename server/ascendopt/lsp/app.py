@@ -2,17 +2,21 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ascendopt.evaluation.backends import make_evaluator
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.lsp import actions, evaluate, experience, hover, lenses, mine, optimize, suggestions, sync
 from ascendopt.lsp.episodes import OptimizerService, ServiceFactory
-from ascendopt.lsp.server import AscendServer, EvaluatorFactory
+from ascendopt.lsp.evaluators import EvaluatorFactory
+from ascendopt.lsp.server import AscendServer
 from ascendopt.lsp.settings import Settings
 
 
-def default_evaluator(settings: Settings) -> Evaluator:
-    """The backend named in settings, built the way the CLI and the episode build it."""
-    return make_evaluator(settings.backend, settings.soc)
+def default_evaluator(settings: Settings, workspace: Path) -> Evaluator:
+    """The backend named in settings, built the way the CLI and the episode build it, with the
+    workspace's remote hosts (`<workspace>/.ascendopt/remote.toml`)."""
+    return make_evaluator(settings.backend, settings.soc, workspace=workspace)
 
 
 def build_server(

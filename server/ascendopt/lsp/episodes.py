@@ -16,6 +16,7 @@ from typing import Protocol
 from ascendopt.agent.llm import LLMSettings
 from ascendopt.agent.service import Decision, Optimizer, OptimizeRequest
 from ascendopt.agent.suggestion import Suggestion
+from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.lsp.settings import Settings
 from ascendopt.operators.model import OperatorProject
 
@@ -45,6 +46,7 @@ class EpisodeService(Protocol):
         project: OperatorProject,
         *,
         settings: Settings,
+        evaluator: Evaluator,  # the workspace's, owned by the server (lsp/evaluators.py)
         tiling_only: bool,
         on_progress: Callable[[ProgressLike], None],
         cancel: asyncio.Event,
@@ -72,6 +74,7 @@ class OptimizerService:
         project: OperatorProject,
         *,
         settings: Settings,
+        evaluator: Evaluator,
         tiling_only: bool,
         on_progress: Callable[[ProgressLike], None],
         cancel: asyncio.Event,
@@ -83,7 +86,7 @@ class OptimizerService:
             model=settings.llm_model,
             tiling_only=tiling_only,
         )
-        optimizer = Optimizer(self.workspace, llm=llm_settings(settings))
+        optimizer = Optimizer(self.workspace, lambda _backend, _soc: evaluator, llm=llm_settings(settings))
         return await optimizer.optimize(project, request, on_progress, cancel)
 
     def load_suggestion(self, suggestion_id: str) -> Suggestion:

@@ -10,8 +10,9 @@ from lsprotocol import types
 
 from ascendopt.evaluation.backends import BackendError
 from ascendopt.evaluation.records import Evaluation
+from ascendopt.evaluation.remote.settings import SettingsError
 from ascendopt.evaluation.verify import VerifyError, verify
-from ascendopt.lsp import diagnostics, protocol, render
+from ascendopt.lsp import diagnostics, output, protocol, render
 from ascendopt.lsp.index import op_key
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer, LastRun
@@ -64,12 +65,14 @@ def start(ls: AscendServer, op: OperatorProject, action: Action, case: str | Non
 async def _run(ls: AscendServer, op: OperatorProject, action: Action, case: str | None, job: Job) -> None:
     progress = WorkDone(ls, job)
     try:
-        evaluator = ls.evaluator()
-    except BackendError as exc:
+        async with ls.evaluators.use(ls.settings, ls.workspace_of(op.root)) as evaluator:
+            await progress.begin(f"building and running on {evaluator.name}")
+            with output.to_channel(ls):
+                work = verify(evaluator, op, case, seed=0, profile=action == "profile")
+                task = await unless_cancelled(job, work)
+    except (BackendError, SettingsError) as exc:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=str(exc)))
         return
-    await progress.begin(f"building and running on {evaluator.name}")
-    task = await unless_cancelled(job, verify(evaluator, op, case, seed=0, profile=action == "profile"))
     if task is None:
         progress.end("cancelled")
         return

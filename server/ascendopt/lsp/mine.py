@@ -7,9 +7,11 @@ from typing import Any
 
 from lsprotocol import types
 
+from ascendopt.evaluation.backends import BackendError
+from ascendopt.evaluation.remote.settings import SettingsError
 from ascendopt.experience.bank import Bank
 from ascendopt.experience.miner import MinedStep, RewindMiner
-from ascendopt.lsp import protocol
+from ascendopt.lsp import output, protocol
 from ascendopt.lsp.experience import workspace_of
 from ascendopt.lsp.index import op_key
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
@@ -36,8 +38,16 @@ def register(ls: AscendServer) -> None:
             def step(s: MinedStep) -> None:
                 progress.report(f"{s.deoptimization}: {'kept' if s.kept else s.reason}")
 
-            miner = RewindMiner(ls.evaluator(), on_step=step)
-            task = await unless_cancelled(job, miner.mine(op))
+            try:
+                async with ls.evaluators.use(ls.settings, workspace) as evaluator:
+                    with output.to_channel(ls):
+                        task = await unless_cancelled(job, RewindMiner(evaluator, on_step=step).mine(op))
+            except (BackendError, SettingsError) as exc:
+                progress.end("cannot run")
+                error = types.ShowMessageParams(type=types.MessageType.Error, message=str(exc))
+                ls.window_show_message(error)
+                result.update(status="error", message=str(exc))
+                return
             if task is None:
                 progress.end("cancelled")
                 return

@@ -8,7 +8,7 @@ from typing import Any
 
 from lsprotocol import types
 
-from ascendopt.lsp import protocol, render, suggestions
+from ascendopt.lsp import output, protocol, render, suggestions
 from ascendopt.lsp.episodes import ProgressLike
 from ascendopt.lsp.evaluate import refresh_lenses
 from ascendopt.lsp.index import op_key
@@ -53,7 +53,8 @@ async def launch(ls: AscendServer, root: Path, name: str, *, tiling_only: bool) 
 
 
 def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[str, Any]:
-    service = ls.service_for(ls.index.folder_of(op.root) or op.root)
+    workspace = ls.workspace_of(op.root)
+    service = ls.service_for(workspace)
     title = f"{'Tune tiling of' if tiling_only else 'Optimize'} {op.name}"
 
     async def work(job: Job) -> None:
@@ -65,9 +66,16 @@ def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[s
             progress.report(line, min(100, int(100 * p.used / max(p.budget, 1))))
 
         try:
-            outcome = await service.optimize(
-                op, settings=ls.settings, tiling_only=tiling_only, on_progress=on_progress, cancel=job.cancel
-            )
+            async with ls.evaluators.use(ls.settings, workspace) as evaluator:
+                with output.to_channel(ls):
+                    outcome = await service.optimize(
+                        op,
+                        settings=ls.settings,
+                        evaluator=evaluator,
+                        tiling_only=tiling_only,
+                        on_progress=on_progress,
+                        cancel=job.cancel,
+                    )
         except Exception as exc:
             progress.end("failed")
             _show(ls, types.MessageType.Error, ls.settings.scrub(f"{title} failed: {exc}"))

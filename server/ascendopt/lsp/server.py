@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Literal
@@ -15,9 +15,9 @@ from pydantic import BaseModel
 from pygls.lsp.server import LanguageServer
 
 from ascendopt.agent.suggestion import Suggestion
-from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.lsp.episodes import EpisodeService, ServiceFactory
+from ascendopt.lsp.evaluators import EvaluatorFactory, Evaluators
 from ascendopt.lsp.index import WorkspaceIndex
 from ascendopt.lsp.jobs import JobRegistry
 from ascendopt.lsp.settings import Settings
@@ -25,8 +25,6 @@ from ascendopt.lsp.settings import Settings
 log = logging.getLogger(__name__)
 
 CONFIGURATION_WAIT_S = 5.0
-
-EvaluatorFactory = Callable[[Settings], Evaluator]
 
 
 def _version() -> str:
@@ -60,7 +58,7 @@ class AscendServer(LanguageServer):
         self.pending_refresh: dict[str, asyncio.TimerHandle] = {}  # debounced re-index/re-verify
         self._service_factory = service_factory
         self._services: dict[Path, EpisodeService] = {}
-        self._evaluator_factory = evaluator_factory
+        self.evaluators = Evaluators(evaluator_factory)  # one per workspace folder and backend
         self._background: set[asyncio.Future[Any]] = set()
 
     def service_for(self, workspace: Path) -> EpisodeService:
@@ -87,5 +85,6 @@ class AscendServer(LanguageServer):
         if not future.cancelled() and (exc := future.exception()) is not None:
             log.error("background work failed", exc_info=exc)
 
-    def evaluator(self) -> Evaluator:
-        return self._evaluator_factory(self.settings)
+    def workspace_of(self, op_root: Path) -> Path:
+        """The workspace folder an operator belongs to (its own root when outside every folder)."""
+        return self.index.folder_of(op_root) or op_root

@@ -79,6 +79,7 @@ def register(ls: AscendServer) -> None:
             handle.cancel()
         ls.pending_refresh.clear()
         await ls.jobs.stop_all()
+        await ls.evaluators.close()
 
 
 def _workspace_folders(ls: AscendServer) -> list[Path]:
@@ -129,6 +130,7 @@ async def pull_configuration(ls: AscendServer) -> None:
         log.warning("workspace/configuration failed; keeping the settings from initialize")
         return
     ls.settings, problems = settings.with_configuration(ls.settings, answer[0] if answer else None)
+    ls.evaluators.settings_changed(ls.settings)  # another backend: the old one's connections close
     for problem in problems:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
     log.info("settings: %s", ls.settings.public())

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import os
 import pwd
+import re
 import shutil
 import signal
 import socket
@@ -46,7 +47,14 @@ def ensure_user(user: str = USER) -> pwd.struct_passwd:
 
 
 class LoopbackSshd:
-    def __init__(self, alias: str = "loopback", user: str = USER, remote_dir: str | None = None) -> None:
+    def __init__(
+        self,
+        alias: str = "loopback",
+        user: str = USER,
+        remote_dir: str | None = None,
+        extra: tuple[str, ...] = (),
+    ) -> None:
+        """`extra`: sshd_config lines for a server stricter than the default (say `MaxSessions 3`)."""
         if not Path(SSHD).exists():
             raise SshdUnavailable(f"{SSHD} is missing (apt-get install openssh-server; .ci/run does)")
         if os.geteuid() != 0:
@@ -81,9 +89,12 @@ class LoopbackSshd:
                     "PubkeyAuthentication yes",
                     "UsePAM no",
                     "StrictModes no",
-                    "MaxSessions 64",
-                    "MaxStartups 64",
                     "Subsystem sftp internal-sftp",
+                    # Every limit (MaxSessions 10, MaxStartups 10:30:100, MaxAuthTries,
+                    # LoginGraceTime, ClientAliveInterval) stays at OpenSSH's default, as on a
+                    # user's server. Logging is no limit: VERBOSE names every session (see below).
+                    "LogLevel VERBOSE",
+                    *extra,
                     "",
                 ]
             )
@@ -154,6 +165,31 @@ class LoopbackSshd:
                 self.proc.kill()
                 self.proc.wait(5)
             self.proc = None
+
+    def log(self) -> str:
+        return (self.dir / "sshd.log").read_text(errors="replace")
+
+    def connections(self) -> int:
+        """Logins so far (one per SSH connection), from the server's own log."""
+        return self.log().count(f"Accepted publickey for {self.user} ")
+
+    def refusals(self) -> int:
+        """Channel opens the server refused for MaxSessions ("no more sessions")."""
+        return self.log().count("no more sessions")
+
+    def peak_sessions(self) -> dict[int, int]:
+        """Most sessions (channels) open at once on each connection, by its client port, from the
+        VERBOSE log's "Starting session: … port P id N" and "Close session: … port P id N" lines."""
+        open_now: dict[int, int] = {}
+        peak: dict[int, int] = {}
+        for line in self.log().splitlines():
+            m = re.match(r"(Starting|Close) session: .* port (\d+) id \d+$", line)
+            if m is None:
+                continue
+            port = int(m.group(2))
+            open_now[port] = open_now.get(port, 0) + (1 if m.group(1) == "Starting" else -1)
+            peak[port] = max(peak.get(port, 0), open_now[port])
+        return peak
 
     def remote_processes(self) -> list[str]:
         """`ps` of the login user's processes, minus sshd's own and this listing."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -10,8 +11,8 @@ from typer.testing import CliRunner
 from ascendopt.cli import app
 from ascendopt.evaluation.backends import BackendError, make_evaluator, parse_backend
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
-from ascendopt.evaluation.remote.check import parse_npu_smi
-from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, parse_devices
+from ascendopt.evaluation.remote.check import parallelism, parse_npu_smi
+from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings, SshOptions, parse_devices
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
 from tests.evaluation.remote.sshd_server import LoopbackSshd
 
@@ -62,6 +63,24 @@ def test_remote_check_reports_the_host(sshd: LoopbackSshd, tmp_path: Path) -> No
     assert "host key verified" in result.output
     assert "g++ (" in result.output and "[0, 1] (configured)" in result.output
     assert "cann  not found" in result.output
+    as_json = CliRunner().invoke(
+        app, ["remote", "check", "loopback", "--config", str(_config(sshd, tmp_path)), "--json"]
+    )
+    parallel = json.loads(as_json.stdout)["parallel"]
+    # OpenSSH's default MaxSessions, found by its refusal; two devices bound the evaluations.
+    assert parallel["sessions_per_connection"] == 10 and parallel["limit_found"] is True
+    assert parallel["evaluations"] == 2 and parallel["bound"] == "devices"
+
+
+def test_parallelism_when_channels_run_out_first() -> None:
+    options = SshOptions(max_connections=1)
+    # A server that allows 3 sessions: 2 for work, one kept for stopping jobs, one of them SFTP.
+    p = parallelism(slots=8, sessions=3, limit_found=True, options=options, per_evaluation=1)
+    assert (p.channels_per_connection, p.evaluations, p.bound) == (2, 1, "channels")
+    p = parallelism(slots=8, sessions=10, limit_found=True, options=SshOptions(), per_evaluation=2)
+    assert (p.channels_per_connection, p.evaluations, p.bound) == (8, 8, "devices")
+    p = parallelism(slots=32, sessions=10, limit_found=True, options=SshOptions(), per_evaluation=2)
+    assert (p.evaluations, p.bound) == (15, "channels")  # 4 connections x 8 channels - SFTP, 2 each
 
 
 def test_remote_trust_records_the_key(own_sshd: LoopbackSshd, tmp_path: Path) -> None:
@@ -72,3 +91,24 @@ def test_remote_trust_records_the_key(own_sshd: LoopbackSshd, tmp_path: Path) ->
     trusted = CliRunner().invoke(app, ["remote", "trust", "loopback", "--config", cfg])
     assert trusted.exit_code == 0 and "added" in trusted.output
     assert CliRunner().invoke(app, ["remote", "check", "loopback", "--config", cfg]).exit_code == 0
+
+
+def test_verify_streams_the_remote_build_live(sshd: LoopbackSshd, tmp_path: Path) -> None:
+    """`ascendopt verify --backend ssh:HOST:cann` shows the build's lines while it runs (stderr;
+    on a terminal, a panel of the last lines). CANN is the fake stand-in (tests/…/fakes)."""
+    from tests.evaluation.remote.test_cann import FAKE_COMMANDS, TEMPLATES, _published_fakes
+
+    cfg = _config(sshd, tmp_path)
+    commands = "".join(f"{k} = {json.dumps(v)}\n" for k, v in FAKE_COMMANDS.items())
+    cfg.write_text(
+        cfg.read_text().replace('devices = "0-1"', f'devices = "0"\ncann = "{_published_fakes(sshd)}"')
+        + f"[commands]\n{commands}"
+    )
+    result = CliRunner(env={"ASCENDOPT_REMOTE_CONFIG": str(cfg)}).invoke(
+        app, ["verify", str(TEMPLATES / "add_custom"), "--case", "0", "--backend", "ssh:loopback:cann"]
+    )
+    assert result.exit_code == 0, result.output
+    assert "[ssh:loopback build] [fake build] configuring" in result.stderr
+    assert "[ssh:loopback install] [fake install] into" in result.stderr
+    assert "[fake build]" not in result.stdout  # stdout keeps the result
+    assert "correct on every case" in result.stdout

@@ -16,6 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from ascendopt.evaluation import build_output
 from ascendopt.evaluation.cann import msprof
 from ascendopt.evaluation.cann.driver import driver_source
 from ascendopt.evaluation.cann.templates import defaults, render
@@ -96,7 +97,9 @@ class CannToolchain:
         if step in ("run", "profile"):
             script += render(cmds["run_env"], filled) + "\n"
         script += render(cmds[step], filled)
-        return await runner.shell(script, cwd=cwd, limits=limits, env=env, on_line=self.on_line)
+        # Streamed while it runs: a CANN build takes minutes (to the CLI's panel, the editor's channel).
+        on_line = build_output.sink_for(f"{runner.name} {step}", self.on_line)
+        return await runner.shell(script, cwd=cwd, limits=limits, env=env, on_line=on_line)
 
     async def build(
         self, slot: Slot, project: OperatorProject, candidate: Candidate, src_dir: str, combos: list[Combo]

@@ -8,8 +8,10 @@ import time
 
 from pydantic import BaseModel, Field
 
-from ascendopt.evaluation.remote.settings import RemoteSettings
+from ascendopt.evaluation.remote.settings import RemoteSettings, SshOptions
 from ascendopt.evaluation.remote.ssh_runner import SshRunner
+
+PROBE_SESSIONS = 16  # beyond OpenSSH's default of 10: enough to find the limit of most servers
 
 # Each section is introduced by a marker line; missing tools simply print nothing.
 _SCRIPT = r"""
@@ -22,6 +24,52 @@ echo '@@disk'; df -Pk {root} 2>/dev/null | tail -1
 echo '@@gxx'; g++ --version 2>/dev/null | head -1
 echo '@@cpus'; nproc 2>/dev/null
 """
+
+
+class Parallelism(BaseModel):
+    """How many evaluations this host takes at once, and what bounds it."""
+
+    evaluations: int  # at once
+    slots: int  # devices (capped by max_parallel)
+    sessions_per_connection: int  # as the server allowed on one connection (or our probe's cap)
+    limit_found: bool  # the server refused one more: sessions_per_connection is its limit
+    channels_per_connection: int  # what we use of them (one more is kept for stopping jobs)
+    connections: int  # at most
+    channels_per_evaluation: int  # commands one evaluation runs at once (cases in parallel)
+    bound: str  # "devices", "channels"
+
+    def describe(self) -> str:
+        sessions = (
+            f"the server allows {self.sessions_per_connection} sessions per connection"
+            if self.limit_found
+            else f"the server took {self.sessions_per_connection} sessions on one connection without refusing"
+        )
+        return (
+            f"{self.evaluations} evaluation(s) at once, bound by {self.bound}: {self.slots} slot(s); "
+            f"{sessions}, we use {self.channels_per_connection} (+1 to stop jobs) on each of up to "
+            f"{self.connections} connection(s); one evaluation runs {self.channels_per_evaluation} "
+            "command(s) at once"
+        )
+
+
+def parallelism(
+    slots: int, sessions: int, limit_found: bool, options: SshOptions, per_evaluation: int
+) -> Parallelism:
+    """Evaluations at once: the slots, unless the channels the server allows run out first (one
+    SFTP session per host is shared by every evaluation)."""
+    per_connection = max(1, min(options.channels_per_connection, sessions - 1 if limit_found else sessions))
+    channels = max(1, per_connection * options.max_connections - 1)
+    by_channels = max(1, channels // max(1, per_evaluation))
+    return Parallelism(
+        evaluations=min(slots, by_channels),
+        slots=slots,
+        sessions_per_connection=sessions,
+        limit_found=limit_found,
+        channels_per_connection=per_connection,
+        connections=options.max_connections,
+        channels_per_evaluation=per_evaluation,
+        bound="devices" if slots <= by_channels else "channels",
+    )
 
 
 class HostReport(BaseModel):
@@ -40,6 +88,7 @@ class HostReport(BaseModel):
     cpus: int | None = None
     root: str = ""
     toolchain: str = "cpu-twin"
+    parallel: Parallelism | None = None
 
     def suggestions(self) -> list[str]:
         tips = []
@@ -91,8 +140,12 @@ async def check_host(settings: RemoteSettings, name: str) -> HostReport:
         seconds = time.perf_counter() - start
         script = _SCRIPT.replace("{cann}", shlex.quote(config.cann)).replace("{root}", shlex.quote(root))
         got = await runner.transport.simple(script)
+        # Asked of the server itself (`sshd -T` is not for users): the refusal is the answer.
+        sessions, found = await runner.transport.probe_sessions(PROBE_SESSIONS)
     finally:
         await runner.close()
+    slots = min(len(config.device_ids), config.max_parallel or len(config.device_ids))
+    per_evaluation = 1 if config.toolchain == "cann" else config.case_parallel
     parts = _sections(got.stdout)
     soc, npus = parse_npu_smi(parts.get("npu", ""))
     disk = parts.get("disk", "").split()
@@ -115,4 +168,5 @@ async def check_host(settings: RemoteSettings, name: str) -> HostReport:
         cpus=int(parts["cpus"]) if parts.get("cpus", "").isdigit() else None,
         root=root,
         toolchain=config.toolchain,
+        parallel=parallelism(slots, sessions, found, settings.ssh, per_evaluation),
     )

@@ -48,6 +48,7 @@ from ascendopt.evaluation.sandbox import (
 
 _SAFE_PART = re.compile(r"[^A-Za-z0-9_.-]")
 _BLOB_TTL_DAYS = 14
+_ROOT_DIRS = ("blobs", "candidates", "cache", "mirror", "jobs")
 
 
 class HostFacts(BaseModel):
@@ -82,6 +83,8 @@ class SshRunner(ShellByRun):
         self._facts: HostFacts | None = None
         self._facts_lock = asyncio.Lock()
         self._mirrored: dict[str, str] = {}
+        self._present: set[str] = set()  # blob hashes seen on the host: not asked about again
+        self._dirs: set[str] = set()  # folders made or seen there: not made again
 
     # -- the root -------------------------------------------------------------------------
 
@@ -92,40 +95,38 @@ class SshRunner(ShellByRun):
             return self._facts
 
     async def _probe(self) -> HostFacts:
+        """One round trip: home, prlimit, uname, the sandbox tools, and the root's folders made."""
+        base = self.settings.remote_dir
+        # `~/` is the login's home on that host: expanded there, the rest quoted.
+        where = '"$HOME"/' + q(base[2:]) if base.startswith("~/") else q(base)
+        key = q(self.settings.workspace_key())
+        dirs = " ".join(f'"$r"/{d}' for d in _ROOT_DIRS)
         links = " ".join(SYSTEM_READ)
-        got = await self.transport.simple(
-            'printf "%s\\n" "$HOME"; command -v prlimit >/dev/null && echo prlimit || echo none; uname -sm; '
+        # Old blobs go: inputs change with every seed, and nothing else refers to a blob.
+        script = (
+            f'r={where}/{key}; printf "%s\\n" "$HOME" "$r"; '
+            "command -v prlimit >/dev/null && echo prlimit || echo none; uname -sm; "
             "command -v bwrap || echo none; id -u; command -v setpriv || echo none; "
-            f'for p in {links}; do [ -L "$p" ] && printf "link %s %s\\n" "$p" "$(readlink "$p")"; done; true'
+            f'for p in {links}; do [ -L "$p" ] && printf "link %s %s\\n" "$p" "$(readlink "$p")"; done; '
+            f'mkdir -p {dirs} && find "$r/blobs" -type f -mtime +{_BLOB_TTL_DAYS} -delete && echo ready'
         )
+        got = await self.transport.simple(script)
         lines = got.stdout.splitlines()
-        if got.returncode != 0 or len(lines) < 2 or not lines[0].startswith("/"):
+        if len(lines) < 4 or not lines[0].startswith("/") or not lines[1].startswith("/"):
             raise TransportError(
                 f"{self.name}: unexpected answer to the probe: {got.stdout!r} {got.stderr!r}"
             )
-        home = lines[0].rstrip("/")
-        base = self.settings.remote_dir
-        base = home + base[1:] if base.startswith("~/") else base
-        root = f"{base}/{self.settings.workspace_key()}"
-        dirs = " ".join(q(f"{root}/{d}") for d in ("blobs", "candidates", "cache", "mirror", "jobs"))
-        # Old blobs go: inputs change with every seed, and nothing else refers to a blob.
-        made = await self.transport.simple(
-            f"mkdir -p {dirs} && find {q(root + '/blobs')} -type f -mtime +{_BLOB_TTL_DAYS} -delete"
-        )
-        if made.returncode != 0:
-            raise RunnerError(f"{self.name}: cannot create {root}: {made.stderr.strip()}")
-        has_prlimit = lines[1] == "prlimit"
-        sandbox = _sandbox_host(lines[3:], has_prlimit)
+        root = str(PurePosixPath(lines[1]))
+        if got.returncode != 0 or lines[-1] != "ready":
+            raise RunnerError(f"{self.name}: cannot create {root}: {got.stderr.strip()}")
+        has_prlimit = lines[2] == "prlimit"
+        sandbox = _sandbox_host(lines[4:-1], has_prlimit)
         if sandbox is not None:  # installed is not enough: it needs namespaces the host may forbid
             probe = " ".join(q(a) for a in sandbox_argv(["true"], "/", Confinement(), sandbox))
             if (await self.transport.simple(probe)).returncode != 0:
                 sandbox = None
         return HostFacts(
-            home=home,
-            root=root,
-            has_prlimit=has_prlimit,
-            uname=lines[2] if len(lines) > 2 else "",
-            sandbox=sandbox,
+            home=lines[0].rstrip("/"), root=root, has_prlimit=has_prlimit, uname=lines[3], sandbox=sandbox
         )
 
     async def root(self) -> str:
@@ -230,61 +231,113 @@ class SshRunner(ShellByRun):
     # -- files ----------------------------------------------------------------------------
 
     async def put(self, folder: str, files: Mapping[str, bytes]) -> None:
+        """Content-addressed over one SFTP session: blobs the host lacks go up, then every file is
+        copied from its blob into place (copies, not links: a build that rewrites a source in
+        place must not change the blob). Requests are pipelined; no command runs unless the
+        server lacks SFTP's copy-data extension."""
         folder = await self._inside(folder)
-        root = await self.root()
         names = {safe_relative(name): data for name, data in files.items()}
         if not names:
             return
+        blobs = f"{await self.root()}/blobs"
         hashes = {name: hashlib.sha256(data).hexdigest() for name, data in names.items()}
-        wanted = sorted(set(hashes.values()))
-        blobs = f"{root}/blobs"
-        listing = await self.transport.simple(
-            f'cd {q(blobs)} && for h in {" ".join(wanted)}; do [ -e "$h" ] || echo "$h"; done'
-        )
-        if listing.returncode != 0:
-            raise RunnerError(f"{self.name}: cannot list {blobs}: {listing.stderr.strip()}")
-        missing = set(listing.stdout.split())
-        by_hash = {h: data for name, data in names.items() if (h := hashes[name]) in missing}
         sftp = await self.transport.sftp()
-        await asyncio.gather(*(self._upload(sftp, f"{blobs}/{h}", data) for h, data in by_hash.items()))
-        self.stats.uploaded_files += len(by_hash)
-        self.stats.uploaded_bytes += sum(len(d) for d in by_hash.values())
-        self.stats.skipped_files += len(names) - len(by_hash)
-        # Copies, not links: a build that rewrites a source in place must not change the blob.
-        dirs = sorted({str(PurePosixPath(folder, n).parent) for n in names})
-        steps = [f"mkdir -p {' '.join(q(d) for d in dirs)}"]
-        token = secrets.token_hex(4)  # concurrent puts of one file must not share a temporary name
-        for name, h in hashes.items():
-            dest, part = f"{folder}/{name}", f"{folder}/{name}.{token}.part"
-            steps.append(f"cp -f {q(blobs + '/' + h)} {q(part)} && mv -f {q(part)} {q(dest)}")
-        placed = await self.transport.simple(" && ".join(steps))
-        if placed.returncode != 0:
-            raise RunnerError(f"{self.name}: cannot place files in {folder}: {placed.stderr.strip()}")
-
-    async def _upload(self, sftp: asyncssh.SFTPClient, path: str, data: bytes) -> None:
-        tmp = f"{path}.{secrets.token_hex(6)}.part"
         try:
-            async with sftp.open(tmp, "wb") as f:
-                await f.write(data)
-            await sftp.posix_rename(tmp, path)
+            sent = await self._send_blobs(sftp, blobs, {hashes[n]: d for n, d in names.items()})
+            try:
+                await self._place(sftp, blobs, folder, hashes)
+            except asyncssh.SFTPNoSuchFile:
+                # A blob or folder we thought there went (another session's cleanup): ask again, once.
+                self._present.difference_update(hashes.values())
+                self._dirs.clear()
+                sent += await self._send_blobs(sftp, blobs, {hashes[n]: d for n, d in names.items()})
+                await self._place(sftp, blobs, folder, hashes)
         except (OSError, asyncssh.Error) as exc:
-            raise TransportError(f"{self.name}: upload failed: {exc}") from exc
+            raise TransportError(f"{self.name}: upload to {folder} failed: {_sftp_reason(exc)}") from exc
+        self.stats.uploaded_files += len(sent)
+        self.stats.uploaded_bytes += sum(len(data) for data in sent)
+        self.stats.skipped_files += len(names) - len(sent)
+
+    async def _send_blobs(
+        self, sftp: asyncssh.SFTPClient, blobs: str, by_hash: dict[str, bytes]
+    ) -> list[bytes]:
+        """Upload the blobs the host lacks (asked only about those we have not seen there)."""
+        unknown = sorted(h for h in by_hash if h not in self._present)
+        there = await asyncio.gather(*(sftp.exists(f"{blobs}/{h}") for h in unknown))
+        missing = [h for h, ok in zip(unknown, there, strict=True) if not ok]
+
+        async def upload(h: str) -> None:
+            tmp = f"{blobs}/{h}.{secrets.token_hex(6)}.part"
+            async with sftp.open(tmp, "wb") as f:
+                await f.write(by_hash[h])
+            await sftp.posix_rename(tmp, f"{blobs}/{h}")
+
+        await asyncio.gather(*(upload(h) for h in missing))
+        self._present.update(by_hash)
+        return [by_hash[h] for h in missing]
+
+    async def _place(
+        self, sftp: asyncssh.SFTPClient, blobs: str, folder: str, hashes: dict[str, str]
+    ) -> None:
+        dirs = {str(PurePosixPath(folder, n).parent) for n in hashes}
+        await self._makedirs(sftp, dirs)
+        token = secrets.token_hex(4)  # concurrent puts of one file must not share a temporary name
+        if not sftp.supports_remote_copy:
+            steps = [
+                f"cp -f {q(blobs + '/' + h)} {q(f'{folder}/{n}.{token}.part')} && "
+                f"mv -f {q(f'{folder}/{n}.{token}.part')} {q(f'{folder}/{n}')}"
+                for n, h in hashes.items()
+            ]
+            placed = await self.transport.simple(" && ".join(steps))
+            if placed.returncode != 0:
+                raise RunnerError(f"{self.name}: cannot place files in {folder}: {placed.stderr.strip()}")
+            return
+
+        async def copy(name: str, h: str) -> None:
+            dest, part = f"{folder}/{name}", f"{folder}/{name}.{token}.part"
+            async with (
+                sftp.open(f"{blobs}/{h}", "rb", block_size=0) as src,
+                sftp.open(part, "wb", block_size=0) as dst,
+            ):
+                await sftp.remote_copy(src, dst)
+            await sftp.posix_rename(part, dest)
+
+        await asyncio.gather(*(copy(n, h) for n, h in hashes.items()))
+
+    async def _makedirs(self, sftp: asyncssh.SFTPClient, dirs: set[str]) -> None:
+        """`mkdir -p` for each of `dirs` (all inside the root, which exists), level by level."""
+        root = await self.root()
+        wanted: set[str] = set()
+        for d in dirs:
+            path = PurePosixPath(d)
+            while inside(root, str(path)) and str(path) not in self._dirs:
+                wanted.add(str(path))
+                path = path.parent
+        for depth in sorted({len(PurePosixPath(d).parts) for d in wanted}):
+            level = [d for d in wanted if len(PurePosixPath(d).parts) == depth]
+            made = await asyncio.gather(*(sftp.mkdir(d) for d in level), return_exceptions=True)
+            for d, result in zip(level, made, strict=True):
+                if isinstance(result, BaseException) and not await sftp.isdir(d):
+                    raise result
+        self._dirs.update(wanted)
 
     async def get(self, folder: str, names: Sequence[str]) -> dict[str, bytes | None]:
+        """Read files over the one SFTP session, requests pipelined; a missing file is None."""
         folder = await self._inside(folder)
+        paths = {name: f"{folder}/{safe_relative(name)}" for name in names}
         sftp = await self.transport.sftp()
 
-        async def one(name: str) -> bytes | None:
+        async def one(path: str) -> bytes | None:
             try:
-                async with sftp.open(f"{folder}/{safe_relative(name)}", "rb") as f:
+                async with sftp.open(path, "rb") as f:
                     data = await f.read()
             except asyncssh.SFTPNoSuchFile:
                 return None
             except (OSError, asyncssh.Error) as exc:
-                raise TransportError(f"{self.name}: download failed: {exc}") from exc
+                raise TransportError(f"{self.name}: download failed: {_sftp_reason(exc)}") from exc
             return data if isinstance(data, bytes) else data.encode()
 
-        got = await asyncio.gather(*(one(n) for n in names))
+        got = await asyncio.gather(*(one(p) for p in paths.values()))
         return dict(zip(names, got, strict=True))
 
     async def listdir(self, folder: str) -> list[str]:
@@ -297,9 +350,10 @@ class SshRunner(ShellByRun):
         root = await self.root()
         name = "-".join(_SAFE_PART.sub("_", p)[:40] for p in parts) or "run"
         folder = f"{root}/candidates/{name}/{secrets.token_hex(4)}"
-        made = await self.transport.simple(f"mkdir -p {q(folder)}")
-        if made.returncode != 0:
-            raise RunnerError(f"{self.name}: cannot create {folder}: {made.stderr.strip()}")
+        try:
+            await self._makedirs(await self.transport.sftp(), {folder})
+        except (OSError, asyncssh.Error) as exc:
+            raise RunnerError(f"{self.name}: cannot create {folder}: {_sftp_reason(exc)}") from exc
         return folder
 
     async def remove(self, folder: str) -> None:
@@ -307,6 +361,7 @@ class SshRunner(ShellByRun):
         root = await self.root()
         if len(PurePosixPath(folder).relative_to(root).parts) < 2:
             raise UnsafePath(f"refusing to remove {folder!r}: a top-level folder of the root")
+        self._dirs = {d for d in self._dirs if not (d == folder or inside(folder, d))}
         await self.transport.simple(f"rm -rf -- {q(folder)}")
 
     async def mirror(self, local: Path, patterns: Sequence[str]) -> str:
@@ -321,9 +376,11 @@ class SshRunner(ShellByRun):
         if key in self._mirrored:
             return self._mirrored[key]
         folder = f"{await self.root()}/mirror/{key}"
-        marker = f"{folder}/.complete"
-        seen = await self.transport.simple(f"[ -e {q(marker)} ] && echo yes || echo no")
-        if seen.stdout.strip() != "yes":
+        try:
+            seen = await (await self.transport.sftp()).exists(f"{folder}/.complete")
+        except (OSError, asyncssh.Error) as exc:
+            raise TransportError(f"{self.name}: {_sftp_reason(exc)}") from exc
+        if not seen:
             await self.put(folder, contents)
             await self.put(folder, {".complete": b""})
         self._mirrored[key] = folder
@@ -349,3 +406,7 @@ def _sandbox_host(lines: list[str], has_prlimit: bool) -> SandboxHost | None:
         if len(parts) == 3 and parts[0] == "link":
             links[parts[1]] = parts[2]
     return SandboxHost(bwrap=lines[0].strip(), root=root, symlinks=links)
+
+
+def _sftp_reason(exc: BaseException) -> str:
+    return str(getattr(exc, "reason", None) or exc) or type(exc).__name__
