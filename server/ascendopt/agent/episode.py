@@ -17,10 +17,11 @@ from typing import Protocol
 
 from pydantic import BaseModel
 
-from ascendopt.agent.host_search import Assignment, KnobSearch
+from ascendopt.agent.host_search import Assignment, HostSearch
 from ascendopt.agent.ledger import BudgetExhausted, Ledger
 from ascendopt.agent.scoring import case_speedups, durations, noise_band, relative_score
 from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.strategies import make_search
 from ascendopt.agent.suggestion import Suggestion, make_suggestion
 from ascendopt.evaluation.cpu_twin.precheck import TilingCheck
 from ascendopt.evaluation.records import Evaluation
@@ -101,7 +102,7 @@ class Episode:
             self.base
         )  # the kernel the tiling search tunes; moves on accepted rewrites
         self._views: dict[str, OperatorProject] = {self.base.id: project}
-        self._searches: dict[str, KnobSearch] = {}
+        self._searches: dict[str, HostSearch] = {}
         self._tmp = tempfile.TemporaryDirectory(prefix="ascendopt-views-")
 
     # -- helpers the kernel step uses too ----------------------------------------------------
@@ -244,7 +245,9 @@ class Episode:
         view = self.view(parent)
         search = self._searches.get(parent.id)
         if search is None:  # one search per kernel: it remembers what it tried across phases
-            search = self._searches[parent.id] = KnobSearch(view.knobs, self.settings.seed)
+            search = self._searches[parent.id] = make_search(
+                self.settings.strategy, view.knobs, self.settings.seed
+            )
             search.tell(search.best, self.best_score if self.best.id == parent.id else None)
         while self.ledger.used < stop_at and not self.cancel.is_set():
             n = min(self.settings.batch, stop_at - self.ledger.used)
@@ -273,7 +276,7 @@ class Episode:
             self.progress(f"{len(search.scores)} tilings tried")
 
     async def _prechecked(
-        self, candidates: list[tuple[Assignment, Candidate]], search: KnobSearch
+        self, candidates: list[tuple[Assignment, Candidate]], search: HostSearch
     ) -> list[tuple[Assignment, Candidate]]:
         """Drop the candidates whose tiling program fails on some case: no evaluation is spent on them."""
         if self.precheck is None:
