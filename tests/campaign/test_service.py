@@ -3,6 +3,7 @@ operators without a spec listed with the reason, reports written, resume spends 
 
 from __future__ import annotations
 
+import asyncio
 import shutil
 from pathlib import Path
 
@@ -81,3 +82,37 @@ async def test_campaign_runs_reports_and_resumes_without_spending_twice(
     assert again.tasks[0].status == "done" and again.tasks[0].result is not None
     assert again.tasks[0].result.speedup == first.speedup
     assert len(EpisodeJournal.open(ws, task.episode).events("evaluation")) == before
+
+
+async def test_cancel_stops_running_episodes_and_a_rerun_continues_them(
+    library: Path, tmp_path: Path
+) -> None:
+    ws = tmp_path / "ws"
+    service = CampaignService(ws)
+    record = service.plan(CampaignSettings(paths=[library / "add_custom"], budget=8, strategies=["ours"]))
+    (task,) = record.tasks
+    cancel = asyncio.Event()
+
+    def watch(_: CampaignProgress) -> None:
+        if _evaluations(ws, task.episode):
+            cancel.set()
+
+    record = await service.run(record, LocalPool(1), on_progress=watch, cancel=cancel)
+    assert cancel.is_set() and record.tasks[0].status == "pending" and record.tasks[0].result is None
+    spent = _evaluations(ws, task.episode)
+    assert 1 <= len(spent) < 8
+    await asyncio.sleep(3)  # a worker left running would journal its next evaluation meanwhile
+    assert _evaluations(ws, task.episode) == spent
+
+    record = await service.run(service.load(record.id), LocalPool(1))
+    keys = _evaluations(ws, task.episode)
+    assert record.tasks[0].status == "done" and keys[: len(spent)] == spent
+    assert len(keys) == len(set(keys)) and record.tasks[0].result is not None
+    assert record.tasks[0].result.evaluations == len(keys)
+
+
+def _evaluations(ws: Path, episode: str) -> list[str]:
+    try:
+        return [e.data["key"] for e in EpisodeJournal.open(ws, episode).events("evaluation")]
+    except KeyError:
+        return []

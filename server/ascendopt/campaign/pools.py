@@ -10,8 +10,8 @@ be reachable at the same path from every node (a shared folder), since episodes 
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+import contextlib
+import sys
 from typing import Any, Protocol
 
 from ascendopt.campaign.records import TaskResult
@@ -29,16 +29,35 @@ class TaskPool(Protocol):
 
 
 class LocalPool:
+    """Tasks as child processes (`python -m ascendopt.campaign.worker`), at most `jobs` at once
+    (the service bounds it); a cancelled task's process is terminated."""
+
     def __init__(self, jobs: int) -> None:
         self.slots = max(1, jobs)
-        # spawn: a worker starts clean, not as a fork of an event loop with threads running.
-        self._executor = ProcessPoolExecutor(self.slots, mp_context=multiprocessing.get_context("spawn"))
 
     async def run(self, task: EpisodeTask) -> TaskResult:
-        return await asyncio.get_running_loop().run_in_executor(self._executor, run_task, task)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "ascendopt.campaign.worker",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            stdout, stderr = await proc.communicate(task.model_dump_json().encode())
+        except asyncio.CancelledError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
+            await proc.wait()
+            raise
+        if proc.returncode != 0:
+            tail = stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+            raise RuntimeError(f"episode worker exited {proc.returncode}: {tail[0]}")
+        return TaskResult.model_validate_json(stdout)
 
     def close(self) -> None:
-        self._executor.shutdown(wait=True, cancel_futures=True)
+        pass  # each task's process ends with it
 
 
 class RayPool:

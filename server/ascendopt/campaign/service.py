@@ -9,9 +9,11 @@ what was running.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from pydantic import BaseModel
 
@@ -86,7 +88,10 @@ class CampaignService:
         record: CampaignRecord,
         pool: TaskPool,
         on_progress: Callable[[CampaignProgress], None] | None = None,
+        cancel: asyncio.Event | None = None,
     ) -> CampaignRecord:
+        """Run every task not done yet; on `cancel`, running episodes are stopped (their journals
+        keep what they spent) and stay pending for the next run of this campaign."""
         store = CampaignStore(self.workspace, record.id)
         started = time.monotonic()
         wall_before = record.wall_s
@@ -120,9 +125,21 @@ class CampaignService:
                 store.save(record)
 
         reporter = asyncio.ensure_future(self._report_progress(record, started, spent_before, on_progress))
+        work: asyncio.Future[Any] = asyncio.gather(*(one(t) for t in todo))
+        stop: asyncio.Future[Any] = asyncio.ensure_future((cancel or asyncio.Event()).wait())
         try:
-            await asyncio.gather(*(one(t) for t in todo))
+            await asyncio.wait([work, stop], return_when=asyncio.FIRST_COMPLETED)
+            if not work.done():
+                work.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await work
+                for t in record.tasks:
+                    if t.status == "running":
+                        t.status = "pending"
+            else:
+                work.result()
         finally:
+            stop.cancel()
             reporter.cancel()
             record.wall_s = wall_before + time.monotonic() - started
             store.save(record)

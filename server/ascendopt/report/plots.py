@@ -20,7 +20,8 @@ def budget_curve_png(curves: dict[str, list[tuple[int, float]]], title: str) -> 
         ax.set_xlabel("evaluations spent per operator")
         ax.set_ylabel("geomean best speedup (search-time)")
         ax.set_title(title, fontsize=10)
-        ax.legend()
+        if any(curves.values()):
+            ax.legend()
         ax.grid(alpha=0.3)
         buf = io.BytesIO()
         fig.tight_layout()
