@@ -91,14 +91,15 @@ async def test_cancel_stops_running_episodes_and_a_rerun_continues_them(
     service = CampaignService(ws)
     record = service.plan(CampaignSettings(paths=[library / "add_custom"], budget=8, strategies=["ours"]))
     (task,) = record.tasks
-    cancel = asyncio.Event()
-
-    def watch(_: CampaignProgress) -> None:
-        if _evaluations(ws, task.episode):
-            cancel.set()
-
-    record = await service.run(record, LocalPool(1), on_progress=watch, cancel=cancel)
-    assert cancel.is_set() and record.tasks[0].status == "pending" and record.tasks[0].result is None
+    run = asyncio.ensure_future(service.run(record, LocalPool(1)))
+    while not _evaluations(ws, task.episode):
+        assert not run.done()
+        await asyncio.sleep(0.2)
+    run.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await run
+    record = service.load(record.id)
+    assert record.tasks[0].status == "pending" and record.tasks[0].result is None
     spent = _evaluations(ws, task.episode)
     assert 1 <= len(spent) < 8
     await asyncio.sleep(3)  # a worker left running would journal its next evaluation meanwhile

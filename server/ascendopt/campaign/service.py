@@ -9,11 +9,9 @@ what was running.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from pydantic import BaseModel
 
@@ -88,10 +86,9 @@ class CampaignService:
         record: CampaignRecord,
         pool: TaskPool,
         on_progress: Callable[[CampaignProgress], None] | None = None,
-        cancel: asyncio.Event | None = None,
     ) -> CampaignRecord:
-        """Run every task not done yet; on `cancel`, running episodes are stopped (their journals
-        keep what they spent) and stay pending for the next run of this campaign."""
+        """Run every task not done yet. Cancel the awaiting task to stop: running episodes stop
+        (their journals keep what they spent) and stay pending for the next run of the campaign."""
         store = CampaignStore(self.workspace, record.id)
         started = time.monotonic()
         wall_before = record.wall_s
@@ -125,21 +122,16 @@ class CampaignService:
                 store.save(record)
 
         reporter = asyncio.ensure_future(self._report_progress(record, started, spent_before, on_progress))
-        work: asyncio.Future[Any] = asyncio.gather(*(one(t) for t in todo))
-        stop: asyncio.Future[Any] = asyncio.ensure_future((cancel or asyncio.Event()).wait())
         try:
-            await asyncio.wait([work, stop], return_when=asyncio.FIRST_COMPLETED)
-            if not work.done():
-                work.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await work
-                for t in record.tasks:
-                    if t.status == "running":
-                        t.status = "pending"
-            else:
-                work.result()
+            await asyncio.gather(*(one(t) for t in todo))
+        except asyncio.CancelledError:
+            # Cancelling this run cancels each task (a local one terminates its process); what they
+            # spent is in their journals, and they run again, continuing, with the campaign.
+            for t in record.tasks:
+                if t.status == "running":
+                    t.status = "pending"
+            raise
         finally:
-            stop.cancel()
             reporter.cancel()
             record.wall_s = wall_before + time.monotonic() - started
             store.save(record)

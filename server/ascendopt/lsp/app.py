@@ -4,7 +4,18 @@ from __future__ import annotations
 
 from ascendopt.evaluation.backends import make_evaluator
 from ascendopt.evaluation.evaluator import Evaluator
-from ascendopt.lsp import actions, evaluate, experience, hover, lenses, mine, optimize, suggestions, sync
+from ascendopt.lsp import (
+    actions,
+    campaign,
+    evaluate,
+    experience,
+    hover,
+    lenses,
+    mine,
+    optimize,
+    suggestions,
+    sync,
+)
 from ascendopt.lsp.episodes import RunnerFactory, ServiceRunner
 from ascendopt.lsp.server import AscendServer, EvaluatorFactory
 from ascendopt.lsp.settings import Settings
@@ -21,6 +32,7 @@ def build_server(
     """`runner_factory` is the seam for episodes: the episode service by default; tests pass a
     scripted one (tests/lsp/scripted_server.py)."""
     ls = AscendServer(runner_factory, evaluator_factory)
-    for feature in (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience, mine):
+    features = (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience, mine, campaign)
+    for feature in features:
         feature.register(ls)
     return ls
