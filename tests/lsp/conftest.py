@@ -43,6 +43,7 @@ class Seen:
     evaluated: list[dict[str, Any]] = field(default_factory=list)
     suggestions: list[dict[str, Any]] = field(default_factory=list)
     episodes: list[dict[str, Any]] = field(default_factory=list)
+    campaigns: list[dict[str, Any]] = field(default_factory=list)
     apply_edits: list[types.ApplyWorkspaceEditParams] = field(default_factory=list)
     message_requests: list[types.ShowMessageRequestParams] = field(default_factory=list)
     lens_refreshes: int = 0
@@ -106,6 +107,10 @@ def _attach(client: LanguageClient) -> Seen:
     @client.feature("ascendopt/episodeEnded")
     def on_episode(params: Any) -> None:
         seen.episodes.append(plain(params))
+
+    @client.feature("ascendopt/campaignEnded")
+    def on_campaign(params: Any) -> None:
+        seen.campaigns.append(plain(params))
 
     @client.feature(types.WORKSPACE_APPLY_EDIT)
     def on_apply_edit(params: types.ApplyWorkspaceEditParams) -> types.ApplyWorkspaceEditResult:

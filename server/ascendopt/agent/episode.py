@@ -16,13 +16,14 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascendopt.agent.host_search import Assignment, KnobSearch
+from ascendopt.agent.host_search import Assignment, HostSearch
 from ascendopt.agent.kernel_rewrite import lesson_entry
 from ascendopt.agent.ledger import BudgetExhausted, Ledger
 from ascendopt.agent.recheck import ExtraShape, extra_shapes, judge
 from ascendopt.agent.rewrite import LessonSink, Rejection, RewriteContext, Rewriter
 from ascendopt.agent.scoring import case_speedups, relative_score
 from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.strategies import make_search
 from ascendopt.agent.suggestion import Suggestion, make_suggestion
 from ascendopt.evaluation.evaluator import Precheck
 from ascendopt.evaluation.records import Evaluation, Finding, noise_band
@@ -121,7 +122,7 @@ class Episode:
             self.base
         )  # the kernel the tiling search tunes; moves on accepted rewrites
         self._views: dict[str, OperatorProject] = {self.base.id: project}
-        self._searches: dict[str, KnobSearch] = {}
+        self._searches: dict[str, HostSearch] = {}
         self._tmp = tempfile.TemporaryDirectory(prefix="ascendopt-views-")
         self._provisional: list[tuple[ExperienceEntry, LessonSink]] = []
 
@@ -342,7 +343,9 @@ class Episode:
         view = self.view(parent)
         search = self._searches.get(parent.id)
         if search is None:  # one search per kernel: it remembers what it tried across phases
-            search = self._searches[parent.id] = KnobSearch(view.knobs, self.settings.seed)
+            search = self._searches[parent.id] = make_search(
+                self.settings.strategy, view.knobs, self.settings.seed
+            )
             search.tell(search.best, self.best_score if self.best.id == parent.id else None)
         while self.ledger.used < stop_at and not self.cancel.is_set():
             n = min(self.settings.batch, stop_at - self.ledger.used)
@@ -371,7 +374,7 @@ class Episode:
             self.progress(f"{len(search.scores)} tilings tried")
 
     async def _prechecked(
-        self, candidates: list[tuple[Assignment, Candidate]], search: KnobSearch
+        self, candidates: list[tuple[Assignment, Candidate]], search: HostSearch
     ) -> list[tuple[Assignment, Candidate]]:
         """Drop the candidates whose tiling program fails on some case: no evaluation is spent on them."""
         if self.precheck is None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import itertools
 import random
+from collections.abc import Callable
+from typing import Any, Protocol
 
 from ascendopt.operators.model import Knob
 
@@ -19,21 +21,42 @@ _KIND_ORDER = {"tile_length": 0, "buffer_num": 1, "block_dim": 2, "tile_num": 3,
 _ENUMERATE_LIMIT = 4096
 
 
-def _key(a: Assignment) -> tuple[tuple[str, int], ...]:
+def key_of(a: Assignment) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(a.items()))
 
 
-class KnobSearch:
-    def __init__(self, knobs: list[Knob], seed: int, elite: int = 4) -> None:
-        self.knobs = sorted(
-            (k for k in knobs if k.kind != "region" and k.values),
-            key=lambda k: (_KIND_ORDER.get(k.kind, 9), k.name),
-        )
-        self.rng = random.Random(seed)
-        self.elite_size = elite
+class HostSearch(Protocol):
+    """What the episode asks of a search over the knob space (ours, random, TPE)."""
+
+    best: Assignment
+    scores: dict[tuple[tuple[str, int], ...], float | None]
+
+    def propose(self, n: int, extra: list[Assignment] | None = None) -> list[Assignment]: ...
+
+    def tell(self, assignment: Assignment, score: float | None) -> None: ...
+
+
+class ScoreBook:
+    """What every search remembers: the scores told, in order, and the best assignment so far."""
+
+    def __init__(self, knobs: list[Knob], order: Callable[[Knob], Any] = lambda k: k.name) -> None:
+        self.knobs = sorted((k for k in knobs if k.kind != "region" and k.values), key=order)
         self.scores: dict[tuple[tuple[str, int], ...], float | None] = {}
         self.order: list[Assignment] = []
         self.best: Assignment = {k.name: int(k.current) for k in self.knobs}
+
+    def tell(self, assignment: Assignment, score: float | None) -> None:
+        """score: geomean duration relative to the baseline (lower is better); None if invalid."""
+        key = key_of(assignment)
+        if key not in self.scores:
+            self.order.append(assignment)
+        self.scores[key] = score
+        best_score = self.scores.get(key_of(self.best))
+        if score is not None and (best_score is None or score < best_score):
+            self.best = dict(assignment)
+
+    def seen(self, assignment: Assignment) -> bool:
+        return key_of(assignment) in self.scores
 
     @property
     def space_size(self) -> int:
@@ -42,18 +65,12 @@ class KnobSearch:
             size *= len(k.values)
         return size
 
-    def tell(self, assignment: Assignment, score: float | None) -> None:
-        """score: geomean duration relative to the baseline (lower is better); None if invalid."""
-        key = _key(assignment)
-        if key not in self.scores:
-            self.order.append(assignment)
-        self.scores[key] = score
-        best_score = self.scores.get(_key(self.best))
-        if score is not None and (best_score is None or score < best_score):
-            self.best = dict(assignment)
 
-    def seen(self, assignment: Assignment) -> bool:
-        return _key(assignment) in self.scores
+class KnobSearch(ScoreBook):
+    def __init__(self, knobs: list[Knob], seed: int, elite: int = 4) -> None:
+        super().__init__(knobs, order=lambda k: (_KIND_ORDER.get(k.kind, 9), k.name))
+        self.rng = random.Random(seed)
+        self.elite_size = elite
 
     def _move(self, base: Assignment, knob: Knob, steps: int) -> Assignment | None:
         values = knob.values
@@ -64,7 +81,7 @@ class KnobSearch:
         return {**base, knob.name: values[new]}
 
     def elite(self) -> list[Assignment]:
-        valid = [(s, i, a) for i, a in enumerate(self.order) if (s := self.scores[_key(a)]) is not None]
+        valid = [(s, i, a) for i, a in enumerate(self.order) if (s := self.scores[key_of(a)]) is not None]
         valid.sort(key=lambda t: (t[0], t[1]))
         return [a for _, _, a in valid[: self.elite_size]]
 
@@ -75,7 +92,7 @@ class KnobSearch:
         out: list[Assignment] = []
 
         def add(a: Assignment | None) -> bool:
-            if a is not None and not self.seen(a) and all(_key(a) != _key(o) for o in out):
+            if a is not None and not self.seen(a) and all(key_of(a) != key_of(o) for o in out):
                 out.append(a)
             return len(out) >= n
 

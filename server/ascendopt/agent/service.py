@@ -23,6 +23,7 @@ from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.lessons import knob_settings
 from ascendopt.agent.llm import ENV_BASE_URL, ENV_KEY, ENV_MODEL, LLMClient, LLMSettings
 from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.strategies import Strategy
 from ascendopt.agent.suggestion import StaleSuggestion, Suggestion, apply_suggestion
 from ascendopt.agent.tiling_rewrite import TilingRewriter
 from ascendopt.evaluation.backends import make_evaluator, make_precheck
@@ -47,6 +48,7 @@ class OptimizeRequest(BaseModel):
     tiling_only: bool = False
     kernel_steps: int | None = None  # None: EpisodeSettings' default
     tiling_steps: int | None = None
+    strategy: Strategy = "ours"  # the host search; random/tpe are comparison baselines (no LLM, no lessons)
 
 
 def new_episode_id(operator: str) -> str:
@@ -76,14 +78,19 @@ class Optimizer:
         cancel: asyncio.Event | None = None,
         resume: str | None = None,
         offline: bool = False,
+        episode_id: str | None = None,
     ) -> EpisodeOutcome:
-        """Run an episode; `resume` continues one by id; `offline` replays it from its journal alone."""
+        """Run an episode; `resume` continues one by id; `offline` replays it from its journal alone.
+        `episode_id` names a new episode, or continues it if its journal exists (a campaign's tasks)."""
+        if episode_id is not None and (episodes_dir(self.workspace) / episode_id).is_dir():
+            resume = episode_id
         settings = EpisodeSettings(
             budget=request.budget,
             seed=request.seed,
             backend=request.backend,
             soc=request.soc,
             tiling_only=request.tiling_only,
+            strategy=request.strategy,
             **{
                 k: v
                 for k, v in (("kernel_steps", request.kernel_steps), ("tiling_steps", request.tiling_steps))
@@ -97,7 +104,7 @@ class Optimizer:
                 if start:
                     settings = EpisodeSettings.model_validate(start[0].settings)
         else:
-            journal = EpisodeJournal.create(self.workspace, new_episode_id(project.name))
+            journal = EpisodeJournal.create(self.workspace, episode_id or new_episode_id(project.name))
         llm_settings = self._llm or LLMSettings.from_env(model=request.model)
         journal.scrubber = llm_settings.scrubber()
         evaluator = self._make_evaluator(settings.backend, settings.soc)
@@ -121,14 +128,17 @@ class Optimizer:
         offline: bool,
     ) -> EpisodeOutcome:
         ledger = Ledger(evaluator, journal, settings.budget, offline=offline)
+        ours = settings.strategy == "ours"  # a comparison baseline searches knobs alone
         with Bank.open(self.workspace) as bank:
             # Lessons that apply themselves (knob settings) are tried first, with or without an LLM.
-            lesson_knobs = knob_settings(bank.all(), project)
+            lesson_knobs = knob_settings(bank.all(), project) if ours else []
             kernel = tiling = None
-            if llm_settings.enabled or offline:
+            if ours and (llm_settings.enabled or offline):
                 llm = LLMClient(llm_settings, journal, offline=offline)
                 tiling = TilingRewriter(llm)
-            if settings.tiling_only:
+            if not ours:
+                note = f"not part of the {settings.strategy} baseline (knob search only)"
+            elif settings.tiling_only:
                 note = "not asked for (tiling only)"
             elif llm_settings.enabled or offline:
                 kernel = KernelRewriter(llm, bank, settings.top_k)

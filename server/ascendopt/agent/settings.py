@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
 
 
@@ -13,6 +15,9 @@ class EpisodeSettings(BaseModel):
     backend: str = "cpu-twin"
     soc: str | None = None
     tiling_only: bool = False
+    # The host search: ours (pattern moves + evolution, with the bank's knob lessons), or a
+    # comparison baseline a campaign runs at the same budget (agent/strategies.py).
+    strategy: Literal["ours", "random", "tpe"] = "ours"
     # The paper gives no numbers for S, U, k or the noise threshold; these are ours:
     # S = 2 kernel steps: each costs an LLM call and usually one evaluation; two let a diagnosis
     # be followed up once before the tiling is re-tuned under the new kernel.

@@ -6,7 +6,18 @@ from pathlib import Path
 
 from ascendopt.evaluation.backends import make_evaluator
 from ascendopt.evaluation.evaluator import Evaluator
-from ascendopt.lsp import actions, evaluate, experience, hover, lenses, mine, optimize, suggestions, sync
+from ascendopt.lsp import (
+    actions,
+    campaign,
+    evaluate,
+    experience,
+    hover,
+    lenses,
+    mine,
+    optimize,
+    suggestions,
+    sync,
+)
 from ascendopt.lsp.episodes import OptimizerService, ServiceFactory
 from ascendopt.lsp.evaluators import EvaluatorFactory
 from ascendopt.lsp.server import AscendServer
@@ -26,6 +37,7 @@ def build_server(
     """`service_factory` is the seam for episodes: the episode service by default; tests pass a
     scripted one (tests/lsp/scripted_server.py)."""
     ls = AscendServer(service_factory, evaluator_factory)
-    for feature in (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience, mine):
+    features = (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience, mine, campaign)
+    for feature in features:
         feature.register(ls)
     return ls

@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-Slot = Literal["episode", "evaluation", "mining"]
+Slot = Literal["episode", "evaluation", "mining", "campaign"]
 
 
 @dataclass

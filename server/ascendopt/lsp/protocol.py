@@ -14,12 +14,14 @@ MINE = "ascendopt.mineExperience"
 ACCEPT = "ascendopt.acceptSuggestion"
 REJECT = "ascendopt.rejectSuggestion"
 SHOW_EXPERIENCE = "ascendopt.showExperience"
+CAMPAIGN = "ascendopt.runCampaign"  # [{paths?, budget?, strategies?}]
 
 # Server → client notifications.
 INDEXED = "ascendopt/indexed"  # {folders, operators: [{name, root, kernel}]}
 EVALUATED = "ascendopt/evaluated"  # {operator, operatorRoot, action, status, correct, verdict, cases}
 # {id, operator, operatorRoot, title, speedups, geomean, summary, files: [{path, uri, current, proposed}]}
 SUGGESTION = "ascendopt/suggestion"
+CAMPAIGN_ENDED = "ascendopt/campaignEnded"  # {campaign, report, summary: [line per strategy]}
 EPISODE_ENDED = "ascendopt/episodeEnded"  # {operator, operatorRoot, episode, cancelled, message, suggestion}
 
 # A client that shows suggestions itself (the VS Code extension's diff view) declares

@@ -1,0 +1,87 @@
+"""Where campaign tasks run: a bounded local process pool, or a Ray cluster.
+
+Both run the same `run_task`. Ray places a task by resources: one `NPU` for an episode on the
+node's own CANN (`local:cann`; Ray detects Ascend NPUs itself), one CPU otherwise (the twin, or
+SSH backends whose hosts keep their own device pool); a task whose node dies is
+retried elsewhere and continues its journal, so nothing is evaluated twice. The workspace must
+be reachable at the same path from every node (a shared folder), since episodes journal there.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+from typing import Any, Protocol
+
+from ascendopt.campaign.records import TaskResult
+from ascendopt.campaign.tasks import EpisodeTask, run_task
+
+RAY_TASK_RETRIES = 3
+
+
+class TaskPool(Protocol):
+    slots: int
+
+    async def run(self, task: EpisodeTask) -> TaskResult: ...
+
+    def close(self) -> None: ...
+
+
+class LocalPool:
+    """Tasks as child processes (`python -m ascendopt.campaign.worker`), at most `jobs` at once
+    (the service bounds it); a cancelled task's process is terminated."""
+
+    def __init__(self, jobs: int) -> None:
+        self.slots = max(1, jobs)
+
+    async def run(self, task: EpisodeTask) -> TaskResult:
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "ascendopt.campaign.worker",
+            stdin=asyncio.subprocess.PIPE,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        try:
+            stdout, stderr = await proc.communicate(task.model_dump_json().encode())
+        except asyncio.CancelledError:
+            with contextlib.suppress(ProcessLookupError):
+                proc.terminate()
+            await proc.wait()
+            raise
+        if proc.returncode != 0:
+            tail = stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
+            raise RuntimeError(f"episode worker exited {proc.returncode}: {tail[0]}")
+        return TaskResult.model_validate_json(stdout)
+
+    def close(self) -> None:
+        pass  # each task's process ends with it
+
+
+class RayPool:
+    def __init__(self, address: str, jobs: int | None = None) -> None:
+        try:
+            import ray
+        except ImportError as exc:
+            raise RuntimeError("--ray needs Ray: pip install 'ascendopt[ray]'") from exc
+        self._ray = ray
+        if not ray.is_initialized():
+            ray.init(address=None if address == "local" else address, log_to_driver=False)
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        self.slots = max(1, jobs or cpus)
+        self._remote = ray.remote(max_retries=RAY_TASK_RETRIES, retry_exceptions=False)(run_task)
+
+    def _resources(self, task: EpisodeTask) -> dict[str, Any]:
+        if task.backend == "local:cann":  # CANN on the Ray node itself: one of its NPUs
+            return {"num_cpus": 1, "resources": {"NPU": 1}}
+        return {"num_cpus": 1}
+
+    async def run(self, task: EpisodeTask) -> TaskResult:
+        ref = self._remote.options(**self._resources(task)).remote(task)
+        result: TaskResult = await ref
+        return result
+
+    def close(self) -> None:
+        self._ray.shutdown()

@@ -1,0 +1,183 @@
+"""The campaign service: what `ascendopt campaign` and the editor's campaign command call.
+
+It plans (every operator under the paths, one task per usable operator and strategy), runs the
+tasks on a pool with bounded parallelism, keeps campaign.json current after every task (the one
+writer), and writes the reports. A campaign run again by id skips what is done and continues
+what was running.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ascendopt.campaign.pools import TaskPool
+from ascendopt.campaign.records import CampaignRecord, CampaignSettings, OperatorEntry, TaskEntry
+from ascendopt.campaign.store import CampaignStore, new_campaign_id
+from ascendopt.campaign.tasks import EpisodeTask, progress_of
+from ascendopt.operators.discovery import discover
+from ascendopt.report.campaign import write_reports
+
+PROGRESS_INTERVAL_S = 1.0
+
+
+class CampaignProgress(BaseModel):
+    campaign: str
+    done: int
+    running: int
+    failed: int
+    total: int
+    evaluations: int
+    budget: int  # evaluations the whole campaign may spend
+    best_speedup: float | None  # best search-time speedup of any task so far
+    elapsed_s: float
+    eta_s: float | None
+
+
+class CampaignService:
+    def __init__(self, workspace: Path) -> None:
+        self.workspace = workspace
+
+    def plan(self, settings: CampaignSettings) -> CampaignRecord:
+        record = CampaignRecord(id=new_campaign_id(), settings=settings)
+        seen: set[tuple[Path, str]] = set()
+        for path in settings.paths:
+            found = discover(path)
+            for op in found.operators:
+                if (op.root, op.name) in seen:
+                    continue
+                seen.add((op.root, op.name))
+                errors = [i for i in op.issues if i.severity == "error"]
+                reason = "no ascendopt.toml (run `ascendopt init-spec`)" if op.spec is None else ""
+                if errors and not reason:
+                    reason = str(errors[0])
+                entry = OperatorEntry(
+                    name=op.name, root=op.root, layout=op.layout, usable=not reason, reason=reason
+                )
+                record.operators.append(entry)
+            for issue in found.issues:
+                entry = OperatorEntry(
+                    name="?", root=Path(issue.file), layout="?", usable=False, reason=str(issue)
+                )
+                record.operators.append(entry)
+        for entry in record.operators:
+            if entry.usable:
+                for strategy in settings.strategies:
+                    record.tasks.append(
+                        TaskEntry(
+                            operator=entry.name,
+                            root=entry.root,
+                            strategy=strategy,
+                            episode=f"{record.id}-{entry.name}-{strategy}",
+                        )
+                    )
+        CampaignStore(self.workspace, record.id).save(record)
+        return record
+
+    def load(self, campaign_id: str) -> CampaignRecord:
+        return CampaignStore(self.workspace, campaign_id).load()
+
+    async def run(
+        self,
+        record: CampaignRecord,
+        pool: TaskPool,
+        on_progress: Callable[[CampaignProgress], None] | None = None,
+    ) -> CampaignRecord:
+        """Run every task not done yet. Cancel the awaiting task to stop: running episodes stop
+        (their journals keep what they spent) and stay pending for the next run of the campaign."""
+        store = CampaignStore(self.workspace, record.id)
+        started = time.monotonic()
+        wall_before = record.wall_s
+        spent_before = sum(t.result.evaluations for t in record.tasks if t.result)
+        todo = [t for t in record.tasks if t.status != "done"]
+        slots = asyncio.Semaphore(pool.slots)
+        s = record.settings
+
+        async def one(task: TaskEntry) -> None:
+            async with slots:
+                task.status, task.error = "running", ""
+                store.save(record)
+                job = EpisodeTask(
+                    workspace=self.workspace,
+                    root=task.root,
+                    operator=task.operator,
+                    strategy=task.strategy,
+                    episode=task.episode,
+                    budget=s.budget,
+                    seed=s.seed,
+                    backend=s.backend,
+                    soc=s.soc,
+                    model=s.model,
+                )
+                try:
+                    task.result = await pool.run(job)
+                    task.status = "done"
+                except Exception as exc:  # one operator's failure is its row, not the campaign's end
+                    task.status, task.error = "failed", f"{type(exc).__name__}: {exc}"
+                record.wall_s = wall_before + time.monotonic() - started
+                store.save(record)
+
+        reporter = asyncio.ensure_future(self._report_progress(record, started, spent_before, on_progress))
+        try:
+            await asyncio.gather(*(one(t) for t in todo))
+        except asyncio.CancelledError:
+            # Cancelling this run cancels each task (a local one terminates its process); what they
+            # spent is in their journals, and they run again, continuing, with the campaign.
+            for t in record.tasks:
+                if t.status == "running":
+                    t.status = "pending"
+            raise
+        finally:
+            reporter.cancel()
+            record.wall_s = wall_before + time.monotonic() - started
+            store.save(record)
+        if on_progress:
+            on_progress(self.progress(record, started, spent_before))
+        write_reports(record, store.folder)
+        return record
+
+    def progress(self, record: CampaignRecord, started: float, spent_before: int = 0) -> CampaignProgress:
+        """Where the campaign stands; the ETA extrapolates this run's evaluation rate."""
+        spent, best = 0, None
+        for t in record.tasks:
+            if t.result is not None:
+                used, top = t.result.evaluations, max((p.best_speedup for p in t.result.curve), default=None)
+            elif t.status == "running":
+                used, top = progress_of(self.workspace, t.episode)
+            else:
+                continue
+            spent += used
+            if top is not None and (best is None or top > best):
+                best = top
+        total_budget = len(record.tasks) * record.settings.budget
+        elapsed = time.monotonic() - started
+        rate = max(spent - spent_before, 0) / elapsed if elapsed > 0 else 0.0
+        return CampaignProgress(
+            campaign=record.id,
+            done=sum(1 for t in record.tasks if t.status == "done"),
+            running=sum(1 for t in record.tasks if t.status == "running"),
+            failed=sum(1 for t in record.tasks if t.status == "failed"),
+            total=len(record.tasks),
+            evaluations=spent,
+            budget=total_budget,
+            best_speedup=best,
+            elapsed_s=elapsed,
+            eta_s=(total_budget - spent) / rate if rate > 0 else None,
+        )
+
+    async def _report_progress(
+        self,
+        record: CampaignRecord,
+        started: float,
+        spent_before: int,
+        on_progress: Callable[[CampaignProgress], None] | None,
+    ) -> None:
+        if on_progress is None:
+            return
+        while True:
+            on_progress(self.progress(record, started, spent_before))
+            await asyncio.sleep(PROGRESS_INTERVAL_S)

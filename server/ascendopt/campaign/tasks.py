@@ -1,0 +1,108 @@
+"""One campaign task: one episode of one operator under one strategy.
+
+`run_task` is a plain top-level function of a picklable record, so the same code runs in a
+local worker process and as a Ray task. It writes the episode's journal in the workspace and
+returns what the report needs; a task run again continues its journal (nothing evaluated twice).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.strategies import Strategy
+from ascendopt.campaign.records import CurvePoint, TaskResult
+from ascendopt.evaluation.records import Evaluation
+from ascendopt.journal.events import DecisionEvent, EvaluationEvent, RewriteRejected
+from ascendopt.journal.store import EpisodeJournal, episodes_dir
+from ascendopt.operators.discovery import load_operator
+
+
+class EpisodeTask(BaseModel):
+    workspace: Path
+    root: Path
+    operator: str
+    strategy: Strategy
+    episode: str
+    budget: int
+    seed: int = 0
+    backend: str = "cpu-twin"
+    soc: str | None = None
+    model: str | None = None
+
+
+def run_task(task: EpisodeTask) -> TaskResult:
+    project = load_operator(task.root, task.operator)
+    request = OptimizeRequest(
+        budget=task.budget,
+        seed=task.seed,
+        backend=task.backend,
+        soc=task.soc,
+        model=task.model,
+        strategy=task.strategy,
+    )
+    outcome = asyncio.run(Optimizer(task.workspace).optimize(project, request, episode_id=task.episode))
+    journal = EpisodeJournal.open(task.workspace, task.episode)
+    s = outcome.suggestion
+    return TaskResult(
+        message=outcome.message,
+        evaluations=outcome.evaluations,
+        baseline_correct=bool(outcome.baseline_us),
+        speedup=s.geomean_speedup if s else None,
+        baseline_us={r.case: r.baseline_us for r in s.speedups} if s else outcome.baseline_us,
+        candidate_us={r.case: r.candidate_us for r in s.speedups} if s else {},
+        kind=s.speedups[0].kind if s and s.speedups else "",
+        noise=s.speedups[0].noise if s and s.speedups else 0.0,
+        patch=s.patch() if s else "",
+        rejected=rejections(journal),
+        curve=budget_curve(journal),
+    )
+
+
+def progress_of(workspace: Path, episode: str) -> tuple[int, float | None]:
+    """(evaluations spent, search-time best speedup) of a running episode, read from its journal."""
+    if not (episodes_dir(workspace) / episode).is_dir():
+        return 0, None
+    curve = budget_curve(EpisodeJournal.open(workspace, episode))
+    return (curve[-1].evaluations, curve[-1].best_speedup) if curve else (0, None)
+
+
+def budget_curve(journal: EpisodeJournal) -> list[CurvePoint]:
+    """Best speedup found so far after each evaluation (search-time, before the re-check)."""
+    used, best, points = 0, 1.0, []
+    for event in journal.events():
+        if event.type == "evaluation":
+            used += 1
+            points.append(CurvePoint(evaluations=used, best_speedup=best))
+        elif isinstance(d := event.data, DecisionEvent) and d.accepted and d.score:
+            best = max(best, 1.0 / d.score)
+            if points:
+                points[-1] = CurvePoint(evaluations=used, best_speedup=best)
+    return points
+
+
+def rejections(journal: EpisodeJournal) -> dict[str, int]:
+    """Why candidates did not count, by class, for the report."""
+    counts: Counter[str] = Counter()
+    for event in journal.events():
+        d = event.data
+        if isinstance(d, EvaluationEvent):
+            ev = Evaluation.model_validate(d.evaluation)
+            if ev.status == "compile_error":
+                counts["does not compile"] += 1
+            elif not ev.correct:
+                counts["wrong result or sanitizer error"] += 1
+        elif isinstance(d, DecisionEvent) and not d.accepted and d.score:
+            why = "introduces a finding its baseline lacks" if d.reason else "not faster beyond the noise band"
+            counts[why] += 1
+        elif event.type == "precheck.rejected":
+            counts["tiling program fails a case (pre-check, no evaluation spent)"] += 1
+        elif event.type == "rejected":
+            counts["knob value not applicable"] += 1
+        elif isinstance(d, RewriteRejected) and d.stage == "apply":
+            counts["LLM edit does not apply"] += 1
+    return dict(counts)

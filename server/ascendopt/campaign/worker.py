@@ -1,0 +1,21 @@
+"""`python -m ascendopt.campaign.worker`: run one campaign task in this process.
+
+Reads an EpisodeTask as JSON on stdin, writes its TaskResult as JSON on stdout. The local pool
+runs each task this way so that a cancelled task is a process to terminate, nothing more.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from ascendopt.campaign.tasks import EpisodeTask, run_task
+
+
+def main() -> None:
+    task = EpisodeTask.model_validate_json(sys.stdin.buffer.read())
+    result = run_task(task)
+    sys.stdout.write(result.model_dump_json())
+
+
+if __name__ == "__main__":
+    main()

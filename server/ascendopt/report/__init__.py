@@ -1,0 +1,1 @@
+"""Reports a person reads: Markdown, JSON and self-contained HTML with plots."""

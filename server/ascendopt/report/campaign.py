@@ -1,0 +1,166 @@
+"""The campaign report: report.json (the numbers), report.md and report.html (self-contained,
+the budget curve embedded), written beside campaign.json."""
+
+from __future__ import annotations
+
+import base64
+import html
+from pathlib import Path
+
+from pydantic import BaseModel
+
+from ascendopt.campaign.metrics import StrategySummary, speedup_of, summarize
+from ascendopt.campaign.records import CampaignRecord, TaskEntry
+from ascendopt.report.plots import budget_curve_png
+
+CURVE_NOTE = (
+    "Budget curves are search-time bests (before each episode's final re-check with fresh "
+    "inputs); the speedups in the tables are the re-checked ones."
+)
+
+
+class OperatorRow(BaseModel):
+    operator: str
+    root: str
+    strategy: str
+    status: str
+    speedup: float | None
+    evaluations: int
+    kind: str
+    outcome: str
+
+
+class CampaignReport(BaseModel):
+    campaign: str
+    budget: int
+    backend: str
+    wall_s: float
+    strategies: list[StrategySummary]
+    operators: list[OperatorRow]
+    not_run: list[tuple[str, str, str]]  # (operator, root, why)
+
+
+def build_report(record: CampaignRecord) -> CampaignReport:
+    return CampaignReport(
+        campaign=record.id,
+        budget=record.settings.budget,
+        backend=record.settings.backend,
+        wall_s=record.wall_s,
+        strategies=summarize(record),
+        operators=[_row(t) for t in record.tasks],
+        not_run=[(o.name, str(o.root), o.reason) for o in record.operators if not o.usable],
+    )
+
+
+def _row(t: TaskEntry) -> OperatorRow:
+    r = t.result
+    if r is None:
+        outcome = t.error or t.status
+    elif not r.baseline_correct:
+        outcome = f"baseline does not verify: {r.message}"
+    else:
+        outcome = r.message
+    return OperatorRow(
+        operator=t.operator,
+        root=str(t.root),
+        strategy=t.strategy,
+        status=t.status,
+        speedup=speedup_of(t),
+        evaluations=r.evaluations if r else 0,
+        kind=(r.kind or "estimate") if r else "",
+        outcome=outcome,
+    )
+
+
+def _x(v: float | None) -> str:
+    return "-" if v is None else f"{v:.3f}x"
+
+
+def summary_rows(report: CampaignReport) -> list[list[str]]:
+    """The cross-operator table, as the CLI and both reports show it."""
+    return [
+        [
+            s.strategy,
+            f"{s.correct}/{s.operators}",
+            str(s.improved),
+            _x(s.geomean),
+            *(f"{v:.0%}" for v in s.fast_p.values()),
+            str(s.evaluations),
+        ]
+        for s in report.strategies
+    ]
+
+
+SUMMARY_HEADER = ["strategy", "correct", "improved", "geomean", "fast_1.0", "fast_1.2", "fast_2.0", "evals"]
+OPERATOR_HEADER = ["operator", "strategy", "speedup", "evals", "kind", "outcome"]
+
+
+def operator_rows(report: CampaignReport) -> list[list[str]]:
+    rows = report.operators
+    return [[o.operator, o.strategy, _x(o.speedup), str(o.evaluations), o.kind, o.outcome] for o in rows]
+
+
+def render_markdown(report: CampaignReport, curve_png: str) -> str:
+    def table(header: list[str], rows: list[list[str]]) -> str:
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+        lines += ["| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in r) + " |" for r in rows]
+        return "\n".join(lines)
+
+    parts = [
+        f"# Campaign {report.campaign}",
+        f"Budget {report.budget} evaluations per operator and strategy (re-checks included), backend "
+        f"`{report.backend}`, wall time {report.wall_s:.0f} s. Durations on the CPU twin are estimates.",
+        "## Across operators",
+        table(SUMMARY_HEADER, summary_rows(report)),
+        "geomean over the operators whose baseline verifies (no suggestion counts 1.0); fast_p: share "
+        "of all operators correct and at least p× faster.",
+        f"![budget curve]({curve_png})",
+        CURVE_NOTE,
+        "## Per operator",
+        table(OPERATOR_HEADER, operator_rows(report)),
+    ]
+    if report.not_run:
+        parts += ["## Not run", table(["operator", "root", "why"], [list(r) for r in report.not_run])]
+    return "\n\n".join(parts) + "\n"
+
+
+def render_html(report: CampaignReport, curve: bytes) -> str:
+    def table(header: list[str], rows: list[list[str]]) -> str:
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+    img = base64.b64encode(curve).decode("ascii")
+    not_run = (
+        "<h2>Not run</h2>" + table(["operator", "root", "why"], [list(r) for r in report.not_run])
+        if report.not_run
+        else ""
+    )
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Campaign {html.escape(report.campaign)}</title>
+<style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:70em}}
+table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:.3em .6em;text-align:left}}
+th{{background:#f3f3f3}}.note{{color:#555;font-size:.9em}}</style></head><body>
+<h1>Campaign {html.escape(report.campaign)}</h1>
+<p>Budget {report.budget} evaluations per operator and strategy (re-checks included), backend
+<code>{html.escape(report.backend)}</code>, wall time {report.wall_s:.0f} s.
+Durations on the CPU twin are estimates.</p>
+<h2>Across operators</h2>{table(SUMMARY_HEADER, summary_rows(report))}
+<p class="note">geomean over the operators whose baseline verifies (no suggestion counts 1.0);
+fast_p: share of all operators correct and at least p× faster.</p>
+<img alt="budget curve" src="data:image/png;base64,{img}">
+<p class="note">{html.escape(CURVE_NOTE)}</p>
+<h2>Per operator</h2>{table(OPERATOR_HEADER, operator_rows(report))}
+{not_run}
+</body></html>
+"""
+
+
+def write_reports(record: CampaignRecord, folder: Path) -> CampaignReport:
+    report = build_report(record)
+    curve = budget_curve_png({s.strategy: s.curve for s in report.strategies}, f"campaign {record.id}")
+    (folder / "budget_curve.png").write_bytes(curve)
+    (folder / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
+    (folder / "report.md").write_text(render_markdown(report, "budget_curve.png"), encoding="utf-8")
+    (folder / "report.html").write_text(render_html(report, curve), encoding="utf-8")
+    return report

@@ -1,0 +1,57 @@
+"""Campaign numbers from hand-made records: geomean, fast_p, budget curves."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+from ascendopt.campaign.metrics import summarize
+from ascendopt.campaign.records import CampaignRecord, CampaignSettings, CurvePoint, TaskEntry, TaskResult
+
+
+def _task(op: str, strategy: str, speedup: float | None, correct: bool = True, curve=()) -> TaskEntry:
+    return TaskEntry(
+        operator=op,
+        root=Path("/x") / op,
+        strategy=strategy,  # type: ignore[arg-type]
+        episode=f"e-{op}-{strategy}",
+        status="done",
+        result=TaskResult(
+            message="",
+            evaluations=len(curve) or 6,
+            baseline_correct=correct,
+            speedup=speedup,
+            curve=[CurvePoint(evaluations=n, best_speedup=b) for n, b in curve],
+        ),
+    )
+
+
+def test_geomean_counts_no_suggestion_as_one_and_fast_p_counts_every_operator() -> None:
+    record = CampaignRecord(
+        id="c",
+        settings=CampaignSettings(paths=[Path("/x")], budget=4, strategies=["ours"]),
+        tasks=[
+            _task("a", "ours", 2.5, curve=[(1, 1.0), (2, 2.0), (3, 2.6), (4, 2.6)]),
+            _task("b", "ours", None, curve=[(1, 1.0), (2, 1.0), (3, 1.0), (4, 1.0)]),
+            _task("c", "ours", 1.3),
+            _task("d", "ours", None, correct=False),  # baseline fails: not correct, still counted
+        ],
+    )
+    (s,) = summarize(record)
+    assert s.operators == 4 and s.correct == 3 and s.improved == 2
+    assert math.isclose(s.geomean or 0, (2.5 * 1.0 * 1.3) ** (1 / 3))
+    assert s.fast_p == {"1": 0.75, "1.2": 0.5, "2": 0.25}
+    # the curve: geomean over correct operators of the best found within n evaluations
+    assert [n for n, _ in s.curve] == [1, 2, 3, 4]
+    assert math.isclose(s.curve[0][1], 1.0)
+    assert math.isclose(s.curve[2][1], (2.6 * 1.0 * 1.0) ** (1 / 3))
+
+
+def test_strategies_are_summarised_apart() -> None:
+    record = CampaignRecord(
+        id="c",
+        settings=CampaignSettings(paths=[Path("/x")], budget=4, strategies=["ours", "random"]),
+        tasks=[_task("a", "ours", 2.0), _task("a", "random", None)],
+    )
+    ours, rnd = summarize(record)
+    assert (ours.strategy, ours.geomean, rnd.strategy, rnd.geomean) == ("ours", 2.0, "random", 1.0)
