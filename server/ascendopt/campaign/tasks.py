@@ -97,7 +97,7 @@ def rejections(journal: EpisodeJournal) -> dict[str, int]:
             elif not ev.correct:
                 counts["wrong result or sanitizer error"] += 1
         elif isinstance(d, DecisionEvent) and not d.accepted and d.score:
-            why = "introduces a finding its baseline lacks" if d.reason else "not faster beyond the noise band"
+            why = "adds a finding its baseline lacks" if d.reason else "not faster beyond the noise band"
             counts[why] += 1
         elif event.type == "precheck.rejected":
             counts["tiling program fails a case (pre-check, no evaluation spent)"] += 1
