@@ -129,8 +129,9 @@ def test_reference_problems_are_reported_at_the_reference_key(tmp_path: Path, te
     [issue] = [i for i in load_operator(root).issues if "reference" in i.message]
     assert issue.file == "ascendopt.toml" and issue.line == key_line
     assert "no function 'add_custom'" in issue.message
-    shown = CliRunner().invoke(app, ["discover", str(root)], env={"COLUMNS": "400"})
-    assert "no function 'add_custom'" in shown.output and f"ascendopt.toml:{key_line}" in shown.output
+    shown = CliRunner().invoke(app, ["discover", str(root)])
+    flat = "".join(shown.output.split())  # the console may wrap anywhere
+    assert "nofunction'add_custom'" in flat and f"ascendopt.toml:{key_line}:1" in flat
     (root / "reference.py").unlink()
     [issue] = [i for i in load_operator(root).issues if "reference" in i.message]
     assert issue.line == key_line and "does not exist" in issue.message
