@@ -5,6 +5,7 @@ from pathlib import Path
 
 import pytest
 
+from ascendopt.evaluation.cpu_twin.api import supported_names
 from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR
 from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.sandbox import Limits, network_isolation_prefix, run_limited
@@ -39,7 +40,7 @@ def test_errors_inside_twin_headers_land_on_the_user_line() -> None:
         "op_kernel/k.cpp:12:5: error: 'Mmad' is not a member of 'AscendC'\n"
     )
     fallback = Issue(file="op_kernel/k.cpp", line=3, message="build failed")
-    issues = map_diagnostics(stderr, {"op_kernel/k.cpp"}, fallback, INCLUDE_DIR)
+    issues = map_diagnostics(stderr, {"op_kernel/k.cpp"}, fallback, supported_names())
     assert [(i.file, i.line) for i in issues] == [("op_kernel/k.cpp", 40), ("op_kernel/k.cpp", 12)]
     assert "no matching function" in issues[0].message
     assert issues[1].message.startswith("`Mmad` is not supported by the CPU twin; supported:")

@@ -8,9 +8,8 @@ the user line that instantiated it ("required from here").
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from collections.abc import Sequence
 
-from ascendopt.evaluation.cpu_twin.api import supported_names
 from ascendopt.operators.issues import Issue
 
 _DIAG = re.compile(
@@ -25,8 +24,12 @@ _MISSING = re.compile(
 )
 
 
-def map_diagnostics(stderr: str, user_files: set[str], fallback: Issue, include_dir: Path) -> list[Issue]:
-    """Errors (and warnings) as Issues on user files; anything unplaceable lands on `fallback`."""
+def map_diagnostics(
+    stderr: str, user_files: set[str], fallback: Issue, twin_api: Sequence[str] | None = None
+) -> list[Issue]:
+    """Errors (and warnings) as Issues on user files; anything unplaceable lands on `fallback`.
+    `twin_api`: when compiling against the CPU twin's headers, the AscendC names it supports, so
+    a missing one is explained (the twin's build passes its registry; CANN's build passes none)."""
     issues: list[Issue] = []
     context: tuple[str, int, int] | None = None
     for raw in stderr.splitlines():
@@ -53,7 +56,7 @@ def map_diagnostics(stderr: str, user_files: set[str], fallback: Issue, include_
                 line=line,
                 column=col,
                 severity="error",
-                message=_explain(m.group("msg"), include_dir),
+                message=_explain(m.group("msg"), twin_api),
                 code="compile",
             )
         )
@@ -64,14 +67,13 @@ def map_diagnostics(stderr: str, user_files: set[str], fallback: Issue, include_
     return _dedupe(issues)
 
 
-def _explain(message: str, include_dir: Path) -> str:
+def _explain(message: str, twin_api: Sequence[str] | None) -> str:
     """A missing AscendC name, when compiling against the twin's headers, names what the twin supports."""
     m = _MISSING.search(message)
     in_ascendc = m is not None and (m.group("ns") in (None, "AscendC") or "AscendC" in message)
-    if include_dir.is_dir() and m and m.group("name")[0].isupper() and in_ascendc:
-        api = supported_names()
+    if twin_api is not None and m and m.group("name")[0].isupper() and in_ascendc:
         return (
-            f"`{m.group('name')}` is not supported by the CPU twin; supported: {', '.join(api)}; "
+            f"`{m.group('name')}` is not supported by the CPU twin; supported: {', '.join(twin_api)}; "
             "use an Ascend machine over SSH for this operator"
         )
     return message

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel
@@ -222,11 +221,10 @@ def _build_issues(
     fallback = Issue(
         file=project.files.kernel, line=1, message=f"CANN {step} failed ({done.returncode}): {_tail(done)}"
     )
-    issues = map_diagnostics(text, set(candidate.files), fallback, _NO_INCLUDE)
+    issues = map_diagnostics(text, set(candidate.files), fallback)
     return issues or [fallback]
 
 
-_NO_INCLUDE = Path("/nonexistent-ascendopt-include")
 
 
 def local_cann_evaluator(

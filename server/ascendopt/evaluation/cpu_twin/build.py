@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel
 
+from ascendopt.evaluation.cpu_twin.api import supported_names
 from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
 from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits
@@ -78,6 +79,9 @@ def _tree_digest(folder: Path) -> str:
     return h.hexdigest()
 
 
+MAX_COMPILES = 4
+
+
 class Builder:
     """Builds runner executables for candidates on one Runner; safe to share between evaluations.
 
@@ -94,6 +98,9 @@ class Builder:
         self._known: set[str] = set()  # products known to exist: no round trip to ask again
         self._twin_dir: str | None = None
         self._twin_lock = asyncio.Lock()
+        # Compiles at once on this builder's machine: the twin runtime alone is a dozen objects,
+        # and more g++ processes than cores (or SSH sessions than the server allows) gain nothing.
+        self._compiles = asyncio.Semaphore(MAX_COMPILES)
 
     def _path(self, key: str, suffix: str) -> str:
         assert self.cache_root is not None, "twin_dir() first"
@@ -117,12 +124,13 @@ class Builder:
         async with lock:
             if out in self._known:
                 return out
-            result = await self.runner.produce(argv_for, cwd=cwd, out=out, limits=self._limits(cwd, out))
+            async with self._compiles:
+                result = await self.runner.produce(argv_for, cwd=cwd, out=out, limits=self._limits(cwd, out))
             if result.returncode != 0:
                 detail = result.killed_reason
                 if detail:
                     raise CompileError([fallback.model_copy(update={"message": f"compiler {detail}"})])
-                raise CompileError(map_diagnostics(result.stderr, user_files, fallback, INCLUDE_DIR))
+                raise CompileError(map_diagnostics(result.stderr, user_files, fallback, supported_names()))
             self._known.add(out)
             return out
 

@@ -198,7 +198,9 @@ class SshTransport:
                         link.work += 1
                     self.stats.peak_channels = max(self.stats.peak_channels, link.open)
                     return link
-                if len(live) + self._opening < self.options.max_connections or not live:
+                # A connection being opened will have room: wait for it rather than open another
+                # (two callers at start would otherwise open two).
+                if self._opening == 0 and (len(live) < self.options.max_connections or not live):
                     break
                 await self._changed.wait()
             self._opening += 1
