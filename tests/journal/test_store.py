@@ -4,6 +4,7 @@ and the files an episode keeps (the suggestion and its patch)."""
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 
 from ascendopt.journal.events import (
@@ -66,3 +67,16 @@ def test_the_suggestion_and_its_patch_are_the_journals_files(tmp_path: Path) -> 
     patch = journal.write_suggestion(NoiseEvent(band=0, threshold=0), "add_custom", "--- a/x\n+++ b/x\n")
     assert patch == journal.folder / "add_custom.patch" and patch.read_text().startswith("--- a/x")
     assert journal.read_json("suggestion.json") == {"band": 0.0, "threshold": 0.0}
+
+
+def test_an_evaluation_with_nan_errors_reads_back(tmp_path: Path) -> None:
+    """A wrong candidate's errors may be NaN or inf; the record must survive the round trip (resume)."""
+    from ascendopt.journal.events import EvaluationEvent
+
+    journal = EpisodeJournal.create(tmp_path, "e")
+    errors = {"max_abs_error": float("nan"), "max_rel_error": float("inf")}
+    journal.append(EvaluationEvent(key="k", candidate="c", purpose="p", seed=0, evaluation=errors))
+    (event,) = EpisodeJournal.open(tmp_path, "e").events("evaluation")
+    assert isinstance(event.data, EvaluationEvent)
+    assert math.isnan(float(event.data.evaluation["max_abs_error"]))  # JSON null would not convert
+    assert float(event.data.evaluation["max_rel_error"]) == math.inf

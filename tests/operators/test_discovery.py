@@ -100,6 +100,7 @@ def test_two_kernels_claiming_one_name(tmp_path: Path, templates: Path) -> None:
     for op in found.operators:
         dup = [i for i in op.issues if i.code == "duplicate"]
         assert dup and dup[0].line == op.kernel.range.start_line
+        assert dup[0].severity == "warning"  # separate projects: each still usable from its folder
 
 
 def test_unparseable_cpp_names_file_and_line(tmp_path: Path, templates: Path) -> None:

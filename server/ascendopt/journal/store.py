@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from ascendopt.journal.events import EventData
 from ascendopt.operators.candidate import Candidate
@@ -24,6 +24,10 @@ JOURNAL_VERSION = 1
 
 class EpisodeEvent(BaseModel):
     """One line of events.jsonl. `type` names what happened; `data` holds its record (events.py)."""
+
+    # An evaluation of a wrong candidate may hold NaN/inf errors: kept as "NaN"/"Infinity", which
+    # read back as floats (JSON's null would not, and the record would be lost on resume).
+    model_config = ConfigDict(ser_json_inf_nan="strings")
 
     v: int = JOURNAL_VERSION
     seq: int

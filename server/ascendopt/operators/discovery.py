@@ -519,11 +519,16 @@ def _flag_duplicate_names(result: Discovery) -> None:
             continue
         for op in ops:
             others = ", ".join(str(o.root / o.files.kernel) for o in ops if o is not op)
+            # Two projects of a library may share a kernel name (Huawei's samples do): each is still
+            # usable from its own folder. Two in one project folder cannot be told apart.
+            shared = any(o.root == op.root for o in ops if o is not op)
             op.issues.append(
                 Issue(
                     file=op.files.kernel,
                     line=op.kernel.range.start_line,
-                    message=f"kernel name {name!r} is also claimed by {others}",
+                    severity="error" if shared else "warning",
+                    message=f"kernel name {name!r} is also claimed by {others}"
+                    + ("" if shared else "; name this one by its folder"),
                     code="duplicate",
                 )
             )
