@@ -55,3 +55,20 @@ def test_strategies_are_summarised_apart() -> None:
     )
     ours, rnd = summarize(record)
     assert (ours.strategy, ours.geomean, rnd.strategy, rnd.geomean) == ("ours", 2.0, "random", 1.0)
+
+
+def test_reports_show_the_winning_diff_and_what_did_not_count(tmp_path: Path) -> None:
+    from ascendopt.report.campaign import write_reports
+
+    task = _task("a", "ours", 1.5, curve=[(1, 1.0), (2, 1.5)])
+    assert task.result is not None
+    task.result.patch = "--- a/op_host/a.cpp\n+++ b/op_host/a.cpp\n@@ -1 +1 @@\n-x = [k] < 1\n+x = [k] < 2\n"
+    task.result.rejected = {"does not compile": 3}
+    record = CampaignRecord(
+        id="c", settings=CampaignSettings(paths=[Path("/x")], budget=2, strategies=["ours"]), tasks=[task]
+    )
+    write_reports(record, tmp_path)
+    md, page = (tmp_path / "report.md").read_text(), (tmp_path / "report.html").read_text()
+    assert f"```diff\n{task.result.patch}```" in md
+    assert "| a | ours | does not compile | 3 |" in md
+    assert "x = [k] &lt; 2" in page and "does not compile" in page

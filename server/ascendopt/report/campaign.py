@@ -28,6 +28,8 @@ class OperatorRow(BaseModel):
     evaluations: int
     kind: str
     outcome: str
+    rejected: dict[str, int] = {}  # why candidates did not count, by class
+    patch: str = ""  # the winning paired diff (tiling + kernel), when there is one
 
 
 class CampaignReport(BaseModel):
@@ -69,6 +71,8 @@ def _row(t: TaskEntry) -> OperatorRow:
         evaluations=r.evaluations if r else 0,
         kind=(r.kind or "estimate") if r else "",
         outcome=outcome,
+        rejected=r.rejected if r else {},
+        patch=r.patch if r else "",
     )
 
 
@@ -92,6 +96,7 @@ def summary_rows(report: CampaignReport) -> list[list[str]]:
 
 
 SUMMARY_HEADER = ["strategy", "correct", "improved", "geomean", "fast_1.0", "fast_1.2", "fast_2.0", "evals"]
+REJECTED_HEADER = ["operator", "strategy", "reason", "count"]
 OPERATOR_HEADER = ["operator", "strategy", "speedup", "evals", "kind", "outcome"]
 
 
@@ -119,9 +124,21 @@ def render_markdown(report: CampaignReport, curve_png: str) -> str:
         "## Per operator",
         table(OPERATOR_HEADER, operator_rows(report)),
     ]
+    rejected = rejected_rows(report)
+    if rejected:
+        parts += ["## What did not count, and why", table(REJECTED_HEADER, rejected)]
+    for o in report.operators:
+        if o.patch:
+            fence = "~~~~" if "```" in o.patch else "```"
+            parts += [f"### {o.operator} ({o.strategy}): {_x(o.speedup)}", f"{fence}diff\n{o.patch}{fence}"]
     if report.not_run:
         parts += ["## Not run", table(["operator", "root", "why"], [list(r) for r in report.not_run])]
     return "\n\n".join(parts) + "\n"
+
+
+def rejected_rows(report: CampaignReport) -> list[list[str]]:
+    ops = report.operators
+    return [[o.operator, o.strategy, why, str(n)] for o in ops for why, n in sorted(o.rejected.items())]
 
 
 def render_html(report: CampaignReport, curve: bytes) -> str:
@@ -131,6 +148,19 @@ def render_html(report: CampaignReport, curve: bytes) -> str:
         return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
     img = base64.b64encode(curve).decode("ascii")
+    rejected = rejected_rows(report)
+    diffs = "".join(
+        f"<h3>{html.escape(o.operator)} ({html.escape(o.strategy)}): {_x(o.speedup)}</h3>"
+        f"<pre>{html.escape(o.patch)}</pre>"
+        for o in report.operators
+        if o.patch
+    )
+    rejected_html = (
+        "<h2>What did not count, and why</h2>"
+        + table(REJECTED_HEADER, rejected)
+        if rejected
+        else ""
+    )
     not_run = (
         "<h2>Not run</h2>" + table(["operator", "root", "why"], [list(r) for r in report.not_run])
         if report.not_run
@@ -140,7 +170,7 @@ def render_html(report: CampaignReport, curve: bytes) -> str:
 <html lang="en"><head><meta charset="utf-8"><title>Campaign {html.escape(report.campaign)}</title>
 <style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:70em}}
 table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:.3em .6em;text-align:left}}
-th{{background:#f3f3f3}}.note{{color:#555;font-size:.9em}}</style></head><body>
+th{{background:#f3f3f3}}pre{{background:#f6f6f6;padding:.6em;overflow-x:auto}}.note{{color:#555;font-size:.9em}}</style></head><body>
 <h1>Campaign {html.escape(report.campaign)}</h1>
 <p>Budget {report.budget} evaluations per operator and strategy (re-checks included), backend
 <code>{html.escape(report.backend)}</code>, wall time {report.wall_s:.0f} s.
@@ -151,6 +181,7 @@ fast_p: share of all operators correct and at least p× faster.</p>
 <img alt="budget curve" src="data:image/png;base64,{img}">
 <p class="note">{html.escape(CURVE_NOTE)}</p>
 <h2>Per operator</h2>{table(OPERATOR_HEADER, operator_rows(report))}
+{rejected_html}{diffs}
 {not_run}
 </body></html>
 """
