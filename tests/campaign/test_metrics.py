@@ -65,7 +65,7 @@ def test_reports_show_the_winning_diff_and_what_did_not_count(tmp_path: Path) ->
     task.result.patch = "--- a/op_host/a.cpp\n+++ b/op_host/a.cpp\n@@ -1 +1 @@\n-x = [k] < 1\n+x = [k] < 2\n"
     task.result.rejected = {"does not compile": 3}
     record = CampaignRecord(
-        id="c", settings=CampaignSettings(paths=[Path("/x")], budget=2, strategies=["ours"]), tasks=[task]
+        id="c", settings=CampaignSettings(paths=[Path("/x")], budget=4, strategies=["ours"]), tasks=[task]
     )
     write_reports(record, tmp_path)
     md, page = (tmp_path / "report.md").read_text(), (tmp_path / "report.html").read_text()
