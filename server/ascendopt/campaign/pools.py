@@ -74,7 +74,7 @@ class RayPool:
         self._remote = ray.remote(max_retries=RAY_TASK_RETRIES, retry_exceptions=False)(run_task)
 
     def _resources(self, task: EpisodeTask) -> dict[str, Any]:
-        if task.backend == "local:cann":  # CANN on the Ray node itself: one of its NPUs
+        if task.request.backend == "local:cann":  # CANN on the Ray node itself: one of its NPUs
             return {"num_cpus": 1, "resources": {"NPU": 1}}
         return {"num_cpus": 1}
 

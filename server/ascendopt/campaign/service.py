@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
+from ascendopt.agent.service import OptimizeRequest
 from ascendopt.campaign.pools import TaskPool
 from ascendopt.campaign.records import CampaignRecord, CampaignSettings, OperatorEntry, TaskEntry
 from ascendopt.campaign.store import CampaignStore, new_campaign_id
@@ -101,17 +102,20 @@ class CampaignService:
             async with slots:
                 task.status, task.error = "running", ""
                 store.save(record)
-                job = EpisodeTask(
-                    workspace=self.workspace,
-                    root=task.root,
-                    operator=task.operator,
-                    strategy=task.strategy,
-                    episode=task.episode,
+                request = OptimizeRequest(
                     budget=s.budget,
                     seed=s.seed,
                     backend=s.backend,
                     soc=s.soc,
                     model=s.model,
+                    strategy=task.strategy,
+                )
+                job = EpisodeTask(
+                    workspace=self.workspace,
+                    root=task.root,
+                    operator=task.operator,
+                    episode=task.episode,
+                    request=request,
                 )
                 try:
                     task.result = await pool.run(job)

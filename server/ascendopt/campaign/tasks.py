@@ -14,7 +14,6 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ascendopt.agent.service import Optimizer, OptimizeRequest
-from ascendopt.agent.strategies import Strategy
 from ascendopt.campaign.records import CurvePoint, TaskResult
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.journal.events import DecisionEvent, EvaluationEvent, RewriteRejected
@@ -26,26 +25,14 @@ class EpisodeTask(BaseModel):
     workspace: Path
     root: Path
     operator: str
-    strategy: Strategy
     episode: str
-    budget: int
-    seed: int = 0
-    backend: str = "cpu-twin"
-    soc: str | None = None
-    model: str | None = None
+    request: OptimizeRequest  # what `ascendopt optimize` would be asked: budget, strategy, backend …
 
 
 def run_task(task: EpisodeTask) -> TaskResult:
     project = load_operator(task.root, task.operator)
-    request = OptimizeRequest(
-        budget=task.budget,
-        seed=task.seed,
-        backend=task.backend,
-        soc=task.soc,
-        model=task.model,
-        strategy=task.strategy,
-    )
-    outcome = asyncio.run(Optimizer(task.workspace).optimize(project, request, episode_id=task.episode))
+    optimizer = Optimizer(task.workspace)
+    outcome = asyncio.run(optimizer.optimize(project, task.request, episode_id=task.episode))
     journal = EpisodeJournal.open(task.workspace, task.episode)
     s = outcome.suggestion
     return TaskResult(
