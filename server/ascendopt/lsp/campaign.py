@@ -3,6 +3,7 @@ cancellable progress (operators done, evaluations, best, ETA); the report's path
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -44,14 +45,16 @@ def register(ls: AscendServer) -> None:
         if not folders:
             return {"status": "error", "message": "campaign: no workspace folder"}
         service = CampaignService(folders[0])
-        record = service.plan(
+        # Planning discovers every operator under the folders: disk work kept off the event loop.
+        record = await asyncio.to_thread(
+            service.plan,
             CampaignSettings(
                 paths=folders,
                 budget=parsed.budget or max(settings.budget, 4),
                 strategies=parsed.strategies,
                 backend=settings.backend,
                 soc=settings.soc,
-            )
+            ),
         )
 
         async def work(job: Job) -> None:
