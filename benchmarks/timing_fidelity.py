@@ -28,6 +28,17 @@ alongside. "910B1" records use Ascend910B1 (48 vector cores) for twin and model.
 THIS COMPARES OUR KERNEL'S ESTIMATE WITH THEIR (CANN'S) KERNEL'S MEASUREMENT: the
 ratio mixes the quality of our template against CANN's tuned kernel with the timing
 model's own error. Prints figures; asserts nothing.
+
+    .venv/bin/python benchmarks/timing_fidelity.py --ops-repo PATH [--ops-repo PATH …]
+
+runs CANN's OWN open-source kernels instead (the user's checkout of ops-nn / ops-math /
+cann-ops: each record's operator is looked up there by its folder name, e.g.
+`norm/rms_norm`, and built where it sits, with its own tiling program), so the ratio is
+the timing model's error alone: same kernel, same tiling, same shapes. Only operators
+whose open kernel has a 910B variant can be compared (the others are listed with the
+reason); the spec (tensors, dtypes, attrs) and the NumPy reference come from the tables
+below, written from the operators' documented signatures. Nothing of the checkout is
+copied or written.
 """
 
 from __future__ import annotations
@@ -41,6 +52,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from math import prod
 from pathlib import Path
@@ -58,7 +70,7 @@ from ascendopt.operators.candidate import baseline
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
-from ascendopt.operators.spec import CaseSpec, ResolvedCase
+from ascendopt.operators.spec import AttrSpec, CaseSpec, OperatorSpec, ResolvedCase, TensorSpec
 
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATES = REPO / "templates" / "operators"
@@ -73,6 +85,90 @@ FLOATS = {"float16", "float32", "bfloat16"}
 # record folders under eng_ops_classic
 FOLDERS = ("add", "mul", "rms_norm", "softmax_v2", "layer_norm_v3", "add_rms_norm")
 RANK = ["Add", "Mul", "Muls", "RmsNorm", "SoftmaxV2", "LayerNormV3", "AddRmsNorm"]
+
+
+@dataclass(frozen=True)
+class OpenOp:
+    """A CANN operator as the open repositories have it: its folder name, its OpDef's tensors in
+    order (an output's fixed dtype, or None for the case's), its float attrs, its reference."""
+
+    folder: str
+    inputs: tuple[str, ...]
+    outputs: tuple[tuple[str, str | None], ...]
+    attrs: tuple[tuple[str, float], ...]
+
+
+# The records' operators whose open kernels have a 910B variant (ops-nn `norm/`); Add, Mul,
+# SoftmaxV2 and LayerNormV3 have only `arch35` (950) kernels there, which a 910B record cannot time.
+OPEN_OPS = {
+    "RmsNorm": OpenOp("rms_norm", ("x", "gamma"), (("y", None), ("rstd", "float32")), (("epsilon", 1e-6),)),
+    "AddRmsNorm": OpenOp(
+        "add_rms_norm",
+        ("x1", "x2", "gamma"),
+        (("y", None), ("rstd", "float32"), ("x", None)),
+        (("epsilon", 1e-6),),
+    ),
+}
+OPEN_FOLDERS = {
+    "Add": "add",
+    "Mul": "mul",
+    "Muls": "muls",
+    "SoftmaxV2": "softmax_v2",
+    "LayerNormV3": "layer_norm_v3",
+}
+# NumPy references, in float64, from the operators' documented formulas (rstd = 1/sqrt(mean(x²)+eps)).
+OPEN_REFERENCE = """
+import numpy as np
+
+
+def _rms(x, gamma, epsilon):
+    ms = np.mean(x * x, axis=-1, keepdims=True)
+    rstd = 1.0 / np.sqrt(ms + epsilon)
+    return x * rstd * gamma.astype(np.float64), rstd
+
+
+def rms_norm(x, gamma, epsilon=1e-6):
+    return _rms(x.astype(np.float64), gamma, epsilon)
+
+
+def add_rms_norm(x1, x2, gamma, epsilon=1e-6):
+    x = x1.astype(np.float64) + x2.astype(np.float64)
+    y, rstd = _rms(x, gamma, epsilon)
+    return y, rstd, x
+"""
+
+
+def find_open_op(repos: list[Path], folder: str) -> Path | None:
+    """`<repo>/<category>/<folder>` (ops-nn, ops-math) or `<repo>/src/<category>/<folder>` (cann-ops)."""
+    for repo in repos:
+        for pattern in (f"*/{folder}", f"src/*/{folder}"):
+            for path in sorted(repo.glob(pattern)):
+                if (path / "op_kernel").is_dir():
+                    return path
+    return None
+
+
+def has_910b_kernel(path: Path) -> bool:
+    """A kernel source outside `arch35/` that is not the 950-only `*_apt.cpp` entry."""
+    return any(
+        "arch35" not in p.relative_to(path).parts and not p.name.endswith("_apt.cpp")
+        for p in (path / "op_kernel").rglob("*.cpp")
+    )
+
+
+def open_spec(op: OpenOp, case: Case) -> OperatorSpec:
+    floats = ["float16", "float32", "bfloat16"]
+    fixed = {n: d for n, d in op.outputs if d}
+    return OperatorSpec(
+        name=op.folder,
+        soc="Ascend910B1" if case.platform == "910B1" else "Ascend910B4",
+        reference=f"reference.py:{op.folder}",
+        inputs=[TensorSpec(name=n, dtypes=floats) for n in op.inputs],
+        outputs=[TensorSpec(name=n, dtypes=[fixed[n]] if n in fixed else floats) for n, _ in op.outputs],
+        attrs=[AttrSpec(name=a, type="float", default=v) for a, v in op.attrs],
+        cases=[CaseSpec(name="record", shapes=case.shapes, dtype=case.dtype, dtypes=fixed)],
+        tolerances={"bfloat16": {"rtol": 8e-3, "atol": 4e-3}},
+    )
 
 
 @dataclass
@@ -192,36 +288,61 @@ def load_cases(ops: set[str] | None) -> tuple[list[Case], Counter, list[Path]]:
     return list(cases.values()), skipped, files
 
 
+Loaded = tuple[OperatorProject, Path, dict[str, str], Callable[..., object]]
+
+
 class Runner:
-    def __init__(self, jobs: int, work: Path) -> None:
+    """Runs a record's case on the twin: our template, or (`open_ops`) CANN's open kernel."""
+
+    def __init__(self, jobs: int, work: Path, open_ops: dict[str, Path] | None = None) -> None:
         self.builder = Builder()
         self.limits = Limits(wall_seconds=300, cpu_seconds=300, memory_mb=8192, file_mb=4096)
         self.sem = asyncio.Semaphore(jobs)
         self.work = work
-        self.projects: dict[str, tuple[OperatorProject, Path, dict[str, str], object]] = {}
+        self.open_ops = open_ops
+        self.projects: dict[str, Loaded] = {}
         self.n = 0
 
-    def project(self, template: str) -> tuple[OperatorProject, Path, dict[str, str], object]:
-        got = self.projects.get(template)
+    def _materialize(self, key: str, project: OperatorProject, ref: Callable[..., object]) -> Loaded:
+        cand = baseline(project)
+        src = self.work / key / "src"
+        for rel, text in cand.files.items():
+            p = src / rel
+            p.parent.mkdir(parents=True, exist_ok=True)
+            p.write_text(text, encoding="utf-8")
+        return project, src, cand.files, ref
+
+    def project(self, case: Case) -> tuple[Loaded, OperatorSpec]:
+        if self.open_ops is None:
+            got = self.projects.get(case.template)
+            if got is None:
+                project = load_operator(TEMPLATES / case.template)
+                assert project.spec is not None
+                ref = load_reference(project.root, project.spec)
+                got = self.projects[case.template] = self._materialize(case.template, project, ref)
+            assert got[0].spec is not None
+            return got, got[0].spec
+        op = OPEN_OPS[case.op]
+        spec = open_spec(op, case)
+        got = self.projects.get(case.op)
         if got is None:
-            project = load_operator(TEMPLATES / template)
-            assert project.spec is not None
-            cand = baseline(project)
-            src = self.work / template / "src"
-            for rel, text in cand.files.items():
-                p = src / rel
-                p.parent.mkdir(parents=True, exist_ok=True)
-                p.write_text(text, encoding="utf-8")
-            ref = load_reference(project.root, project.spec)
-            got = self.projects[template] = (project, src, cand.files, ref)
-        return got
+            project = load_operator(self.open_ops[case.op])
+            ref = load_reference(self.work, spec, source=OPEN_REFERENCE)
+            got = self.projects[case.op] = self._materialize(case.op, project, ref)
+        return (got[0].model_copy(update={"spec": spec}), *got[1:]), spec
 
     async def run(self, case: Case) -> Outcome:
         out = Outcome(case)
-        project, src, files, ref = self.project(case.template)
-        spec = project.spec
-        assert spec is not None
-        one = CaseSpec(name="record", shapes=case.shapes, dtype=case.dtype)
+        try:
+            (project, src, files, ref), spec = self.project(case)
+        except (KeyError, ValueError, OSError) as exc:  # the operator does not load: say so per case
+            out.error = f"cannot load the operator: {exc}"[:300]
+            return out
+        one = (
+            spec.cases[0]
+            if self.open_ops is not None
+            else CaseSpec(name="record", shapes=case.shapes, dtype=case.dtype)
+        )
         rcase: ResolvedCase = spec.model_copy(update={"cases": [one]}).resolve_cases()[0]
         twin_soc = "Ascend910B1" if case.platform == "910B1" else "Ascend910B4"
         model_socs = ["Ascend910B1"] if case.platform == "910B1" else ["Ascend910B4", "Ascend910B4-1"]
@@ -295,19 +416,45 @@ async def amain(args: argparse.Namespace) -> int:
     if not files:
         print(f"no *profiling*.csv under {calibration.profiling_dir()}")
         return 1
+    open_ops: dict[str, Path] | None = None
+    if args.ops_repo:
+        open_ops = {}
+        for op in sorted({c.op for c in cases}, key=RANK.index):
+            folder = OPEN_OPS[op].folder if op in OPEN_OPS else OPEN_FOLDERS.get(op, op.lower())
+            path = find_open_op(args.ops_repo, folder)
+            if path is None:
+                why = f"no {folder}/ with op_kernel/ in the given repositories"
+            elif not has_910b_kernel(path):
+                why = f"{path}: only arch35 (950) kernels, no 910B variant"
+            elif op not in OPEN_OPS:
+                why = f"{path}: no spec/reference table for {op} in this benchmark"
+            else:
+                open_ops[op] = path
+                continue
+            n = sum(1 for c in cases if c.op == op)
+            skipped[(op, why)] += n
+        cases = [c for c in cases if c.op in open_ops]
     big = [c for c in cases if c.elems > args.max_elems]
     cases = [c for c in cases if c.elems <= args.max_elems]
     cases.sort(key=lambda c: (RANK.index(c.op), c.platform, c.dtype, c.elems))
-    print(
-        "NOTE: this compares OUR template's ESTIMATED time with THEIR (CANN's) kernel's MEASURED time;\n"
-        "      a ratio mixes the quality of our kernel vs CANN's with the timing model's own error."
-    )
+    if open_ops is not None:
+        print(
+            "SAME KERNEL: CANN's own open-source kernel and tiling program, built where it sits, at the\n"
+            "      record's shape; a ratio is the timing model's error alone. Kernels used:"
+        )
+        for op, path in open_ops.items():
+            print(f"      {op}: {path}")
+    else:
+        print(
+            "NOTE: this compares OUR template's ESTIMATED time with THEIR (CANN's) kernel's MEASURED time;\n"
+            "      a ratio mixes the quality of our kernel vs CANN's with the timing model's own error."
+        )
     print("(their block dim and measured µs; our block dim and estimated µs; ratio = estimate / measured)")
     print("records:", ", ".join(str(f.relative_to(calibration.profiling_dir())) for f in files))
     print()
     start = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="ascendopt-fidelity-") as tmp:
-        r = Runner(args.jobs, Path(tmp))
+        r = Runner(args.jobs, Path(tmp), open_ops)
         results = await asyncio.gather(*(r.run(c) for c in cases))
     wall = time.perf_counter() - start
     head = (
@@ -366,14 +513,22 @@ async def amain(args: argparse.Namespace) -> int:
             f"median ratio {statistics.median(everything):.2f}, "
             f"within ±25 %: {_share(everything, 0.25):.0f} %, "
             f"within ±50 %: {_share(everything, 0.5):.0f} %  "
-            f"(OUR kernel's estimate vs CANN's kernel's measurement: kernel quality + model error)"
+            + (
+                "(CANN's kernel estimated vs CANN's kernel measured: the model's error)"
+                if open_ops is not None
+                else "(OUR kernel's estimate vs CANN's kernel's measurement: kernel quality + model error)"
+            )
         )
     print(
         f"skipped: {len(big)} cases above {args.max_elems} elements per tensor"
         + (f" ({', '.join(f'{c.op} {_fmt_shape(c.x_shape)}' for c in big)})" if big else "")
         + f"; {len(failed)} failed to run"
     )
-    print("not reproducible by our templates (distinct cases):")
+    print(
+        "not compared (distinct cases):"
+        if open_ops is not None
+        else "not reproducible by our templates (distinct cases):"
+    )
     for (folder, why), n in sorted(skipped.items()):
         print(f"  {folder}: {why} x{n}")
     print(f"wall time {wall:.0f} s for {len(results)} twin runs ({args.jobs} at a time)")
@@ -385,6 +540,13 @@ def main() -> int:
     ap.add_argument("--max-elems", type=int, default=16 * 1024 * 1024)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--ops", default="", help=f"comma-separated record folders ({','.join(FOLDERS)})")
+    ap.add_argument(
+        "--ops-repo",
+        action="append",
+        type=Path,
+        default=[],
+        help="a checkout of ops-nn / ops-math / cann-ops: time CANN's own kernels (repeatable)",
+    )
     return asyncio.run(amain(ap.parse_args()))
 
 
