@@ -241,11 +241,11 @@ class Episode:
             self._views[candidate.id] = materialize(self.project, candidate, Path(self._tmp.name))
         return self._views[candidate.id]
 
-    async def rewrite(self, rewriter: Rewriter) -> Candidate | None:
-        """Ask `rewriter` for a rewrite of the best candidate; evaluate it, and accept it or not.
-        An accepted rewrite becomes the kernel the tiling search tunes (and, from the kernel
-        rewriter, a lesson)."""
-        parent, parent_eval = self.best, self.best_eval
+    async def rewrite(self, rewriter: Rewriter, from_baseline: bool = False) -> Candidate | None:
+        """Ask `rewriter` for a rewrite of the best candidate (or of the baseline: best-of-n's
+        independent samples); evaluate it, and accept it or not. An accepted rewrite becomes the
+        kernel the tiling search tunes (and, from the kernel rewriter, a lesson)."""
+        parent, parent_eval = (self.base, self.base_eval) if from_baseline else (self.best, self.best_eval)
         assert parent_eval is not None
         kind = rewriter.kind
         context = RewriteContext(
@@ -318,7 +318,10 @@ class Episode:
         search_budget = s.budget - s.recheck
         cancelled = False
         try:
-            while self.ledger.used < search_budget and not self.cancel.is_set():
+            if s.strategy == "best-of-n":
+                await self._best_of_n(search_budget)
+            knobs_too = s.strategy != "best-of-n"
+            while knobs_too and self.ledger.used < search_budget and not self.cancel.is_set():
                 spent = self.ledger.used
                 if self.kernel is not None and not s.tiling_only:
                     self.phase = "kernel rewriting"
@@ -337,6 +340,20 @@ class Episode:
             pass
         cancelled = self.cancel.is_set()
         return await self._conclude(cancelled)
+
+    async def _best_of_n(self, search_budget: int) -> None:
+        """The Best-of-N baseline: independent kernel rewrites of the baseline until the budget is
+        spent, the best correct one kept; no tiling search, no lessons."""
+        idle = 0  # rewrites that spent no evaluation (no edit, edit did not apply): stop after a few
+        self.phase = "best-of-n rewriting"
+        while self.kernel is not None and self.ledger.used < search_budget and not self.cancel.is_set():
+            spent = self.ledger.used
+            await self.rewrite(self.kernel, from_baseline=True)
+            idle = idle + 1 if self.ledger.used == spent else 0
+            if idle >= 3:
+                self.journal.append(ConvergedEvent(message="no evaluable rewrite 3 times running"))
+                return
+            self.progress(f"{self.tried} rewrites judged")
 
     async def _tiling_phase(self, stop_at: int) -> None:
         parent = self.kernel_base

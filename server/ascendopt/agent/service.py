@@ -23,7 +23,7 @@ from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.lessons import knob_settings
 from ascendopt.agent.llm import ENV_BASE_URL, ENV_KEY, ENV_MODEL, LLMClient, LLMSettings
 from ascendopt.agent.settings import EpisodeSettings
-from ascendopt.agent.strategies import Strategy
+from ascendopt.agent.strategies import LLM_STRATEGIES, Strategy
 from ascendopt.agent.suggestion import StaleSuggestion, Suggestion, apply_suggestion
 from ascendopt.agent.tiling_rewrite import TilingRewriter
 from ascendopt.evaluation.backends import make_evaluator, make_precheck
@@ -48,7 +48,7 @@ class OptimizeRequest(BaseModel):
     tiling_only: bool = False
     kernel_steps: int | None = None  # None: EpisodeSettings' default
     tiling_steps: int | None = None
-    strategy: Strategy = "ours"  # the host search; random/tpe are comparison baselines (no LLM, no lessons)
+    strategy: Strategy = "ours"  # random/tpe (knobs alone), best-of-n (LLM rewrites alone): baselines
 
 
 def new_episode_id(operator: str) -> str:
@@ -128,26 +128,36 @@ class Optimizer:
         offline: bool,
     ) -> EpisodeOutcome:
         ledger = Ledger(evaluator, journal, settings.budget, offline=offline)
-        ours = settings.strategy == "ours"  # a comparison baseline searches knobs alone
+        ours = settings.strategy == "ours"  # a comparison baseline: knobs alone, or rewrites alone
+        llm_on = llm_settings.enabled or offline
+        no_llm = (
+            f"skipped: no LLM configured (set {ENV_BASE_URL}, {ENV_MODEL} and {ENV_KEY}, or pass "
+            "--model with an endpoint)"
+        )
         with Bank.open(self.workspace) as bank:
             # Lessons that apply themselves (knob settings) are tried first, with or without an LLM.
             lesson_knobs = knob_settings(bank.all(), project) if ours else []
             kernel = tiling = None
-            if ours and (llm_settings.enabled or offline):
-                llm = LLMClient(llm_settings, journal, offline=offline)
+            llm = LLMClient(llm_settings, journal, offline=offline) if llm_on else None
+            if ours and llm is not None:
                 tiling = TilingRewriter(llm)
-            if not ours:
+            if settings.strategy in LLM_STRATEGIES:
+                # Best-of-N samples the LLM alone: no lessons retrieved or written, no tiling search.
+                kernel = KernelRewriter(llm, None, 0) if llm is not None else None
+                note = (
+                    f"{settings.strategy} baseline: {llm_settings.describe()}"
+                    if llm is not None
+                    else f"{no_llm}: the {settings.strategy} baseline has nothing to run"
+                )
+            elif not ours:
                 note = f"not part of the {settings.strategy} baseline (knob search only)"
             elif settings.tiling_only:
                 note = "not asked for (tiling only)"
-            elif llm_settings.enabled or offline:
+            elif llm is not None:
                 kernel = KernelRewriter(llm, bank, settings.top_k)
                 note = f"on: {llm_settings.describe()}"
             else:
-                note = (
-                    f"skipped: no LLM configured (set {ENV_BASE_URL}, {ENV_MODEL} and {ENV_KEY}, or pass "
-                    "--model with an endpoint) — tiling search and the bank's mechanical lessons only"
-                )
+                note = f"{no_llm} — tiling search and the bank's mechanical lessons only"
             cases = project.spec.resolve_cases() if project.spec else []
             episode = Episode(
                 project,
@@ -160,7 +170,7 @@ class Optimizer:
                 kernel_note=note,
                 lesson_knobs=lesson_knobs,
                 tiling=tiling,
-                lessons=bank if kernel is not None else None,
+                lessons=bank if kernel is not None and ours else None,
                 precheck=make_precheck(settings.backend, project, cases, soc=settings.soc),
             )
             return await episode.run()

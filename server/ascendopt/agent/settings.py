@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, Field
+
+from ascendopt.agent.strategies import Strategy
 
 
 class EpisodeSettings(BaseModel):
@@ -15,9 +15,10 @@ class EpisodeSettings(BaseModel):
     backend: str = "cpu-twin"
     soc: str | None = None
     tiling_only: bool = False
-    # The host search: ours (pattern moves + evolution, with the bank's knob lessons), or a
-    # comparison baseline a campaign runs at the same budget (agent/strategies.py).
-    strategy: Literal["ours", "random", "tpe"] = "ours"
+    # The search: ours (pattern moves + evolution, with the bank's knob lessons, alternating with
+    # kernel rewriting), or a comparison baseline a campaign runs at the same budget
+    # (agent/strategies.py: random and tpe over the knobs, best-of-n rewrites of the baseline).
+    strategy: Strategy = "ours"
     # The paper gives no numbers for S, U, k or the noise threshold; these are ours:
     # S = 2 kernel steps: each costs an LLM call and usually one evaluation; two let a diagnosis
     # be followed up once before the tiling is re-tuned under the new kernel.

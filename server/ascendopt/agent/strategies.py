@@ -1,8 +1,9 @@
 """The comparison searches a campaign runs at the same budget as the episode's own (`ours`):
-uniform random sampling and optuna's TPE over the same knob space, told the same scores.
+uniform random sampling and optuna's TPE over the same knob space, told the same scores, and
+`best-of-n` (N independent LLM rewrites of the baseline, the best kept; the episode runs it).
 
-Both speak the episode's search interface (propose / tell / best / scores), so budget counting,
-the pre-check and the honest re-check are the episode's, whatever searches.
+The knob searches speak the episode's search interface (propose / tell / best / scores), so
+budget counting, the pre-check and the honest re-check are the episode's, whatever searches.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from typing import Any, Literal
 from ascendopt.agent.host_search import Assignment, HostSearch, KnobSearch, ScoreBook, key_of
 from ascendopt.operators.model import Knob
 
-Strategy = Literal["ours", "random", "tpe"]
-STRATEGIES: tuple[Strategy, ...] = ("ours", "random", "tpe")
+Strategy = Literal["ours", "random", "tpe", "best-of-n"]
+STRATEGIES: tuple[Strategy, ...] = ("ours", "random", "tpe", "best-of-n")
+KNOB_STRATEGIES: tuple[Strategy, ...] = ("random", "tpe")  # search the knobs alone
+LLM_STRATEGIES: tuple[Strategy, ...] = ("best-of-n",)  # rewrite the kernel alone: need an LLM
 _ENUMERATE_LIMIT = 4096
 
 
