@@ -19,11 +19,12 @@ from pydantic import BaseModel
 from ascendopt.agent.host_search import Assignment, HostSearch
 from ascendopt.agent.kernel_rewrite import lesson_entry
 from ascendopt.agent.ledger import BudgetExhausted, Ledger
+from ascendopt.agent.openevolve_driver import OpenEvolveDriver
 from ascendopt.agent.recheck import ExtraShape, extra_shapes, judge
 from ascendopt.agent.rewrite import LessonSink, Rejection, RewriteContext, Rewriter
 from ascendopt.agent.scoring import case_speedups, relative_score
 from ascendopt.agent.settings import EpisodeSettings
-from ascendopt.agent.strategies import make_search
+from ascendopt.agent.strategies import LLM_STRATEGIES, make_search
 from ascendopt.agent.suggestion import Suggestion, make_suggestion
 from ascendopt.evaluation.evaluator import Precheck
 from ascendopt.evaluation.records import Evaluation, Finding, noise_band
@@ -89,6 +90,7 @@ class Episode:
         precheck: Precheck | None = None,
         lesson_knobs: list[Assignment] | None = None,
         lessons: LessonSink | None = None,
+        evolve: OpenEvolveDriver | None = None,
     ) -> None:
         if project.spec is None:
             raise ValueError(f"{project.name} has no usable ascendopt.toml")
@@ -104,6 +106,7 @@ class Episode:
         self.precheck = precheck  # runs a candidate's tiling program alone before an evaluation is spent
         self.lesson_knobs = lesson_knobs or []
         self.lessons = lessons  # where accepted kernel rewrites go as lessons
+        self.evolve = evolve  # the openevolve baseline's driver
         self.cases: list[ResolvedCase] = project.spec.resolve_cases()
         self.base = baseline(project)
         self.base_us: dict[str, float] = {}
@@ -187,6 +190,11 @@ class Episode:
     async def try_rewrite(self, candidate: Candidate, kind: str) -> Evaluation | None:
         """Evaluate an LLM rewrite (kind "kernel" or "tiling"); its evaluation if accepted, else None
         with the reason journaled as `<kind>.rejected`."""
+        evaluation, accepted = await self.judge_rewrite(candidate, kind)
+        return evaluation if accepted else None
+
+    async def judge_rewrite(self, candidate: Candidate, kind: str) -> tuple[Evaluation | None, bool]:
+        """(its evaluation, or None if it was refused before one; accepted?)"""
         try:  # a rewrite the operator's discovery cannot read back could never be tuned further
             self.view(candidate)
         except (KeyError, ValueError, OSError) as exc:
@@ -198,7 +206,7 @@ class Episode:
                     reason=f"the rewritten operator: {exc}",
                 )
             )
-            return None
+            return None, False
         evaluation = await self.measure(candidate, f"{kind} rewrite")
         score = self.score(evaluation)
         added = new_findings(evaluation, self.base_eval)
@@ -208,7 +216,7 @@ class Episode:
             or ("no timing" if score is None else None)
         )
         if reason is None and self.consider(candidate, evaluation, f"{kind} rewrite"):
-            return evaluation
+            return evaluation, True
         if reason is not None:  # consider() counts the ones it judges
             self.tried += 1
             self.wrong += 1
@@ -220,7 +228,7 @@ class Episode:
                 reason=reason or "not faster beyond the noise band",
             )
         )
-        return None
+        return evaluation, False
 
     def provisional_lesson(self, entry: ExperienceEntry, sink: LessonSink) -> None:
         """A lesson from an accepted step: journaled now, banked only once the winner passes the re-check."""
@@ -320,7 +328,9 @@ class Episode:
         try:
             if s.strategy == "best-of-n":
                 await self._best_of_n(search_budget)
-            knobs_too = s.strategy != "best-of-n"
+            elif s.strategy == "openevolve":
+                await self._openevolve(search_budget)
+            knobs_too = s.strategy not in LLM_STRATEGIES
             while knobs_too and self.ledger.used < search_budget and not self.cancel.is_set():
                 spent = self.ledger.used
                 if self.kernel is not None and not s.tiling_only:
@@ -354,6 +364,38 @@ class Episode:
                 self.journal.append(ConvergedEvent(message="no evaluable rewrite 3 times running"))
                 return
             self.progress(f"{self.tried} rewrites judged")
+
+    async def _openevolve(self, search_budget: int) -> None:
+        """The OpenEvolve baseline: the package evolves the kernel file; each program it wants
+        scored is evaluated here, through the ledger, as a kernel rewrite of the baseline."""
+        if self.evolve is None:
+            return
+        kernel = self.project.files.kernel
+        base_code = self.base.files[kernel]
+        self.phase = "openevolve"
+
+        async def judge(code: str) -> dict[str, float]:
+            if code == base_code:  # its initial program: measured already
+                return {"combined_score": 1.0, "correct": 1.0}
+            if self.ledger.used >= search_budget or self.cancel.is_set():
+                return {"combined_score": 0.0, "correct": 0.0}
+            candidate = Candidate(
+                operator=self.project.name,
+                files={**self.base.files, kernel: code},
+                knobs=self.base.knobs,
+                origin="kernel_rewrite",
+                parent=self.base.id,
+                llm_written=True,
+            )
+            evaluation, _ = await self.judge_rewrite(candidate, "kernel")
+            ok = evaluation is not None and evaluation.failure_reason() is None
+            s = self.score(evaluation) if ok and evaluation is not None else None
+            self.progress(f"{self.tried} OpenEvolve programs judged")
+            return {"combined_score": 1 / s if s else 0.0, "correct": 1.0 if s else 0.0}
+
+        with tempfile.TemporaryDirectory(prefix="ascendopt-openevolve-") as work:
+            iterations = search_budget - self.ledger.used
+            await self.evolve.run(base_code, Path(kernel).suffix, iterations, judge, Path(work), self.cancel)
 
     async def _tiling_phase(self, stop_at: int) -> None:
         parent = self.kernel_base

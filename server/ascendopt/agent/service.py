@@ -22,6 +22,7 @@ from ascendopt.agent.kernel_rewrite import KernelRewriter
 from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.lessons import knob_settings
 from ascendopt.agent.llm import ENV_BASE_URL, ENV_KEY, ENV_MODEL, LLMClient, LLMSettings
+from ascendopt.agent.openevolve_driver import OpenEvolveDriver
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.strategies import LLM_STRATEGIES, Strategy
 from ascendopt.agent.suggestion import StaleSuggestion, Suggestion, apply_suggestion
@@ -141,9 +142,14 @@ class Optimizer:
             llm = LLMClient(llm_settings, journal, offline=offline) if llm_on else None
             if ours and llm is not None:
                 tiling = TilingRewriter(llm)
+            evolve = None
             if settings.strategy in LLM_STRATEGIES:
-                # Best-of-N samples the LLM alone: no lessons retrieved or written, no tiling search.
-                kernel = KernelRewriter(llm, None, 0) if llm is not None else None
+                # The LLM alone: no lessons retrieved or written, no tiling search. Best-of-N samples
+                # our rewrite prompt; OpenEvolve its own (its LLM calls are not journaled: no replay).
+                if llm is not None and settings.strategy == "openevolve":
+                    evolve = OpenEvolveDriver(llm_settings, settings.seed)
+                elif llm is not None:
+                    kernel = KernelRewriter(llm, None, 0)
                 note = (
                     f"{settings.strategy} baseline: {llm_settings.describe()}"
                     if llm is not None
@@ -172,6 +178,7 @@ class Optimizer:
                 tiling=tiling,
                 lessons=bank if kernel is not None and ours else None,
                 precheck=make_precheck(settings.backend, project, cases, soc=settings.soc),
+                evolve=evolve,
             )
             return await episode.run()
 

@@ -15,10 +15,10 @@ from typing import Any, Literal
 from ascendopt.agent.host_search import Assignment, HostSearch, KnobSearch, ScoreBook, key_of
 from ascendopt.operators.model import Knob
 
-Strategy = Literal["ours", "random", "tpe", "best-of-n"]
-STRATEGIES: tuple[Strategy, ...] = ("ours", "random", "tpe", "best-of-n")
+Strategy = Literal["ours", "random", "tpe", "best-of-n", "openevolve"]
+STRATEGIES: tuple[Strategy, ...] = ("ours", "random", "tpe", "best-of-n", "openevolve")
 KNOB_STRATEGIES: tuple[Strategy, ...] = ("random", "tpe")  # search the knobs alone
-LLM_STRATEGIES: tuple[Strategy, ...] = ("best-of-n",)  # rewrite the kernel alone: need an LLM
+LLM_STRATEGIES: tuple[Strategy, ...] = ("best-of-n", "openevolve")  # rewrite the kernel alone: need an LLM
 _ENUMERATE_LIMIT = 4096
 
 
