@@ -44,7 +44,8 @@ def campaign_cmd(
     paths: Annotated[list[Path] | None, typer.Argument(help="folders holding operators")] = None,
     budget: Annotated[int, typer.Option("--budget", help="evaluations per operator and strategy")] = 24,
     strategy: Annotated[
-        str, typer.Option("--strategy", help="comma-separated: ours, random, tpe; best-of-n, openevolve (need an LLM)")
+        str,
+        typer.Option("--strategy", help="ours, random, tpe; best-of-n, openevolve (need an LLM)"),
     ] = "ours",
     backend: Annotated[str, typer.Option("--backend", help="cpu-twin (default) or ssh:HOST")] = "cpu-twin",
     soc: Annotated[str | None, typer.Option("--soc", help="platform model, e.g. Ascend910B4")] = None,
