@@ -11,6 +11,8 @@ from pydantic import BaseModel
 
 from ascendopt.campaign.metrics import StrategySummary, speedup_of, summarize
 from ascendopt.campaign.records import CampaignRecord, TaskEntry
+from ascendopt.report.blocks import fmt_x as _x
+from ascendopt.report.blocks import html_diff, html_page, html_table, md_diff, md_table
 from ascendopt.report.plots import budget_curve_png
 
 CURVE_NOTE = (
@@ -76,10 +78,6 @@ def _row(t: TaskEntry) -> OperatorRow:
     )
 
 
-def _x(v: float | None) -> str:
-    return "-" if v is None else f"{v:.3f}x"
-
-
 def summary_rows(report: CampaignReport) -> list[list[str]]:
     """The cross-operator table, as the CLI and both reports show it."""
     return [
@@ -106,11 +104,7 @@ def operator_rows(report: CampaignReport) -> list[list[str]]:
 
 
 def render_markdown(report: CampaignReport, curve_png: str) -> str:
-    def table(header: list[str], rows: list[list[str]]) -> str:
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in r) + " |" for r in rows]
-        return "\n".join(lines)
-
+    table = md_table
     parts = [
         f"# Campaign {report.campaign}",
         f"Budget {report.budget} evaluations per operator and strategy (re-checks included), backend "
@@ -129,8 +123,7 @@ def render_markdown(report: CampaignReport, curve_png: str) -> str:
         parts += ["## What did not count, and why", table(REJECTED_HEADER, rejected)]
     for o in report.operators:
         if o.patch:
-            fence = "~~~~" if "```" in o.patch else "```"
-            parts += [f"### {o.operator} ({o.strategy}): {_x(o.speedup)}", f"{fence}diff\n{o.patch}{fence}"]
+            parts += [f"### {o.operator} ({o.strategy}): {_x(o.speedup)}", md_diff(o.patch)]
     if report.not_run:
         parts += ["## Not run", table(["operator", "root", "why"], [list(r) for r in report.not_run])]
     return "\n\n".join(parts) + "\n"
@@ -142,16 +135,12 @@ def rejected_rows(report: CampaignReport) -> list[list[str]]:
 
 
 def render_html(report: CampaignReport, curve: bytes) -> str:
-    def table(header: list[str], rows: list[list[str]]) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
+    table = html_table
     img = base64.b64encode(curve).decode("ascii")
     rejected = rejected_rows(report)
     diffs = "".join(
         f"<h3>{html.escape(o.operator)} ({html.escape(o.strategy)}): {_x(o.speedup)}</h3>"
-        f"<pre>{html.escape(o.patch)}</pre>"
+        + html_diff(o.patch)
         for o in report.operators
         if o.patch
     )
@@ -166,13 +155,7 @@ def render_html(report: CampaignReport, curve: bytes) -> str:
         if report.not_run
         else ""
     )
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Campaign {html.escape(report.campaign)}</title>
-<style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:70em}}
-table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:.3em .6em;text-align:left}}
-th{{background:#f3f3f3}}pre{{background:#f6f6f6;padding:.6em;overflow-x:auto}}.note{{color:#555;font-size:.9em}}</style></head><body>
-<h1>Campaign {html.escape(report.campaign)}</h1>
-<p>Budget {report.budget} evaluations per operator and strategy (re-checks included), backend
+    body = f"""<p>Budget {report.budget} evaluations per operator and strategy (re-checks included), backend
 <code>{html.escape(report.backend)}</code>, wall time {report.wall_s:.0f} s.
 Durations on the CPU twin are estimates.</p>
 <h2>Across operators</h2>{table(SUMMARY_HEADER, summary_rows(report))}
@@ -182,9 +165,8 @@ fast_p: share of all operators correct and at least p× faster.</p>
 <p class="note">{html.escape(CURVE_NOTE)}</p>
 <h2>Per operator</h2>{table(OPERATOR_HEADER, operator_rows(report))}
 {rejected_html}{diffs}
-{not_run}
-</body></html>
-"""
+{not_run}"""
+    return html_page(f"Campaign {report.campaign}", body)
 
 
 def write_reports(record: CampaignRecord, folder: Path) -> CampaignReport:
