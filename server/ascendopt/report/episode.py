@@ -20,7 +20,7 @@ from ascendopt.agent.outcome import CaseOutcome, Outcome
 from ascendopt.campaign.records import CurvePoint
 from ascendopt.experience.bank import BANK_FILE, Bank
 from ascendopt.journal.events import EvaluationEvent, StartEvent
-from ascendopt.journal.store import EpisodeJournal
+from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.report import journal_view
 from ascendopt.report.blocks import fmt_x, html_diff, html_page, html_table, md_diff, md_table
 from ascendopt.report.journal_view import CandidateRow, LessonRow
@@ -234,3 +234,15 @@ def write(workspace: Path, episode: str, fmt: Format = "html", to: Path | None =
         return journal.write_text(SUFFIX[fmt], text)
     to.write_text(text, encoding="utf-8")
     return to
+
+
+def page(workspace: Path, episode: str) -> str:
+    """The HTML page of one episode: what `ascendopt report` writes and the editor's webview shows."""
+    return render_html(build(workspace, episode))
+
+
+def latest(workspace: Path, operator: str) -> str | None:
+    """The newest episode of `operator` in the workspace (ids start with their UTC time)."""
+    folder = episodes_dir(workspace)
+    ids = sorted(p.name for p in folder.glob(f"*-{operator}-*") if p.is_dir()) if folder.is_dir() else []
+    return next((i for i in reversed(ids) if "-replay-" not in i), None)
