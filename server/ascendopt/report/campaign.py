@@ -5,14 +5,18 @@ from __future__ import annotations
 
 import base64
 import html
+from datetime import datetime
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from ascendopt.campaign.metrics import StrategySummary, speedup_of, summarize
 from ascendopt.campaign.records import CampaignRecord, TaskEntry
+from ascendopt.journal.store import EpisodeJournal, episodes_dir
+from ascendopt.report import journal_view
 from ascendopt.report.blocks import fmt_x as _x
 from ascendopt.report.blocks import html_diff, html_page, html_table, md_diff, md_table
+from ascendopt.report.journal_view import LessonRow
 from ascendopt.report.plots import budget_curve_png
 
 CURVE_NOTE = (
@@ -34,6 +38,17 @@ class OperatorRow(BaseModel):
     patch: str = ""  # the winning paired diff (tiling + kernel), when there is one
 
 
+class LearnedLesson(BaseModel):
+    """A lesson the bank took during the campaign, and how often later episodes were offered it."""
+
+    lesson: str
+    title: str
+    operator: str  # whose accepted rewrite (or rewind, for a mined lesson) produced it
+    strategy: str
+    provenance: str
+    retrieved_after: int
+
+
 class CampaignReport(BaseModel):
     campaign: str
     budget: int
@@ -42,9 +57,11 @@ class CampaignReport(BaseModel):
     strategies: list[StrategySummary]
     operators: list[OperatorRow]
     not_run: list[tuple[str, str, str]]  # (operator, root, why)
+    learned: list[LearnedLesson] = []
 
 
-def build_report(record: CampaignRecord) -> CampaignReport:
+def build_report(record: CampaignRecord, workspace: Path | None = None) -> CampaignReport:
+    """`workspace`: where the episodes' journals are, for what the bank learned (none without it)."""
     return CampaignReport(
         campaign=record.id,
         budget=record.settings.budget,
@@ -53,7 +70,47 @@ def build_report(record: CampaignRecord) -> CampaignReport:
         strategies=summarize(record),
         operators=[_row(t) for t in record.tasks],
         not_run=[(o.name, str(o.root), o.reason) for o in record.operators if not o.usable],
+        learned=learned(record, workspace) if workspace is not None else [],
     )
+
+
+def learned(record: CampaignRecord, workspace: Path) -> list[LearnedLesson]:
+    """Lessons stored by the campaign's episodes, each with the offers made after it was stored."""
+    views = []
+    for t in record.tasks:
+        if (episodes_dir(workspace) / t.episode).is_dir():
+            views.append((t, journal_view.read(EpisodeJournal.open(workspace, t.episode))))
+    offers = [offer for _, v in views for offer in v.retrievals]
+    return [
+        LearnedLesson(
+            lesson=w.lesson,
+            title=w.title,
+            operator=w.operator or t.operator,
+            strategy=t.strategy,
+            provenance=w.provenance,
+            retrieved_after=_offers_after(offers, w),
+        )
+        for t, v in views
+        for w in v.written
+        if w.stored
+    ]
+
+
+def _offers_after(offers: list[tuple[str, datetime]], w: LessonRow) -> int:
+    return sum(1 for lesson, at in offers if lesson == w.lesson and w.time is not None and at > w.time)
+
+
+LEARNED_HEADER = ["lesson", "title", "from operator", "strategy", "provenance", "retrieved after"]
+
+
+def learned_rows(report: CampaignReport) -> list[list[str]]:
+    return [
+        [x.lesson[:12], x.title, x.operator, x.strategy, x.provenance, str(x.retrieved_after)]
+        for x in report.learned
+    ]
+
+
+LEARNED_NONE = "No lesson was stored (lessons come from accepted kernel rewrites; no LLM, no rewrites)."
 
 
 def _row(t: TaskEntry) -> OperatorRow:
@@ -124,6 +181,8 @@ def render_markdown(report: CampaignReport, curve_png: str) -> str:
     for o in report.operators:
         if o.patch:
             parts += [f"### {o.operator} ({o.strategy}): {_x(o.speedup)}", md_diff(o.patch)]
+    bank = table(LEARNED_HEADER, learned_rows(report)) if report.learned else LEARNED_NONE
+    parts += ["## What the bank learned", bank]
     if report.not_run:
         parts += ["## Not run", table(["operator", "root", "why"], [list(r) for r in report.not_run])]
     return "\n\n".join(parts) + "\n"
@@ -155,6 +214,7 @@ def render_html(report: CampaignReport, curve: bytes) -> str:
         if report.not_run
         else ""
     )
+    bank = table(LEARNED_HEADER, learned_rows(report)) if report.learned else f"<p>{LEARNED_NONE}</p>"
     body = f"""<p>Budget {report.budget} evaluations per operator and strategy (re-checks included), backend
 <code>{html.escape(report.backend)}</code>, wall time {report.wall_s:.0f} s.
 Durations on the CPU twin are estimates.</p>
@@ -165,12 +225,13 @@ fast_p: share of all operators correct and at least p× faster.</p>
 <p class="note">{html.escape(CURVE_NOTE)}</p>
 <h2>Per operator</h2>{table(OPERATOR_HEADER, operator_rows(report))}
 {rejected_html}{diffs}
+<h2>What the bank learned</h2>{bank}
 {not_run}"""
     return html_page(f"Campaign {report.campaign}", body)
 
 
-def write_reports(record: CampaignRecord, folder: Path) -> CampaignReport:
-    report = build_report(record)
+def write_reports(record: CampaignRecord, folder: Path, workspace: Path | None = None) -> CampaignReport:
+    report = build_report(record, workspace)
     curve = budget_curve_png({s.strategy: s.curve for s in report.strategies}, f"campaign {record.id}")
     (folder / "budget_curve.png").write_bytes(curve)
     (folder / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")

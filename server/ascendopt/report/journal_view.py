@@ -82,6 +82,7 @@ class JournalView(BaseModel):
     curve: list[CurvePoint]
     candidates: list[CandidateRow]
     retrieved: list[str]  # lesson ids offered to the LLM (diagnosis and lesson.offered), in order
+    retrievals: list[tuple[str, datetime]] = []  # every offer of a lesson, with its time
     written: list[LessonRow]
     end: EndEvent | None = None
 
@@ -110,6 +111,7 @@ def read(journal: EpisodeJournal) -> JournalView:
     rows: dict[str, CandidateRow] = {}
     loose: list[CandidateRow] = []  # rows with no candidate id (never became a candidate)
     retrieved: list[str] = []
+    retrievals: list[tuple[str, datetime]] = []
     written: dict[str, LessonRow] = {}
     end: EndEvent | None = None
     used = 0
@@ -179,11 +181,10 @@ def read(journal: EpisodeJournal) -> JournalView:
                     reason=d.reason,
                 )
             )
-        elif isinstance(d, DiagnosisEvent):
-            retrieved += [lesson for lesson in d.lessons if lesson not in retrieved]
-        elif isinstance(d, LessonOffered):
-            if d.lesson not in retrieved:
-                retrieved.append(d.lesson)
+        elif isinstance(d, DiagnosisEvent | LessonOffered):
+            offered = d.lessons if isinstance(d, DiagnosisEvent) else [d.lesson]
+            retrievals += [(lesson, event.time) for lesson in offered]
+            retrieved += [lesson for lesson in offered if lesson not in retrieved]
         elif isinstance(d, LessonProvisional):
             entry = ExperienceEntry.model_validate(d.entry)
             written[d.lesson] = LessonRow(
@@ -205,6 +206,7 @@ def read(journal: EpisodeJournal) -> JournalView:
         curve=budget_curve(journal),
         candidates=candidates,
         retrieved=retrieved,
+        retrievals=retrievals,
         written=list(written.values()),
         end=end,
     )
