@@ -108,8 +108,9 @@ def rejections(journal: EpisodeJournal) -> dict[str, int]:
 
 
 def read(journal: EpisodeJournal) -> JournalView:
-    rows: dict[str, CandidateRow] = {}
-    loose: list[CandidateRow] = []  # rows with no candidate id (never became a candidate)
+    rows: dict[str, CandidateRow] = {}  # the evaluated candidates, by id
+    ordered: list[CandidateRow] = []  # every row, as it happened (those never evaluated included)
+    decided: set[str] = set()  # candidates the greedy acceptance judged
     retrieved: list[str] = []
     retrievals: list[tuple[str, datetime]] = []
     written: dict[str, LessonRow] = {}
@@ -133,34 +134,35 @@ def read(journal: EpisodeJournal) -> JournalView:
             else:
                 row.verdict = "not faster"  # until its decision says more
             rows[d.candidate] = row
+            ordered.append(row)
         elif isinstance(d, DecisionEvent):
-            decided = rows.get(d.candidate)
-            if decided is None or decided.verdict in ("compile error", "wrong"):
+            decided.add(d.candidate)
+            judged = rows.get(d.candidate)
+            if judged is None or judged.verdict in ("compile error", "wrong"):
                 continue
-            decided.origin = d.origin
-            decided.speedup = 1.0 / d.score if d.score else None
+            judged.origin = d.origin
+            judged.speedup = 1.0 / d.score if d.score else None
             if d.accepted:
-                decided.verdict, decided.reason = "accepted", "new best beyond the noise band"
+                judged.verdict, judged.reason = "accepted", "new best beyond the noise band"
             elif d.reason:
-                decided.verdict, decided.reason = "rejected", d.reason
+                judged.verdict, judged.reason = "rejected", d.reason
             elif d.score is not None and d.score > 1.0:
-                decided.verdict, decided.reason = "slower", "slower than the baseline"
+                judged.verdict, judged.reason = "slower", "slower than the baseline"
             elif d.score is not None:
-                decided.reason = "not faster than the best so far beyond the noise band"
+                judged.reason = "not faster than the best so far beyond the noise band"
             else:
-                decided.verdict, decided.reason = "wrong", "not correct, or no timing"
+                judged.verdict, judged.reason = "wrong", "not correct, or no timing"
         elif isinstance(d, RewriteRejected):
             kind = d.type.split(".")[0]
             known = rows.get(d.candidate or "")
             if known is not None:
-                if known.verdict == "not faster" and d.stage == "evaluate":
-                    known.origin = f"{kind} rewrite"
-                    known.verdict, known.reason = (
-                        ("rejected" if "introduces" in d.reason else "wrong"),
-                        d.reason,
-                    )
+                known.origin = f"{kind} rewrite"
+                if d.candidate not in decided and known.verdict == "not faster":
+                    # correct, yet refused before any decision: a finding its baseline lacks, or no timing
+                    known.verdict = "rejected" if "introduces" in d.reason else "wrong"
+                    known.reason = d.reason
                 continue
-            loose.append(
+            ordered.append(
                 CandidateRow(
                     candidate=d.candidate,
                     origin=f"{kind} rewrite",
@@ -172,7 +174,7 @@ def read(journal: EpisodeJournal) -> JournalView:
         elif isinstance(d, KnobRejected):
             text = ", ".join(f"{k}={v}" for k, v in d.assignment.items())
             verdict: Verdict = "pre-check" if d.type == "precheck.rejected" else "not applicable"
-            loose.append(
+            ordered.append(
                 CandidateRow(
                     candidate=d.candidate,
                     origin="tiling search",
@@ -199,7 +201,7 @@ def read(journal: EpisodeJournal) -> JournalView:
         elif isinstance(d, EndEvent):
             end = d
     _settle_winner(journal, rows, end)
-    candidates = [*rows.values(), *loose]
+    candidates = ordered
     for r in candidates:
         r.rejection_class = _rejection_class(r)
     return JournalView(
