@@ -10,6 +10,7 @@ export const ServerCommand = {
   accept: 'ascendopt.acceptSuggestion',
   reject: 'ascendopt.rejectSuggestion',
   showExperience: 'ascendopt.showExperience',
+  episodeReport: 'ascendopt.episodeReport',
 } as const;
 
 /** Server → client notifications. */
@@ -40,6 +41,7 @@ export const ClientCommand = {
   review: 'ascendopt.reviewSuggestion',
   accept: 'ascendopt.acceptSuggestionInDiff',
   reject: 'ascendopt.rejectSuggestionInDiff',
+  showReport: 'ascendopt.showReport',
 } as const;
 
 /** Read-only documents the extension serves. */

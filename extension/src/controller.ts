@@ -12,6 +12,7 @@ import { type Interpreter, InterpreterError, resolveInterpreter, type Interprete
 import type { EpisodeEndedParams, EvaluatedParams, ExperienceResult, IndexedOperator, IndexedParams, SuggestionParams, Target } from './protocol';
 import { backendChoices, initializationOptions, needsRestart, readSettings, serverEnv, type AscendSettings } from './settings';
 import type { StatusModel } from './status';
+import { ReportPanels } from './report';
 import { SuggestionReview, type SuggestionStore } from './suggestions';
 import { operatorPicks, targetFor } from './targets';
 
@@ -65,11 +66,13 @@ export class Controller implements vscode.Disposable {
   private experienceText = renderExperience({ lessons: [] });
   private readonly experienceChanged = new vscode.EventEmitter<vscode.Uri>();
   readonly review: SuggestionReview;
+  readonly reports: ReportPanels;
   interpreter: Interpreter | undefined;
 
   constructor(private readonly deps: ControllerDeps) {
     this.settings = this.readSettings();
     this.review = new SuggestionReview(deps.store, (command, args) => this.execute(command, args), deps.log);
+    this.reports = new ReportPanels((command, args) => this.execute(command, args));
   }
 
   private readSettings(): AscendSettings {
@@ -238,10 +241,33 @@ export class Controller implements vscode.Disposable {
     }
   }
 
+  /** The server words the outcome; an end without a suggestion is shown here, with its report. */
   private onEpisodeEnded(p: EpisodeEndedParams): void {
     const how = p.cancelled ? 'cancelled' : 'ended';
     this.deps.log.info(`episode ${p.episode} of ${p.operator} ${how}: ${p.message}`);
-    this.deps.status.setLastResult(`${p.operator}: ${p.message}`);
+    for (const line of p.outcome?.details ?? []) {
+      this.deps.log.info(`  ${line}`);
+    }
+    this.deps.status.setLastResult(`${p.operator}: ${p.outcome?.title ?? p.message}`);
+    if (p.suggestion) {
+      return; // the suggestion's own notification offers Review / Accept / Reject
+    }
+    const text = `${p.operator}: ${p.outcome?.headline ?? p.message}`;
+    const show = p.outcome?.status === 'failed' ? vscode.window.showWarningMessage : vscode.window.showInformationMessage;
+    void Promise.resolve(show(text, 'Show report')).then((choice) => {
+      if (choice) {
+        void this.showReport(p.episode);
+      }
+    });
+  }
+
+  /** The report of an episode (by id), or of the newest episode of the operator the user means. */
+  async showReport(arg?: unknown): Promise<boolean> {
+    if (typeof arg === 'string') {
+      return this.reports.show({ episode: arg });
+    }
+    const target = await this.pickTarget(arg instanceof vscode.Uri ? arg : undefined);
+    return target ? this.reports.show(target as unknown as Record<string, unknown>) : false;
   }
 
   /** The operator a command means (clicked file, active editor, only operator, or a pick). */
@@ -378,11 +404,13 @@ export class Controller implements vscode.Disposable {
       vscode.commands.registerCommand(ClientCommand.review, (id?: unknown) => this.review.review(typeof id === 'string' ? id : undefined)),
       vscode.commands.registerCommand(ClientCommand.accept, (resource?: unknown) => this.review.accept(this.review.idFrom(resource))),
       vscode.commands.registerCommand(ClientCommand.reject, (resource?: unknown) => this.review.reject(this.review.idFrom(resource))),
+      vscode.commands.registerCommand(ClientCommand.showReport, (arg?: unknown) => this.showReport(arg)),
     ];
   }
 
   dispose(): void {
     void this.stop();
+    this.reports.dispose();
     this.experienceChanged.dispose();
   }
 }

@@ -47,6 +47,14 @@ export interface Speedup {
   kind: string; // "estimate" or "measured"
 }
 
+/** How an episode ended, worded by the server (server/ascendopt/agent/outcome.py): shown, never re-worded. */
+export interface OutcomeSummary {
+  status: 'suggestion' | 'no_gain' | 'cancelled' | 'failed';
+  title: string; // short: a diff title, the status line
+  headline: string; // one line: a toast
+  details: string[]; // per case (regressions marked), timing kind and backend, kernel rewriting
+}
+
 export interface SuggestionParams {
   id: string;
   operator: string;
@@ -56,6 +64,7 @@ export interface SuggestionParams {
   geomean: number;
   summary: string;
   files: SuggestionFile[];
+  outcome?: OutcomeSummary | null;
 }
 
 export interface EpisodeEndedParams {
@@ -65,6 +74,15 @@ export interface EpisodeEndedParams {
   cancelled: boolean;
   message: string;
   suggestion: string | null;
+  outcome?: OutcomeSummary | null;
+}
+
+/** What episodeReport answers: the report page, or why there is none. */
+export interface ReportResult {
+  episode?: string;
+  title?: string;
+  html?: string;
+  error?: string;
 }
 
 /** What acceptSuggestion answers. */

@@ -1,9 +1,10 @@
 /**
  * Reviewing a suggestion: a notification with the speedup, VS Code's diff editor per changed file
  * (the file on disk vs the proposal, served read-only on the `ascendopt-proposed` scheme), and
- * Accept / Reject in the notification and as editor-title actions on those diffs. The server
- * applies both files or neither (`ascendopt.acceptSuggestion`), so the client only asks and then
- * closes the diffs.
+ * Accept / Reject in the notification and as editor-title actions on those diffs. Accept needs the
+ * diff to have been opened (else it offers to open it). The server applies both files or neither
+ * (`ascendopt.acceptSuggestion`), so the client only asks and then closes the diffs. Every text
+ * about the outcome is the server's (`outcome`: agent/outcome.py); the client only shows it.
  */
 
 import * as vscode from 'vscode';
@@ -22,16 +23,18 @@ export function formatSpeedup(geomean: number): string {
   return `${geomean.toFixed(2)}×`;
 }
 
-/** The notification's text: the server's title (operator, geomean, cases) plus the summary. */
+/** The notification's text: the server's title (operator, then the outcome's headline with any
+ * slower case) plus the files. */
 export function notificationText(s: SuggestionParams): string {
   const kinds = new Set(s.speedups.map((sp) => sp.kind));
-  const label = kinds.size === 1 && kinds.has('estimate') ? ' (estimate)' : '';
+  const label = !s.outcome && kinds.size === 1 && kinds.has('estimate') ? ' (estimate)' : '';
   const files = s.files.map((f) => f.path).join(' + ');
   return `${s.title}${label} — ${files}. Review the paired diff?`;
 }
 
 export function diffTitle(s: SuggestionParams, file: SuggestionFile): string {
-  return `${s.operator} ${formatSpeedup(s.geomean)}: ${file.path} (current ↔ proposed)`;
+  const what = s.outcome?.title ?? formatSpeedup(s.geomean);
+  return `${s.operator} ${what}: ${file.path} (current ↔ proposed)`;
 }
 
 /** `ascendopt-proposed:/<id>/<path relative to the operator>`: the path keeps the language mode. */
@@ -110,6 +113,9 @@ export class SuggestionContentProvider implements vscode.TextDocumentContentProv
 }
 
 export class SuggestionReview {
+  /** Suggestions whose diff was opened: only those may be accepted. */
+  private readonly reviewed = new Set<string>();
+
   constructor(
     private readonly store: SuggestionStore,
     private readonly send: SendCommand,
@@ -139,6 +145,7 @@ export class SuggestionReview {
       void vscode.window.showWarningMessage('AscendOptimizer: that suggestion was already decided.');
       return;
     }
+    this.reviewed.add(s.id);
     let moved = false;
     for (const file of s.files) {
       const onDisk = vscode.Uri.parse(file.uri);
@@ -160,6 +167,17 @@ export class SuggestionReview {
     const s = id ? this.store.get(id) : this.store.latest();
     if (!s) {
       void vscode.window.showWarningMessage('AscendOptimizer: no pending suggestion to accept.');
+      return false;
+    }
+    if (!this.reviewed.has(s.id)) {
+      const open = 'Review the diff';
+      const choice = await vscode.window.showWarningMessage(
+        `${s.operator}: open the paired diff before accepting it (${s.files.map((f) => f.path).join(' + ')}).`,
+        open,
+      );
+      if (choice === open) {
+        await this.review(s.id);
+      }
       return false;
     }
     // Unsaved edits in a changed file make the suggestion stale (the server checks the buffers it

@@ -252,6 +252,32 @@ test('episodeEnded → logged and shown in the status detail', async () => {
   assert.ok(h.logLines.some((l) => /episode e1 of add_custom cancelled/.test(l)));
 });
 
+test('episodeEnded without a suggestion: the server’s headline in a toast, Show report opens the page', async () => {
+  const h = harness();
+  await h.controller.start();
+  const c = h.clients[0]!;
+  c.answer = (command, args) =>
+    command === 'ascendopt.episodeReport' ? { episode: (args[0] as { episode: string }).episode, html: '<!doctype html><p>r</p>' } : null;
+  mock.answers.push('Show report');
+  const headline = 'no gain: no candidate beat the baseline beyond the noise band (6 tried); kernel rewriting skipped: no LLM configured';
+  c.notify('ascendopt/episodeEnded', {
+    operator: 'add_custom',
+    operatorRoot: '/ws/add_custom',
+    episode: 'e2',
+    cancelled: false,
+    message: headline,
+    suggestion: null,
+    outcome: { status: 'no_gain', title: 'no gain', headline, details: ['small: 1.49 µs (estimate)'] },
+  });
+  await mock.settle();
+  assert.equal(h.status.lastResult, 'add_custom: no gain', 'the operator named once');
+  assert.equal(mock.messages[0]!.text, `add_custom: ${headline}`);
+  assert.deepEqual(mock.messages[0]!.items, ['Show report']);
+  assert.deepEqual(c.requests.at(-1)!.params, { command: 'ascendopt.episodeReport', arguments: [{ episode: 'e2' }] });
+  assert.equal(mock.webviews[0]!.webview.html, '<!doctype html><p>r</p>');
+  assert.ok(h.logLines.some((l) => /small: 1.49 µs \(estimate\)/.test(l)), 'the details go to the log');
+});
+
 test('Set LLM API key: kept in secret storage, the server restarted with it in its env', async () => {
   const h = harness();
   await h.controller.start();
@@ -310,8 +336,8 @@ test('registerCommands registers every palette command once, none clashing with 
   const h = harness();
   h.controller.registerCommands();
   const ids = [...mock.commands.keys()];
-  assert.equal(ids.length, 13);
-  for (const server of ['ascendopt.optimize', 'ascendopt.tuneTiling', 'ascendopt.verify', 'ascendopt.profile', 'ascendopt.acceptSuggestion', 'ascendopt.rejectSuggestion', 'ascendopt.showExperience', 'ascendopt.mineExperience']) {
+  assert.equal(ids.length, 14);
+  for (const server of ['ascendopt.optimize', 'ascendopt.tuneTiling', 'ascendopt.verify', 'ascendopt.profile', 'ascendopt.acceptSuggestion', 'ascendopt.rejectSuggestion', 'ascendopt.showExperience', 'ascendopt.mineExperience', 'ascendopt.episodeReport']) {
     assert.ok(!ids.includes(server), `${server} is left to vscode-languageclient`);
   }
 });

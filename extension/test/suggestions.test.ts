@@ -117,11 +117,34 @@ test('Accept asks the server to apply both files, then closes the diffs', async 
   assert.equal(store.get('s1'), undefined);
 });
 
-test('Accept from the notification', async () => {
-  const { review, sent } = setup();
-  mock.answers.push('Accept');
+test('Accept before the diff was opened asks to open it first, and applies nothing', async () => {
+  const { review, sent, store } = setup();
+  mock.answers.push('Accept', 'Review the diff');
   await review.offer(suggestion());
+  assert.equal(sent.length, 0, 'nothing is sent before the user has seen the diff');
+  assert.match(mock.messages[1]!.text, /open the paired diff before accepting it/);
+  assert.equal(mock.executed.filter((e) => e.command === 'vscode.diff').length, 2, 'the diff opens on request');
+  assert.ok(store.get('s1'));
+  assert.equal(await review.accept('s1'), true, 'once reviewed, Accept applies');
   assert.deepEqual(sent.map((s) => s.command), ['ascendopt.acceptSuggestion']);
+});
+
+test('with the outcome record: the toast and diff titles show the server’s words, slower cases included', () => {
+  const s = {
+    ...suggestion(),
+    title: 'add_custom: 1.01× faster (geomean of 4 cases, estimate); slower on llama 0.98×',
+    outcome: {
+      status: 'suggestion' as const,
+      title: '1.01× faster, slower on 1 of 4 cases (estimate)',
+      headline: '1.01× faster (geomean of 4 cases, estimate); slower on llama 0.98×',
+      details: [],
+    },
+  };
+  assert.equal(
+    notificationText(s),
+    'add_custom: 1.01× faster (geomean of 4 cases, estimate); slower on llama 0.98× — op_host/add_custom.cpp + op_kernel/add_custom.cpp. Review the paired diff?',
+  );
+  assert.equal(diffTitle(s, s.files[0]!), 'add_custom 1.01× faster, slower on 1 of 4 cases (estimate): op_host/add_custom.cpp (current ↔ proposed)');
 });
 
 test('Reject tells the server, changes nothing, closes the diffs', async () => {
@@ -148,6 +171,7 @@ test('A stale suggestion: the server says so; the client drops it and closes the
 test('A failed write keeps the suggestion (nothing changed; the user may retry)', async () => {
   const { review, store } = setup(() => ({ applied: false, message: 'add_custom: could not write the suggestion (disk full); no file was changed' }));
   store.add(suggestion());
+  await review.review('s1');
   assert.equal(await review.accept('s1'), false);
   assert.ok(store.get('s1'));
 });

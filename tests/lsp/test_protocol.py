@@ -20,6 +20,7 @@ SHARED = [
     "EvaluatedParams",
     "SuggestionFile",
     "Speedup",
+    "OutcomeSummary",
     "SuggestionParams",
     "EpisodeEndedParams",
 ]

@@ -144,6 +144,25 @@ export enum ConfigurationTarget {
   WorkspaceFolder = 3,
 }
 
+export enum ViewColumn {
+  Active = -1,
+  Beside = -2,
+  One = 1,
+}
+
+/** A webview panel as `window.createWebviewPanel` makes it; `mock.webviews` lists them. */
+export interface MockWebview {
+  viewType: string;
+  title: string;
+  options: Record<string, unknown>;
+  webview: { html: string };
+  revealed: number;
+  disposed: boolean;
+  reveal(): void;
+  onDidDispose(listener: () => void): Disposable;
+  dispose(): void;
+}
+
 export enum StatusBarAlignment {
   Left = 1,
   Right = 2,
@@ -190,6 +209,7 @@ export const mock = {
   statusItems: [] as Record<string, unknown>[],
   statusBarItems: [] as Record<string, unknown>[],
   progress: [] as MockProgress[],
+  webviews: [] as MockWebview[],
   activeEditorUri: undefined as Uri | undefined,
   workspaceFolders: undefined as { uri: Uri; name: string; index: number }[] | undefined,
 
@@ -211,6 +231,7 @@ export const mock = {
     this.statusItems = [];
     this.statusBarItems = [];
     this.progress = [];
+    this.webviews = [];
     this.activeEditorUri = undefined;
     this.workspaceFolders = undefined;
   },
@@ -326,6 +347,25 @@ export const window = {
     } finally {
       entry.done = true;
     }
+  },
+  createWebviewPanel(viewType: string, title: string, _column: unknown, options: Record<string, unknown> = {}): MockWebview {
+    const disposed = new EventEmitter<void>();
+    const panel: MockWebview = {
+      viewType,
+      title,
+      options,
+      webview: { html: '' },
+      revealed: 0,
+      disposed: false,
+      reveal: () => (panel.revealed += 1),
+      onDidDispose: (listener) => disposed.event(listener),
+      dispose: () => {
+        panel.disposed = true;
+        disposed.fire();
+      },
+    };
+    mock.webviews.push(panel);
+    return panel;
   },
   createStatusBarItem(id: string, alignment?: number, priority?: number) {
     const item: Record<string, unknown> = { id, alignment, priority, visible: false };

@@ -20,12 +20,13 @@ from ascendopt.agent.host_search import Assignment, HostSearch
 from ascendopt.agent.kernel_rewrite import lesson_entry
 from ascendopt.agent.ledger import BudgetExhausted, Ledger
 from ascendopt.agent.openevolve_driver import OpenEvolveDriver
+from ascendopt.agent.outcome import KernelRewriting, Outcome, Status, baseline_cases, cases_of
 from ascendopt.agent.recheck import ExtraShape, extra_shapes, judge
 from ascendopt.agent.rewrite import LessonSink, Rejection, RewriteContext, Rewriter
 from ascendopt.agent.scoring import case_speedups, relative_score
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.strategies import LLM_STRATEGIES, make_search
-from ascendopt.agent.suggestion import Suggestion, make_suggestion
+from ascendopt.agent.suggestion import CaseSpeedup, Suggestion, make_suggestion
 from ascendopt.evaluation.evaluator import Precheck
 from ascendopt.evaluation.records import Evaluation, Finding, noise_band
 from ascendopt.experience.records import ExperienceEntry
@@ -73,6 +74,7 @@ class EpisodeOutcome(BaseModel):
     best_speedup: float | None = None
     kernel_rewriting: str = ""  # what happened on the kernel side, in words
     recheck: list[ExtraShape] = []  # the final re-check's extra shapes: checked, skipped and why
+    outcome: Outcome | None = None  # the same, as every front end renders it (agent/outcome.py)
 
 
 class Episode:
@@ -102,6 +104,7 @@ class Episode:
         self.cancel = cancel or asyncio.Event()
         self.kernel = kernel
         self.kernel_note = kernel_note
+        self.kernel_stopped = False  # the rewriter gave up mid-episode (kernel_note says why)
         self.tiling = tiling  # the LLM's tiling mutants, one per tiling phase
         self.precheck = precheck  # runs a candidate's tiling program alone before an evaluation is spent
         self.lesson_knobs = lesson_knobs or []
@@ -275,6 +278,7 @@ class Episode:
                 )
             if proposal.stop:
                 self.kernel_note = proposal.stop
+                self.kernel_stopped = kind == "kernel"
                 self.journal.append(RewriteSkipped(type=f"{kind}.disabled", reason=proposal.stop))
             return None
         candidate = proposal.candidate
@@ -318,6 +322,7 @@ class Episode:
                 None,
                 f"the operator as it is fails verification on {first.backend} "
                 f"({first.failure_reason() or 'no timing'}); fix it before optimizing",
+                status="failed",
             )
         self.base_us, self.best_eval, self.base_eval = base_us, first, first
         second = await self.measure(self.base, "noise", seed=s.seed + 1)
@@ -496,7 +501,7 @@ class Episode:
         speedups, geomean = case_speedups(spec_only(base_eval), spec_only(best_eval), self.noise)
         if geomean <= 1 + self.threshold:
             return self._finish(
-                None, f"re-measured speedup {geomean:.3f}x is within the noise band", cancelled
+                None, f"re-measured speedup {geomean:.3f}x is within the noise band", cancelled, speedups
             )
         label = next((c.profile.source for c in best_eval.cases if c.profile), "")
         suggestion = make_suggestion(
@@ -508,30 +513,59 @@ class Episode:
             proposed_files=self.best.files,
             speedups=speedups,
             geomean=geomean,
-            summary=f"{self.project.name}: {geomean:.2f}x faster (geomean of {len(speedups)} cases; {label})",
+            summary=f"{geomean:.2f}x faster (geomean of {len(speedups)} cases; {label})",
         )
         self.journal.write_suggestion(suggestion, self.project.name, suggestion.patch())
         self._bank_lessons()
         return self._finish(suggestion, suggestion.summary, cancelled)
 
-    def _finish(self, suggestion: Suggestion | None, message: str, cancelled: bool = False) -> EpisodeOutcome:
+    def _finish(
+        self,
+        suggestion: Suggestion | None,
+        message: str,
+        cancelled: bool = False,
+        speedups: list[CaseSpeedup] | None = None,
+        status: Status = "no_gain",
+    ) -> EpisodeOutcome:
+        if suggestion is not None:
+            status, speedups = "suggestion", suggestion.speedups
+        elif cancelled:
+            status = "cancelled"
+        kind = self.base_eval.timing_kind if self.base_eval else "estimate"
+        rewriting: KernelRewriting = "stopped" if self.kernel_stopped else "ran"
+        if (self.kernel is None and self.evolve is None) or self.settings.tiling_only:
+            rewriting = "skipped"
+        record = Outcome(
+            operator=self.project.name,
+            episode=self.journal.id,
+            status=status,
+            reason=message + (f"; cancelled after {self.ledger.used} evaluations" if cancelled else ""),
+            evaluations=self.ledger.used,
+            budget=self.settings.budget,
+            backend=self.base_eval.backend if self.base_eval else self.settings.backend,
+            geomean=suggestion.geomean_speedup if suggestion else None,
+            cases=cases_of(speedups) if speedups else baseline_cases(self.base_us, kind),
+            kernel_rewriting=rewriting,
+            kernel_note=self.kernel_note,
+        )
         outcome = EpisodeOutcome(
             episode=self.journal.id,
             operator=self.project.name,
             suggestion=suggestion,
-            message=message,
+            message=record.headline,
             cancelled=cancelled,
             evaluations=self.ledger.used,
             baseline_us=self.base_us,
             best_speedup=suggestion.geomean_speedup if suggestion else None,
             kernel_rewriting=self.kernel_note,
             recheck=self.recheck_notes,
+            outcome=record,
         )
         self.journal.append(EndEvent(**outcome.model_dump(mode="json", exclude={"suggestion"})))
         self.journal.write_json("summary.json", outcome)
         self.phase = "done" if suggestion is not None else "done, no suggestion"
         self.ended, self.result_speedup = True, outcome.best_speedup
-        self.progress(message)
+        self.progress(outcome.message)
         return outcome
 
 

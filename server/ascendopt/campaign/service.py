@@ -141,7 +141,7 @@ class CampaignService:
             store.save(record)
         if on_progress:
             on_progress(self.progress(record, started, spent_before))
-        write_reports(record, store.folder)
+        write_reports(record, store.folder, self.workspace)
         return record
 
     def progress(self, record: CampaignRecord, started: float, spent_before: int = 0) -> CampaignProgress:

@@ -8,17 +8,15 @@ returns what the report needs; a task run again continues its journal (nothing e
 from __future__ import annotations
 
 import asyncio
-from collections import Counter
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from ascendopt.agent.service import Optimizer, OptimizeRequest
-from ascendopt.campaign.records import CurvePoint, TaskResult
-from ascendopt.evaluation.records import Evaluation
-from ascendopt.journal.events import DecisionEvent, EvaluationEvent, RewriteRejected
+from ascendopt.campaign.records import TaskResult
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.operators.discovery import load_operator
+from ascendopt.report.journal_view import budget_curve, rejections
 
 
 class EpisodeTask(BaseModel):
@@ -56,40 +54,3 @@ def progress_of(workspace: Path, episode: str) -> tuple[int, float | None]:
         return 0, None
     curve = budget_curve(EpisodeJournal.open(workspace, episode))
     return (curve[-1].evaluations, curve[-1].best_speedup) if curve else (0, None)
-
-
-def budget_curve(journal: EpisodeJournal) -> list[CurvePoint]:
-    """Best speedup found so far after each evaluation (search-time, before the re-check)."""
-    used, best, points = 0, 1.0, []
-    for event in journal.events():
-        if event.type == "evaluation":
-            used += 1
-            points.append(CurvePoint(evaluations=used, best_speedup=best))
-        elif isinstance(d := event.data, DecisionEvent) and d.accepted and d.score:
-            best = max(best, 1.0 / d.score)
-            if points:
-                points[-1] = CurvePoint(evaluations=used, best_speedup=best)
-    return points
-
-
-def rejections(journal: EpisodeJournal) -> dict[str, int]:
-    """Why candidates did not count, by class, for the report."""
-    counts: Counter[str] = Counter()
-    for event in journal.events():
-        d = event.data
-        if isinstance(d, EvaluationEvent):
-            ev = Evaluation.model_validate(d.evaluation)
-            if ev.status == "compile_error":
-                counts["does not compile"] += 1
-            elif not ev.correct:
-                counts["wrong result or sanitizer error"] += 1
-        elif isinstance(d, DecisionEvent) and not d.accepted and d.score:
-            why = "adds a finding its baseline lacks" if d.reason else "not faster beyond the noise band"
-            counts[why] += 1
-        elif event.type == "precheck.rejected":
-            counts["tiling program fails a case (pre-check, no evaluation spent)"] += 1
-        elif event.type == "rejected":
-            counts["knob value not applicable"] += 1
-        elif isinstance(d, RewriteRejected) and d.stage == "apply":
-            counts["LLM edit does not apply"] += 1
-    return dict(counts)

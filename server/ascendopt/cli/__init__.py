@@ -5,7 +5,7 @@ One module per command group; importing them registers their commands on `app`.
 
 from __future__ import annotations
 
-from ascendopt.cli import campaign, experience, mine, operators, optimize, remote, serve, verify  # noqa: F401  (registers commands)
+from ascendopt.cli import campaign, experience, mine, operators, optimize, remote, report, serve, verify  # noqa: F401  (registers commands)
 from ascendopt.cli.common import app
 from ascendopt.scratch import Scratch, exit_on_termination
 

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from ascendopt.agent.episode import Progress as EpisodeProgress
 from ascendopt.agent.service import Optimizer, OptimizeRequest
@@ -65,22 +64,14 @@ def optimize_cmd(
     if as_json:
         print_raw(outcome.model_dump_json(indent=2) + "\n")
         return
-    say(f"episode {outcome.episode}: {outcome.message} ({outcome.evaluations} evaluations)")
-    if outcome.kernel_rewriting:
-        say(f"kernel rewriting: {outcome.kernel_rewriting}")
+    # The end text is the outcome record's (agent/outcome.py), as the editor shows it.
+    say(f"episode {outcome.episode}: {outcome.outcome.text() if outcome.outcome else outcome.message}")
     for note in outcome.recheck:
         say(f"re-check extra shape {note.line()}")
+    say(f"report: ascendopt report {outcome.episode}" + (f" --workspace {ws}" if workspace else ""))
     s = outcome.suggestion
     if s is None:
         return
-    table = Table(title=f"{s.operator}: per case (fresh inputs, re-measured)")
-    for col in ("case", "baseline µs", "candidate µs", "speedup", "kind"):
-        table.add_column(col)
-    for row in s.speedups:
-        table.add_row(
-            row.case, f"{row.baseline_us:.2f}", f"{row.candidate_us:.2f}", f"{row.speedup:.2f}x", row.kind
-        )
-    out.print(table)
     patch = episodes_dir(ws) / s.episode / patch_name(s.operator)  # the episode wrote it
     print_raw(s.patch())
     say(f"suggestion {s.id}: {s.summary}\npatch written to {patch}")

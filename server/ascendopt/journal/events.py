@@ -151,6 +151,7 @@ class EndEvent(_Event):
     episode: str
     operator: str
     message: str
+    outcome: dict[str, Any] | None = None  # agent/outcome.py Outcome, as JSON (none before it existed)
 
 
 class UserDecision(_Event):

@@ -15,6 +15,7 @@ from ascendopt.lsp import (
     lenses,
     mine,
     optimize,
+    report,
     suggestions,
     sync,
 )
@@ -38,6 +39,6 @@ def build_server(
     scripted one (tests/lsp/scripted_server.py)."""
     ls = AscendServer(service_factory, evaluator_factory)
     features = (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience, mine, campaign)
-    for feature in features:
+    for feature in (*features, report):
         feature.register(ls)
     return ls

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Protocol
 
 from ascendopt.agent.llm import LLMSettings
+from ascendopt.agent.outcome import Outcome
 from ascendopt.agent.service import Decision, Optimizer, OptimizeRequest
 from ascendopt.agent.suggestion import Suggestion
 from ascendopt.evaluation.evaluator import Evaluator
@@ -38,6 +39,7 @@ class OutcomeLike(Protocol):
     suggestion: Suggestion | None
     message: str
     cancelled: bool
+    outcome: Outcome | None  # the record every front end renders (agent/outcome.py)
 
 
 class EpisodeService(Protocol):

@@ -89,11 +89,12 @@ def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[s
             cancelled=outcome.cancelled,
             message=outcome.message,
             suggestion=outcome.suggestion.id if outcome.suggestion else None,
+            outcome=suggestions.outcome_summary(outcome.outcome),
         )
         ls.protocol.notify(protocol.EPISODE_ENDED, ended.wire())
         if outcome.suggestion is not None and outcome.suggestion.changes:
-            suggestions.offer(ls, outcome.suggestion)
-        else:
+            suggestions.offer(ls, outcome.suggestion, outcome.outcome)
+        elif not suggestions.client_has_view(ls):  # that client words the end itself, with its report
             _show(ls, types.MessageType.Info, f"{op.name}: {outcome.message}")
 
     try:

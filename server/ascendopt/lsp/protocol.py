@@ -15,6 +15,7 @@ ACCEPT = "ascendopt.acceptSuggestion"
 REJECT = "ascendopt.rejectSuggestion"
 SHOW_EXPERIENCE = "ascendopt.showExperience"
 CAMPAIGN = "ascendopt.runCampaign"  # [{paths?, budget?, strategies?}]
+EPISODE_REPORT = "ascendopt.episodeReport"  # [{episode} | {uri} | {operatorRoot, name}] -> {html, …}
 
 # Server → client notifications.
 INDEXED = "ascendopt/indexed"  # {folders, operators: [{name, root, kernel}]}
@@ -89,6 +90,15 @@ class Speedup(_Payload):
     kind: str
 
 
+class OutcomeSummary(_Payload):
+    """How an episode ended, worded by the server (agent/outcome.py); the client only shows it."""
+
+    status: Literal["suggestion", "no_gain", "cancelled", "failed"]
+    title: str  # short: a diff title, the status line
+    headline: str  # one line: a toast
+    details: list[str]  # per case (regressions marked), timing kind and backend, kernel rewriting
+
+
 class SuggestionParams(_Payload):
     id: str
     operator: str
@@ -98,6 +108,7 @@ class SuggestionParams(_Payload):
     geomean: float
     speedups: list[Speedup]
     files: list[SuggestionFile]
+    outcome: OutcomeSummary | None = None
 
 
 class EpisodeEndedParams(_Payload):
@@ -107,3 +118,4 @@ class EpisodeEndedParams(_Payload):
     cancelled: bool
     message: str
     suggestion: str | None
+    outcome: OutcomeSummary | None = None

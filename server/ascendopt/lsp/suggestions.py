@@ -18,10 +18,13 @@ from typing import Any
 
 from lsprotocol import types
 
+from ascendopt.agent.outcome import Outcome
 from ascendopt.agent.service import accept as accept_suggestion
 from ascendopt.agent.suggestion import StaleSuggestion, Suggestion
 from ascendopt.lsp import diagnostics, protocol
 from ascendopt.lsp.episodes import Decision, EpisodeService
+from ascendopt.lsp.evaluate import refresh_lenses
+from ascendopt.lsp.index import op_key
 from ascendopt.lsp.locations import path_to_uri
 from ascendopt.lsp.server import AscendServer
 from ascendopt.lsp.targets import TargetError, fresh
@@ -48,19 +51,31 @@ def _id(args: tuple[Any, ...]) -> str:
     return str(first or "")
 
 
-def title(s: Suggestion) -> str:
+def outcome_summary(outcome: Outcome | None) -> protocol.OutcomeSummary | None:
+    if outcome is None:
+        return None
+    return protocol.OutcomeSummary(
+        status=outcome.status, title=outcome.title, headline=outcome.headline, details=outcome.details
+    )
+
+
+def title(s: Suggestion, outcome: Outcome | None = None) -> str:
+    """The operator's name once, then the outcome's headline (per-case regressions included)."""
+    if outcome is not None:
+        return f"{s.operator}: {outcome.headline}"
     cases = len(s.speedups)
     return (
         f"{s.operator}: {s.geomean_speedup:.2f}× faster (geomean of {cases} case{'s' if cases != 1 else ''})"
     )
 
 
-def payload(s: Suggestion) -> protocol.SuggestionParams:
+def payload(s: Suggestion, outcome: Outcome | None = None) -> protocol.SuggestionParams:
     return protocol.SuggestionParams(
         id=s.id,
         operator=s.operator,
         operatorRoot=str(s.root),
-        title=title(s),
+        title=title(s, outcome),
+        outcome=outcome_summary(outcome),
         summary=s.summary,
         geomean=s.geomean_speedup,
         speedups=[protocol.Speedup(**sp.model_dump()) for sp in s.speedups],
@@ -73,14 +88,14 @@ def payload(s: Suggestion) -> protocol.SuggestionParams:
     )
 
 
-def offer(ls: AscendServer, s: Suggestion) -> None:
+def offer(ls: AscendServer, s: Suggestion, outcome: Outcome | None = None) -> None:
     """Tell the client: a notification for the diff view, and a confirm-first applyEdit for others."""
     ls.suggestions[s.id] = s
-    ls.protocol.notify(protocol.SUGGESTION, payload(s).wire())
-    if _client_has_view(ls):
+    ls.protocol.notify(protocol.SUGGESTION, payload(s, outcome).wire())
+    if client_has_view(ls):
         return  # its own notification offers Review / Accept / Reject
     ls.window_show_message(
-        types.ShowMessageParams(type=types.MessageType.Info, message=f"{title(s)} — {s.summary}")
+        types.ShowMessageParams(type=types.MessageType.Info, message=f"{title(s, outcome)} — {s.summary}")
     )
     if _client_confirms_edits(ls):
         # In the background: the user may keep the preview open for as long as they like, and
@@ -154,7 +169,7 @@ def _client_confirms_edits(ls: AscendServer) -> bool:
     return bool(ws and ws.apply_edit and we and we.document_changes and we.change_annotation_support)
 
 
-def _client_has_view(ls: AscendServer) -> bool:
+def client_has_view(ls: AscendServer) -> bool:
     exp = ls.client_capabilities.experimental
     section = exp.get(protocol.EXPERIMENTAL_KEY) if isinstance(exp, dict) else None
     return bool(isinstance(section, dict) and section.get(protocol.SUGGESTION_VIEW))
@@ -234,8 +249,14 @@ async def accept(ls: AscendServer, suggestion_id: str) -> dict[str, Any]:
         return {"applied": False, "message": message}
     _decided(ls, s, "accepted")
     with contextlib.suppress(TargetError):  # the operator may be gone; the files are written
-        await fresh(ls, s.root, s.operator)
+        op = await fresh(ls, s.root, s.operator)
+        # The last verify/profile described the files as they were: lenses and hovers must not
+        # keep showing those µs. The client asks for lenses again on the refresh; hovers are
+        # asked for on demand and read the same (now empty) record.
+        ls.last_profiles.pop(op_key(op), None)
+        ls.last_runs.pop(op_key(op), None)
     diagnostics.publish(ls)
+    refresh_lenses(ls)
     ls.window_show_message(
         types.ShowMessageParams(
             type=types.MessageType.Info, message=f"{title(s)}: applied to {len(written)} file(s)"

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import base64
 import html
+from datetime import datetime
 from pathlib import Path
 
 from pydantic import BaseModel
 
 from ascendopt.campaign.metrics import StrategySummary, speedup_of, summarize
 from ascendopt.campaign.records import CampaignRecord, TaskEntry
+from ascendopt.journal.store import EpisodeJournal, episodes_dir
+from ascendopt.report import journal_view
+from ascendopt.report.blocks import fmt_x as _x
+from ascendopt.report.blocks import html_diff, html_page, html_table, md_diff, md_table
+from ascendopt.report.journal_view import LessonRow
 from ascendopt.report.plots import budget_curve_png
 
 CURVE_NOTE = (
@@ -32,6 +38,17 @@ class OperatorRow(BaseModel):
     patch: str = ""  # the winning paired diff (tiling + kernel), when there is one
 
 
+class LearnedLesson(BaseModel):
+    """A lesson the bank took during the campaign, and how often later episodes were offered it."""
+
+    lesson: str
+    title: str
+    operator: str  # whose accepted rewrite (or rewind, for a mined lesson) produced it
+    strategy: str
+    provenance: str
+    retrieved_after: int
+
+
 class CampaignReport(BaseModel):
     campaign: str
     budget: int
@@ -40,9 +57,11 @@ class CampaignReport(BaseModel):
     strategies: list[StrategySummary]
     operators: list[OperatorRow]
     not_run: list[tuple[str, str, str]]  # (operator, root, why)
+    learned: list[LearnedLesson] = []
 
 
-def build_report(record: CampaignRecord) -> CampaignReport:
+def build_report(record: CampaignRecord, workspace: Path | None = None) -> CampaignReport:
+    """`workspace`: where the episodes' journals are, for what the bank learned (none without it)."""
     return CampaignReport(
         campaign=record.id,
         budget=record.settings.budget,
@@ -51,7 +70,47 @@ def build_report(record: CampaignRecord) -> CampaignReport:
         strategies=summarize(record),
         operators=[_row(t) for t in record.tasks],
         not_run=[(o.name, str(o.root), o.reason) for o in record.operators if not o.usable],
+        learned=learned(record, workspace) if workspace is not None else [],
     )
+
+
+def learned(record: CampaignRecord, workspace: Path) -> list[LearnedLesson]:
+    """Lessons stored by the campaign's episodes, each with the offers made after it was stored."""
+    views = []
+    for t in record.tasks:
+        if (episodes_dir(workspace) / t.episode).is_dir():
+            views.append((t, journal_view.read(EpisodeJournal.open(workspace, t.episode))))
+    offers = [offer for _, v in views for offer in v.retrievals]
+    return [
+        LearnedLesson(
+            lesson=w.lesson,
+            title=w.title,
+            operator=w.operator or t.operator,
+            strategy=t.strategy,
+            provenance=w.provenance,
+            retrieved_after=_offers_after(offers, w),
+        )
+        for t, v in views
+        for w in v.written
+        if w.stored
+    ]
+
+
+def _offers_after(offers: list[tuple[str, datetime]], w: LessonRow) -> int:
+    return sum(1 for lesson, at in offers if lesson == w.lesson and w.time is not None and at > w.time)
+
+
+LEARNED_HEADER = ["lesson", "title", "from operator", "strategy", "provenance", "retrieved after"]
+
+
+def learned_rows(report: CampaignReport) -> list[list[str]]:
+    return [
+        [x.lesson[:12], x.title, x.operator, x.strategy, x.provenance, str(x.retrieved_after)]
+        for x in report.learned
+    ]
+
+
+LEARNED_NONE = "No lesson was stored (lessons come from accepted kernel rewrites; no LLM, no rewrites)."
 
 
 def _row(t: TaskEntry) -> OperatorRow:
@@ -74,10 +133,6 @@ def _row(t: TaskEntry) -> OperatorRow:
         rejected=r.rejected if r else {},
         patch=r.patch if r else "",
     )
-
-
-def _x(v: float | None) -> str:
-    return "-" if v is None else f"{v:.3f}x"
 
 
 def summary_rows(report: CampaignReport) -> list[list[str]]:
@@ -106,11 +161,7 @@ def operator_rows(report: CampaignReport) -> list[list[str]]:
 
 
 def render_markdown(report: CampaignReport, curve_png: str) -> str:
-    def table(header: list[str], rows: list[list[str]]) -> str:
-        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-        lines += ["| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in r) + " |" for r in rows]
-        return "\n".join(lines)
-
+    table = md_table
     parts = [
         f"# Campaign {report.campaign}",
         f"Budget {report.budget} evaluations per operator and strategy (re-checks included), backend "
@@ -129,8 +180,9 @@ def render_markdown(report: CampaignReport, curve_png: str) -> str:
         parts += ["## What did not count, and why", table(REJECTED_HEADER, rejected)]
     for o in report.operators:
         if o.patch:
-            fence = "~~~~" if "```" in o.patch else "```"
-            parts += [f"### {o.operator} ({o.strategy}): {_x(o.speedup)}", f"{fence}diff\n{o.patch}{fence}"]
+            parts += [f"### {o.operator} ({o.strategy}): {_x(o.speedup)}", md_diff(o.patch)]
+    bank = table(LEARNED_HEADER, learned_rows(report)) if report.learned else LEARNED_NONE
+    parts += ["## What the bank learned", bank]
     if report.not_run:
         parts += ["## Not run", table(["operator", "root", "why"], [list(r) for r in report.not_run])]
     return "\n\n".join(parts) + "\n"
@@ -142,16 +194,12 @@ def rejected_rows(report: CampaignReport) -> list[list[str]]:
 
 
 def render_html(report: CampaignReport, curve: bytes) -> str:
-    def table(header: list[str], rows: list[list[str]]) -> str:
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in r) + "</tr>" for r in rows)
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
+    table = html_table
     img = base64.b64encode(curve).decode("ascii")
     rejected = rejected_rows(report)
     diffs = "".join(
         f"<h3>{html.escape(o.operator)} ({html.escape(o.strategy)}): {_x(o.speedup)}</h3>"
-        f"<pre>{html.escape(o.patch)}</pre>"
+        + html_diff(o.patch)
         for o in report.operators
         if o.patch
     )
@@ -166,13 +214,8 @@ def render_html(report: CampaignReport, curve: bytes) -> str:
         if report.not_run
         else ""
     )
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Campaign {html.escape(report.campaign)}</title>
-<style>body{{font-family:system-ui,sans-serif;margin:2em;max-width:70em}}
-table{{border-collapse:collapse;margin:1em 0}}td,th{{border:1px solid #ccc;padding:.3em .6em;text-align:left}}
-th{{background:#f3f3f3}}pre{{background:#f6f6f6;padding:.6em;overflow-x:auto}}.note{{color:#555;font-size:.9em}}</style></head><body>
-<h1>Campaign {html.escape(report.campaign)}</h1>
-<p>Budget {report.budget} evaluations per operator and strategy (re-checks included), backend
+    bank = table(LEARNED_HEADER, learned_rows(report)) if report.learned else f"<p>{LEARNED_NONE}</p>"
+    body = f"""<p>Budget {report.budget} evaluations per operator and strategy (re-checks included), backend
 <code>{html.escape(report.backend)}</code>, wall time {report.wall_s:.0f} s.
 Durations on the CPU twin are estimates.</p>
 <h2>Across operators</h2>{table(SUMMARY_HEADER, summary_rows(report))}
@@ -182,13 +225,13 @@ fast_p: share of all operators correct and at least p× faster.</p>
 <p class="note">{html.escape(CURVE_NOTE)}</p>
 <h2>Per operator</h2>{table(OPERATOR_HEADER, operator_rows(report))}
 {rejected_html}{diffs}
-{not_run}
-</body></html>
-"""
+<h2>What the bank learned</h2>{bank}
+{not_run}"""
+    return html_page(f"Campaign {report.campaign}", body)
 
 
-def write_reports(record: CampaignRecord, folder: Path) -> CampaignReport:
-    report = build_report(record)
+def write_reports(record: CampaignRecord, folder: Path, workspace: Path | None = None) -> CampaignReport:
+    report = build_report(record, workspace)
     curve = budget_curve_png({s.strategy: s.curve for s in report.strategies}, f"campaign {record.id}")
     (folder / "budget_curve.png").write_bytes(curve)
     (folder / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")

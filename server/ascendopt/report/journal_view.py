@@ -1,0 +1,248 @@
+"""What an episode's journal says, read back for reports: the best speedup after each evaluation,
+every candidate with its verdict and reason, the lessons retrieved and written.
+
+The episode report shows these one by one; the campaign counts them (rejections by class, the
+budget curve). Both read them from here, so a verdict is classified once.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Literal
+
+from pydantic import BaseModel
+
+from ascendopt.campaign.records import CurvePoint
+from ascendopt.evaluation.records import Evaluation
+from ascendopt.experience.records import ExperienceEntry
+from ascendopt.journal.events import (
+    DecisionEvent,
+    DiagnosisEvent,
+    EndEvent,
+    EvaluationEvent,
+    KnobRejected,
+    LessonOffered,
+    LessonProvisional,
+    LessonStored,
+    RewriteRejected,
+)
+from ascendopt.journal.store import EpisodeJournal
+
+Verdict = Literal[
+    "winner",  # the suggestion: accepted and passed the re-check
+    "accepted",  # a new best during the search (a later one beat it)
+    "failed re-check",  # the best of the search, refused by the re-check with fresh inputs
+    "slower",
+    "not faster",  # faster than the baseline, but not beyond the noise band of the best so far
+    "rejected",  # correct and faster, but introduces a finding its baseline lacks (a cheat, or a hazard)
+    "compile error",
+    "wrong",
+    "pre-check",  # its tiling program fails a case; no evaluation spent
+    "not applicable",  # a knob assignment or an LLM edit that never became a candidate
+]
+
+# How the campaign report counts what did not count (report/campaign.py "What did not count").
+REJECTION_CLASS: dict[str, str] = {
+    "compile error": "does not compile",
+    "wrong": "wrong result or sanitizer error",
+    "rejected": "adds a finding its baseline lacks",
+    "slower": "not faster beyond the noise band",
+    "not faster": "not faster beyond the noise band",
+    "pre-check": "tiling program fails a case (pre-check, no evaluation spent)",
+}
+EDIT_NOT_APPLIED = "LLM edit does not apply"
+KNOB_NOT_APPLICABLE = "knob value not applicable"
+
+SEARCH_PURPOSES = ("baseline", "noise", "recheck-baseline", "recheck-winner")
+
+
+class CandidateRow(BaseModel):
+    candidate: str | None  # the candidate's id; None: it never became one
+    origin: str  # tiling search / kernel rewrite / tiling rewrite / knob assignment / LLM edit
+    change: str  # the knobs it sets, or what kind of edit it is
+    verdict: Verdict
+    reason: str = ""
+    speedup: float | None = None  # search-time, against the baseline
+    evaluation: int | None = None  # its evaluation's number (1-based); None: none spent
+    rejection_class: str = ""  # the campaign's class for what did not count; "" if it counted
+
+
+class LessonRow(BaseModel):
+    lesson: str
+    title: str = ""
+    operator: str = ""
+    provenance: str = ""
+    stored: bool = False  # banked after the winner passed the re-check (else provisional only)
+    time: datetime | None = None
+
+
+class JournalView(BaseModel):
+    curve: list[CurvePoint]
+    candidates: list[CandidateRow]
+    retrieved: list[str]  # lesson ids offered to the LLM (diagnosis and lesson.offered), in order
+    retrievals: list[tuple[str, datetime]] = []  # every offer of a lesson, with its time
+    written: list[LessonRow]
+    end: EndEvent | None = None
+
+
+def budget_curve(journal: EpisodeJournal) -> list[CurvePoint]:
+    """Best speedup found so far after each evaluation (search-time, before the re-check)."""
+    used, best, points = 0, 1.0, []
+    for event in journal.events():
+        if event.type == "evaluation":
+            used += 1
+            points.append(CurvePoint(evaluations=used, best_speedup=best))
+        elif isinstance(d := event.data, DecisionEvent) and d.accepted and d.score:
+            best = max(best, 1.0 / d.score)
+            if points:
+                points[-1] = CurvePoint(evaluations=used, best_speedup=best)
+    return points
+
+
+def rejections(journal: EpisodeJournal) -> dict[str, int]:
+    """Why candidates did not count, by class, for the campaign report."""
+    counts = Counter(r.rejection_class for r in read(journal).candidates if r.rejection_class)
+    return dict(counts)
+
+
+def read(journal: EpisodeJournal) -> JournalView:
+    rows: dict[str, CandidateRow] = {}  # the evaluated candidates, by id
+    ordered: list[CandidateRow] = []  # every row, as it happened (those never evaluated included)
+    decided: set[str] = set()  # candidates the greedy acceptance judged
+    retrieved: list[str] = []
+    retrievals: list[tuple[str, datetime]] = []
+    written: dict[str, LessonRow] = {}
+    end: EndEvent | None = None
+    used = 0
+    for event in journal.events():
+        d = event.data
+        if isinstance(d, EvaluationEvent):
+            used += 1
+            if d.purpose in SEARCH_PURPOSES or d.candidate in rows:
+                continue
+            ev = Evaluation.model_validate(d.evaluation)
+            row = CandidateRow(
+                candidate=d.candidate, origin=d.purpose, change=_change(journal, d.candidate), verdict="wrong"
+            )
+            row.evaluation = used
+            if ev.status == "compile_error":
+                row.verdict, row.reason = "compile error", ev.failure_reason() or ""
+            elif not ev.correct:
+                row.reason = ev.failure_reason() or "not correct"
+            else:
+                row.verdict = "not faster"  # until its decision says more
+            rows[d.candidate] = row
+            ordered.append(row)
+        elif isinstance(d, DecisionEvent):
+            decided.add(d.candidate)
+            judged = rows.get(d.candidate)
+            if judged is None or judged.verdict in ("compile error", "wrong"):
+                continue
+            judged.origin = d.origin
+            judged.speedup = 1.0 / d.score if d.score else None
+            if d.accepted:
+                judged.verdict, judged.reason = "accepted", "new best beyond the noise band"
+            elif d.reason:
+                judged.verdict, judged.reason = "rejected", d.reason
+            elif d.score is not None and d.score > 1.0:
+                judged.verdict, judged.reason = "slower", "slower than the baseline"
+            elif d.score is not None:
+                judged.reason = "not faster than the best so far beyond the noise band"
+            else:
+                judged.verdict, judged.reason = "wrong", "not correct, or no timing"
+        elif isinstance(d, RewriteRejected):
+            kind = d.type.split(".")[0]
+            known = rows.get(d.candidate or "")
+            if known is not None:
+                known.origin = f"{kind} rewrite"
+                if d.candidate not in decided and known.verdict == "not faster":
+                    # correct, yet refused before any decision: a finding its baseline lacks, or no timing
+                    known.verdict = "rejected" if "introduces" in d.reason else "wrong"
+                    known.reason = d.reason
+                continue
+            ordered.append(
+                CandidateRow(
+                    candidate=d.candidate,
+                    origin=f"{kind} rewrite",
+                    change="LLM edit",
+                    verdict="not applicable",
+                    reason=d.reason,
+                )
+            )
+        elif isinstance(d, KnobRejected):
+            text = ", ".join(f"{k}={v}" for k, v in d.assignment.items())
+            verdict: Verdict = "pre-check" if d.type == "precheck.rejected" else "not applicable"
+            ordered.append(
+                CandidateRow(
+                    candidate=d.candidate,
+                    origin="tiling search",
+                    change=text,
+                    verdict=verdict,
+                    reason=d.reason,
+                )
+            )
+        elif isinstance(d, DiagnosisEvent | LessonOffered):
+            offered = d.lessons if isinstance(d, DiagnosisEvent) else [d.lesson]
+            retrievals += [(lesson, event.time) for lesson in offered]
+            retrieved += [lesson for lesson in offered if lesson not in retrieved]
+        elif isinstance(d, LessonProvisional):
+            entry = ExperienceEntry.model_validate(d.entry)
+            written[d.lesson] = LessonRow(
+                lesson=d.lesson,
+                title=entry.title,
+                operator=entry.operator or "",
+                provenance=entry.provenance,
+                time=event.time,
+            )
+        elif isinstance(d, LessonStored) and d.lesson in written:
+            written[d.lesson].stored, written[d.lesson].time = True, event.time
+        elif isinstance(d, EndEvent):
+            end = d
+    _settle_winner(journal, rows, end)
+    candidates = ordered
+    for r in candidates:
+        r.rejection_class = _rejection_class(r)
+    return JournalView(
+        curve=budget_curve(journal),
+        candidates=candidates,
+        retrieved=retrieved,
+        retrievals=retrievals,
+        written=list(written.values()),
+        end=end,
+    )
+
+
+def _settle_winner(journal: EpisodeJournal, rows: dict[str, CandidateRow], end: EndEvent | None) -> None:
+    """The last accepted candidate is the search's best: the winner if it became the suggestion,
+    else (when the re-check ran) the one the re-check refused."""
+    accepted = [r for r in rows.values() if r.verdict == "accepted"]
+    if not accepted:
+        return
+    suggestion = journal.read_json("suggestion.json")
+    best = accepted[-1]
+    if suggestion and suggestion.get("candidate_id") == best.candidate:
+        best.verdict, best.reason = "winner", "passed the re-check with fresh inputs"
+    elif end is not None and "re-check" in end.message:
+        best.verdict, best.reason = "failed re-check", end.message
+
+
+def _rejection_class(r: CandidateRow) -> str:
+    if r.verdict == "not applicable":
+        return EDIT_NOT_APPLIED if r.change == "LLM edit" else KNOB_NOT_APPLICABLE
+    return REJECTION_CLASS.get(r.verdict, "")
+
+
+def _change(journal: EpisodeJournal, candidate_id: str) -> str:
+    try:
+        c = journal.load_candidate(candidate_id)
+    except (OSError, ValueError):
+        return ""
+    if c.origin in ("kernel_rewrite", "tiling_rewrite"):
+        return "LLM edit" + (f", {_knobs(c.knobs)}" if c.knobs else "")
+    return _knobs(c.knobs) or "as is"
+
+
+def _knobs(knobs: Mapping[str, object]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in knobs.items())
