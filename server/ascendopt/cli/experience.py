@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import RenderableType
 from rich.markup import escape
-from rich.table import Table
 
 from ascendopt.cli.common import JsonOpt, app, err, out
+from ascendopt.cli.layout import Field, print_json, records, show
 from ascendopt.experience.bank import Bank
 from ascendopt.experience.io import Format, LessonFileError, export_file, import_file
 from ascendopt.experience.records import Diagnosis, ExperienceEntry, ScoredLesson, SearchFilters
@@ -49,19 +50,29 @@ def _timing(e: ExperienceEntry) -> str:
     return f"{e.slow_us:g} → {e.fast_us:g} µs ({label}, {e.speedup:.2f}x)"
 
 
-def _table(title: str, lessons: list[ExperienceEntry], scores: list[float] | None = None) -> Table:
-    table = Table(title=title)
-    table.add_column("id", no_wrap=True)
-    if scores is not None:
-        table.add_column("score", no_wrap=True)
-    table.add_column("family", no_wrap=True)
-    table.add_column("title", ratio=1)
-    for col in ("bound", "timing", "provenance"):
-        table.add_column(col)
-    for i, e in enumerate(lessons):
-        score = [f"{scores[i]:.2f}"] if scores is not None else []
-        table.add_row(e.id, *score, e.family, escape(e.title), e.bound or "-", _short_timing(e), e.provenance)
-    return table
+def _records(title: str, lessons: list[ExperienceEntry], scores: list[float] | None = None) -> RenderableType:
+    fields = [
+        Field("id"),
+        *([Field("score", right=True)] if scores is not None else []),
+        Field("family"),
+        Field("title", free=True),
+        Field("bound", essential=False),
+        Field("timing", essential=False),
+        Field("provenance", essential=False),
+    ]
+    rows = [
+        [
+            e.id,
+            *([f"{scores[i]:.2f}"] if scores is not None else []),
+            e.family,
+            e.title,
+            e.bound or "-",
+            _short_timing(e),
+            e.provenance,
+        ]
+        for i, e in enumerate(lessons)
+    ]
+    return records(out, fields, rows, title, narrow="lines")
 
 
 @experience_app.command("list")
@@ -70,9 +81,9 @@ def list_cmd(workspace: WorkspaceOpt = Path("."), family: FamilyOpt = None, as_j
     with _open(workspace) as bank:
         lessons = bank.all(family)
     if as_json:
-        print(json.dumps([e.model_dump(mode="json") for e in lessons], indent=2))
+        print_json(lessons)
         return
-    out.print(_table(f"{len(lessons)} lesson(s)", lessons))
+    show(out, _records(f"{len(lessons)} lesson(s)", lessons))
 
 
 @experience_app.command("show")
@@ -143,8 +154,9 @@ def search_cmd(
             )
         )
         return
-    out.print(
-        _table(f"{len(hits)} lesson(s) for {query!r}", [h.entry for h in hits], [h.score for h in hits])
+    show(
+        out,
+        _records(f"{len(hits)} lesson(s) for {query!r}", [h.entry for h in hits], [h.score for h in hits]),
     )
 
 
