@@ -17,6 +17,7 @@ from ascendopt.campaign.store import CampaignStore
 from ascendopt.lsp import protocol
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer
+from ascendopt.workspace import find_workspace_root
 from ascendopt.report.campaign import build_report
 
 LOCAL_JOBS = 2  # episodes at once in the editor's campaign: the twin's builds use a core each
@@ -43,7 +44,7 @@ def register(ls: AscendServer) -> None:
         folders = parsed.paths or list(ls.index.folders)
         if not folders:
             return {"status": "error", "message": "campaign: no workspace folder"}
-        service = CampaignService(folders[0])
+        service = CampaignService(find_workspace_root(folders[0]))
         record = service.plan(
             CampaignSettings(
                 paths=folders,
