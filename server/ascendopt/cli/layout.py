@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from rich import box
 from rich.console import Console, Group, RenderableType
 from rich.padding import Padding
+from rich.pager import Pager
 from rich.table import Table
 from rich.text import Text
 
@@ -52,8 +53,8 @@ def table_width(fields: Sequence[Field], rows: Sequence[Sequence[Text]]) -> int:
             total += max(words, min(FREE_MIN, longest))
         else:
             total += longest
-    # SIMPLE_HEAD without edges: padding on both sides of each cell, one rule between columns.
-    return total + 2 * _PADDING * len(fields) + max(0, len(fields) - 1)
+    # SIMPLE_HEAD without edges: padding between cells (not at the edges), one rule between columns.
+    return total + (2 * _PADDING + 1) * max(0, len(fields) - 1)
 
 
 def records(
@@ -96,7 +97,7 @@ def records(
 
 
 def _table(fields: Sequence[Field], rows: Sequence[Sequence[Text]], title: str | None) -> RenderableType:
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, padding=(0, _PADDING))
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, _PADDING))
     for f in fields:
         table.add_column(
             f.name,
@@ -147,13 +148,14 @@ def _indent(renderable: RenderableType) -> RenderableType:
     return Padding(renderable, (0, 0, 0, 2), expand=False)
 
 
-def show(console: Console, *renderables: RenderableType) -> None:
-    """Print; through the pager when on a terminal and taller than the screen."""
+def show(console: Console, *renderables: RenderableType, pager: Pager | None = None) -> None:
+    """Print; through the pager (`pager`, default `$PAGER` as pydoc picks it) when on a terminal
+    and taller than the screen."""
     group = Group(*renderables)
     if console.is_terminal and not console.is_dumb_terminal:
         height = len(console.render_lines(group, console.options, pad=False))
         if height > console.height - 1:
-            with console.pager():
+            with console.pager(pager):
                 console.print(group)
             return
     console.print(group)

@@ -17,8 +17,8 @@ from ascendopt.campaign.store import CampaignStore
 from ascendopt.lsp import protocol
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer
-from ascendopt.workspace import find_workspace_root
 from ascendopt.report.campaign import build_report
+from ascendopt.workspace import find_workspace_root
 
 LOCAL_JOBS = 2  # episodes at once in the editor's campaign: the twin's builds use a core each
 
