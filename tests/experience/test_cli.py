@@ -15,7 +15,7 @@ runner = CliRunner()
 
 def _run(*args: str) -> tuple[int, str]:
     result = runner.invoke(app, ["experience", *args])
-    return result.exit_code, result.output
+    return result.exit_code, result.stdout if "--json" in args else result.output
 
 
 def test_list_json_and_family_filter(tmp_path: Path) -> None:

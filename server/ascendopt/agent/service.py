@@ -34,7 +34,15 @@ from ascendopt.journal.events import StartEvent, UserDecision
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.operators.model import OperatorProject
 
-__all__ = ["EpisodeOutcome", "OptimizeRequest", "Optimizer", "Progress", "accept"]
+__all__ = [
+    "EpisodeOutcome",
+    "OptimizeRequest",
+    "Optimizer",
+    "Progress",
+    "ResumeBudget",
+    "accept",
+    "new_episode_id",
+]
 
 log = logging.getLogger(__name__)
 Decision = Literal["accepted", "rejected"]
@@ -50,6 +58,19 @@ class OptimizeRequest(BaseModel):
     kernel_steps: int | None = None  # None: EpisodeSettings' default
     tiling_steps: int | None = None
     strategy: Strategy = "ours"  # random/tpe (knobs alone), best-of-n (LLM rewrites alone): baselines
+
+
+class ResumeBudget(BaseModel):
+    """The budget a resumed episode runs with: the one it started with, or a larger one asked for
+    (a budget is only ever extended; what was already evaluated counts toward it)."""
+
+    episode: str
+    recorded: int
+    asked: int | None = None
+
+    @property
+    def applies(self) -> int:
+        return max(self.recorded, self.asked or 0)
 
 
 def new_episode_id(operator: str) -> str:
@@ -80,9 +101,11 @@ class Optimizer:
         resume: str | None = None,
         offline: bool = False,
         episode_id: str | None = None,
+        extend_budget: int | None = None,
     ) -> EpisodeOutcome:
         """Run an episode; `resume` continues one by id; `offline` replays it from its journal alone.
-        `episode_id` names a new episode, or continues it if its journal exists (a campaign's tasks)."""
+        `episode_id` names a new episode, or continues it if its journal exists (a campaign's tasks).
+        `extend_budget`: a resumed episode's budget becomes this when larger (`resume_budget`)."""
         if episode_id is not None and (episodes_dir(self.workspace) / episode_id).is_dir():
             resume = episode_id
         settings = EpisodeSettings(
@@ -100,10 +123,9 @@ class Optimizer:
         )
         if resume is not None:
             journal = EpisodeJournal.open(self.workspace, resume)
-            start = [e.data for e in journal.events("start") if isinstance(e.data, StartEvent)]
-            with contextlib.suppress(ValidationError):  # an unreadable record: the request's settings
-                if start:
-                    settings = EpisodeSettings.model_validate(start[0].settings)
+            settings = _recorded_settings(journal) or settings
+            budget = ResumeBudget(episode=resume, recorded=settings.budget, asked=extend_budget).applies
+            settings = settings.model_copy(update={"budget": budget})
         else:
             journal = EpisodeJournal.create(self.workspace, episode_id or new_episode_id(project.name))
         llm_settings = self._llm or LLMSettings.from_env(model=request.model)
@@ -182,6 +204,13 @@ class Optimizer:
             )
             return await episode.run()
 
+    def resume_budget(self, episode_id: str, asked: int | None) -> ResumeBudget:
+        """What budget `optimize(resume=episode_id, extend_budget=asked)` will run with (KeyError: no
+        such episode). An episode whose start record is unreadable counts as started with `asked`."""
+        settings = _recorded_settings(EpisodeJournal.open(self.workspace, episode_id))
+        recorded = settings.budget if settings else (asked or EpisodeSettings().budget)
+        return ResumeBudget(episode=episode_id, recorded=recorded, asked=asked)
+
     async def replay(self, project: OperatorProject, episode_id: str) -> EpisodeOutcome:
         """Re-run a recorded episode offline: every evaluation and LLM answer comes from its journal."""
         source = EpisodeJournal.open(self.workspace, episode_id)
@@ -209,6 +238,15 @@ class Optimizer:
 
     def reject(self, suggestion_id: str) -> None:
         self.record_decision(suggestion_id, "rejected")
+
+
+def _recorded_settings(journal: EpisodeJournal) -> EpisodeSettings | None:
+    """The settings an episode started with (None: no start record that this version can read)."""
+    start = [e.data for e in journal.events("start") if isinstance(e.data, StartEvent)]
+    with contextlib.suppress(ValidationError):
+        if start:
+            return EpisodeSettings.model_validate(start[0].settings)
+    return None
 
 
 def accept(

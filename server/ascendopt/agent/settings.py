@@ -6,10 +6,13 @@ from pydantic import BaseModel, Field
 
 from ascendopt.agent.strategies import Strategy
 
+# Below this an episode cannot measure the baseline, its noise and re-check a winner.
+MIN_BUDGET = 4
+
 
 class EpisodeSettings(BaseModel):
     budget: int = Field(
-        default=40, ge=4, description="evaluations (compile + verify + profile), re-checks included"
+        default=40, ge=MIN_BUDGET, description="evaluations (compile + verify + profile), re-checks included"
     )
     seed: int = 0
     backend: str = "cpu-twin"

@@ -7,13 +7,18 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
+from pydantic import ValidationError
+from rich.text import Text
 
+from ascendopt.agent.settings import MIN_BUDGET
 from ascendopt.agent.strategies import STRATEGIES, Strategy
 from ascendopt.campaign.pools import LocalPool, RayPool, TaskPool
 from ascendopt.campaign.records import CampaignSettings
-from ascendopt.campaign.service import CampaignProgress, CampaignService
-from ascendopt.cli.common import JsonOpt, app, err, out
+from ascendopt.campaign.service import CampaignService
+from ascendopt.cli.common import JsonOpt, app, err, fail, invalid, out, workspace_for
+from ascendopt.cli.layout import Field, records
+from ascendopt.cli.layout import show as show_all
+from ascendopt.cli.progress import campaign_progress
 from ascendopt.report.campaign import (
     OPERATOR_HEADER,
     SUMMARY_HEADER,
@@ -32,17 +37,12 @@ def _strategies(text: str) -> list[Strategy]:
     return [n for n in STRATEGIES if n in names]
 
 
-def _eta(seconds: float | None) -> str:
-    if seconds is None:
-        return "ETA -"
-    m, s = divmod(int(seconds), 60)
-    return f"ETA {m}:{s:02d}"
-
-
 @app.command("campaign")
 def campaign_cmd(
     paths: Annotated[list[Path] | None, typer.Argument(help="folders holding operators")] = None,
-    budget: Annotated[int, typer.Option("--budget", help="evaluations per operator and strategy")] = 24,
+    budget: Annotated[
+        int, typer.Option("--budget", min=MIN_BUDGET, help="evaluations per operator and strategy")
+    ] = 24,
     strategy: Annotated[
         str,
         typer.Option("--strategy", help="ours, random, tpe; best-of-n, openevolve (need an LLM)"),
@@ -51,7 +51,7 @@ def campaign_cmd(
     soc: Annotated[str | None, typer.Option("--soc", help="platform model, e.g. Ascend910B4")] = None,
     model: Annotated[str | None, typer.Option("--model", help="LLM model for `ours`")] = None,
     seed: Annotated[int, typer.Option("--seed")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", help="episodes at once (local pool)")] = 2,
+    jobs: Annotated[int, typer.Option("--jobs", min=1, help="episodes at once (local pool)")] = 2,
     ray: Annotated[
         str | None, typer.Option("--ray", help="run episodes as Ray tasks: a cluster address, or 'local'")
     ] = None,
@@ -60,7 +60,7 @@ def campaign_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Optimize every operator under PATHS with each strategy; write report.html/.md/.json."""
-    ws = (workspace or Path.cwd()).resolve()
+    ws = workspace_for(workspace, Path.cwd())
     service = CampaignService(ws)
     try:
         if resume:
@@ -78,9 +78,10 @@ def campaign_cmd(
                 model=model,
             )
             record = service.plan(settings)
+    except ValidationError as exc:
+        fail(invalid(exc))
     except (KeyError, ValueError) as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
+        fail(str(exc.args[0] if isinstance(exc, KeyError) else exc))
     skipped = [o for o in record.operators if not o.usable]
     err.print(
         f"campaign {record.id}: {len(record.tasks)} episode(s) over "
@@ -90,17 +91,9 @@ def campaign_cmd(
         err.print(f"  not run: {o.name} ({o.root}): {o.reason}")
     pool: TaskPool = RayPool(ray, jobs) if ray else LocalPool(jobs)
 
-    def show(p: CampaignProgress) -> None:
-        best = f"best {p.best_speedup:.2f}x" if p.best_speedup else "best -"
-        line = (
-            f"{p.done}/{p.total} done · {p.running} running · {p.failed} failed · "
-            f"{p.evaluations}/{p.budget} evals · {best} · {_eta(p.eta_s)}"
-        )
-        if not as_json:
-            err.print(line, end="\r" if err.is_terminal else "\n", highlight=False)
-
     try:
-        record = asyncio.run(service.run(record, pool, on_progress=show))
+        with campaign_progress(err, record.id, enabled=not as_json) as show:
+            record = asyncio.run(service.run(record, pool, on_progress=show))
     except KeyboardInterrupt:
         err.print(f"\ninterrupted: continue with `ascendopt campaign --resume {record.id}`")
         raise typer.Exit(130) from None
@@ -111,16 +104,18 @@ def campaign_cmd(
         print(report.model_dump_json(indent=2))
         return
     folder = ws / ".ascendopt" / "campaigns" / record.id
-    table = Table(title=f"campaign {record.id} ({record.settings.budget} evaluations each)")
-    for col in SUMMARY_HEADER:
-        table.add_column(col)
-    for row in summary_rows(report):
-        table.add_row(*row)
-    ops = Table(title="per operator (speedups re-checked; twin figures are estimates)")
-    for col in OPERATOR_HEADER:
-        ops.add_column(col, overflow="fold")
-    for row in operator_rows(report):
-        ops.add_row(*row)
-    out.print(ops)
-    out.print(table)
+    ops = records(
+        out,
+        [Field(c, free=c == "outcome", right=c in ("speedup", "evals")) for c in OPERATOR_HEADER],
+        operator_rows(report),
+        "per operator (speedups re-checked; twin figures are estimates)",
+        narrow="lines",
+    )
+    summary = records(
+        out,
+        [Field(c, right=c != "strategy") for c in SUMMARY_HEADER],
+        summary_rows(report),
+        f"campaign {record.id} ({record.settings.budget} evaluations each)",
+    )
+    show_all(out, ops, Text(""), summary)
     out.print(f"report: {folder / 'report.html'} (and report.md, report.json)", highlight=False)

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, NoReturn
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
+from rich.markup import escape
 
+from ascendopt.experience.bank import BANK_FILE
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import OperatorProject
 from ascendopt.redact import LLM_KEY, Scrubber
+from ascendopt.workspace import find_workspace_root
 
 # Locals stay out of tracebacks: they may hold an API key.
 app = typer.Typer(
@@ -21,6 +26,26 @@ app = typer.Typer(
 )
 out = Console()
 err = Console(stderr=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        try:
+            number = version("ascendopt")
+        except PackageNotFoundError:  # run from a source tree that was never installed
+            number = "unknown (not installed)"
+        out.print(f"ascendopt {number}", highlight=False)
+        raise typer.Exit()
+
+
+@app.callback()
+def _main(
+    show_version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="print the version and exit")
+    ] = False,
+) -> None:
+    """Tune AscendC operators: tiling + kernel."""
+
 
 OpArg = Annotated[Path, typer.Argument(help="operator folder (or a folder holding one operator)")]
 NameOpt = Annotated[str | None, typer.Option("--name", help="operator name when the folder holds several")]
@@ -38,6 +63,27 @@ def print_raw(text: str) -> None:
     file = out.file
     file.write(Scrubber([LLM_KEY.read() or ""]).text(text))
     file.flush()
+
+
+def workspace_for(explicit: Path | None, start: Path) -> Path:
+    """`--workspace` as given; else the workspace holding `start` (the one rule the language server
+    uses too: `ascendopt.workspace`). Says on stderr which bank that means."""
+    ws = explicit.resolve() if explicit is not None else find_workspace_root(start)
+    err.print(f"bank: {ws / BANK_FILE}", markup=False, highlight=False, soft_wrap=True)
+    return ws
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """One sentence on stderr and the exit code (2: the command line asked for something invalid)."""
+    err.print(f"[red]error:[/] {escape(message)}", highlight=False)
+    raise typer.Exit(code)
+
+
+def invalid(exc: ValidationError) -> str:
+    """A settings model's refusal as one sentence naming the option (`budget` -> `--budget`)."""
+    first = exc.errors()[0]
+    name = "--" + "-".join(str(p) for p in first["loc"]).replace("_", "-")
+    return f"{name}: {first['msg']}" + (f" (got {first['input']!r})" if "input" in first else "")
 
 
 def load(path: Path, name: str | None) -> OperatorProject:

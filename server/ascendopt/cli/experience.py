@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.console import RenderableType
 from rich.markup import escape
-from rich.table import Table
 
-from ascendopt.cli.common import JsonOpt, app, err, out
+from ascendopt.cli.common import JsonOpt, app, err, out, workspace_for
+from ascendopt.cli.layout import Field, print_json, records, show
 from ascendopt.experience.bank import Bank
 from ascendopt.experience.io import Format, LessonFileError, export_file, import_file
 from ascendopt.experience.records import Diagnosis, ExperienceEntry, ScoredLesson, SearchFilters
@@ -22,15 +23,20 @@ experience_app = typer.Typer(
 app.add_typer(experience_app, name="experience")
 
 WorkspaceOpt = Annotated[
-    Path,
-    typer.Option("--workspace", "-w", help="workspace folder holding .ascendopt/ (default: current folder)"),
+    Path | None,
+    typer.Option(
+        "--workspace",
+        "-w",
+        help="folder holding .ascendopt/ (default: the nearest one above the current folder holding "
+        ".ascendopt/ or a VCS root, else the current folder)",
+    ),
 ]
 FamilyOpt = Annotated[str | None, typer.Option("--family", help="family or family prefix, e.g. kernel.sync")]
 
 
-def _open(workspace: Path) -> Bank:
+def _open(workspace: Path | None) -> Bank:
     try:
-        return Bank.open(workspace)
+        return Bank.open(workspace_for(workspace, Path.cwd()))
     except SchemaError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from exc
@@ -49,36 +55,46 @@ def _timing(e: ExperienceEntry) -> str:
     return f"{e.slow_us:g} → {e.fast_us:g} µs ({label}, {e.speedup:.2f}x)"
 
 
-def _table(title: str, lessons: list[ExperienceEntry], scores: list[float] | None = None) -> Table:
-    table = Table(title=title)
-    table.add_column("id", no_wrap=True)
-    if scores is not None:
-        table.add_column("score", no_wrap=True)
-    table.add_column("family", no_wrap=True)
-    table.add_column("title", ratio=1)
-    for col in ("bound", "timing", "provenance"):
-        table.add_column(col)
-    for i, e in enumerate(lessons):
-        score = [f"{scores[i]:.2f}"] if scores is not None else []
-        table.add_row(e.id, *score, e.family, escape(e.title), e.bound or "-", _short_timing(e), e.provenance)
-    return table
+def _records(title: str, lessons: list[ExperienceEntry], scores: list[float] | None = None) -> RenderableType:
+    fields = [
+        Field("id"),
+        *([Field("score", right=True)] if scores is not None else []),
+        Field("family"),
+        Field("title", free=True),
+        Field("bound", essential=False),
+        Field("timing", essential=False),
+        Field("provenance", essential=False),
+    ]
+    rows = [
+        [
+            e.id,
+            *([f"{scores[i]:.2f}"] if scores is not None else []),
+            e.family,
+            e.title,
+            e.bound or "-",
+            _short_timing(e),
+            e.provenance,
+        ]
+        for i, e in enumerate(lessons)
+    ]
+    return records(out, fields, rows, title, narrow="lines")
 
 
 @experience_app.command("list")
-def list_cmd(workspace: WorkspaceOpt = Path("."), family: FamilyOpt = None, as_json: JsonOpt = False) -> None:
+def list_cmd(workspace: WorkspaceOpt = None, family: FamilyOpt = None, as_json: JsonOpt = False) -> None:
     """List the lessons of the workspace's bank (a new bank starts with the seed lessons)."""
     with _open(workspace) as bank:
         lessons = bank.all(family)
     if as_json:
-        print(json.dumps([e.model_dump(mode="json") for e in lessons], indent=2))
+        print_json(lessons)
         return
-    out.print(_table(f"{len(lessons)} lesson(s)", lessons))
+    show(out, _records(f"{len(lessons)} lesson(s)", lessons))
 
 
 @experience_app.command("show")
 def show_cmd(
     lesson_id: Annotated[str, typer.Argument(help="lesson id (a unique prefix is enough)")],
-    workspace: WorkspaceOpt = Path("."),
+    workspace: WorkspaceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """One lesson in full: when it applies, when to avoid it, its slow→fast diff, its evidence."""
@@ -126,7 +142,7 @@ def show_cmd(
 @experience_app.command("search")
 def search_cmd(
     query: Annotated[str, typer.Argument(help="the bottleneck in words, e.g. 'pipe barrier stalls'")],
-    workspace: WorkspaceOpt = Path("."),
+    workspace: WorkspaceOpt = None,
     k: Annotated[int, typer.Option("--k", min=1, help="how many lessons (one per family)")] = 3,
     family: FamilyOpt = None,
     as_json: JsonOpt = False,
@@ -143,15 +159,16 @@ def search_cmd(
             )
         )
         return
-    out.print(
-        _table(f"{len(hits)} lesson(s) for {query!r}", [h.entry for h in hits], [h.score for h in hits])
+    show(
+        out,
+        _records(f"{len(hits)} lesson(s) for {query!r}", [h.entry for h in hits], [h.score for h in hits]),
     )
 
 
 @experience_app.command("import")
 def import_cmd(
     file: Annotated[Path, typer.Argument(help="lessons to import", exists=True, dir_okay=False)],
-    workspace: WorkspaceOpt = Path("."),
+    workspace: WorkspaceOpt = None,
     fmt: Annotated[
         str,
         typer.Option("--format", help="jsonl (ours) or paper ({title, description, bottleneck, code_diff})"),
@@ -176,7 +193,7 @@ def import_cmd(
 @experience_app.command("export")
 def export_cmd(
     file: Annotated[Path, typer.Argument(help="JSONL file to write")],
-    workspace: WorkspaceOpt = Path("."),
+    workspace: WorkspaceOpt = None,
     family: FamilyOpt = None,
 ) -> None:
     """Write the bank's lessons as JSONL (re-importable as is)."""

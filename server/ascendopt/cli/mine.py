@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out, workspace_for
 from ascendopt.cli.live import build_panel
 from ascendopt.evaluation.backends import make_evaluator
 from ascendopt.experience.bank import Bank
@@ -20,13 +20,14 @@ from ascendopt.experience.miner import MinedStep, MiningReport, RewindMiner
 def mine_cmd(
     op_path: OpArg,
     name: NameOpt = None,
-    budget: Annotated[int, typer.Option("--budget", help="evaluations to spend")] = 20,
+    budget: Annotated[int, typer.Option("--budget", min=1, help="evaluations to spend")] = 20,
     backend: Annotated[str, typer.Option("--backend")] = "cpu-twin",
     workspace: Annotated[Path | None, typer.Option("--workspace", help="where .ascendopt/ lives")] = None,
     as_json: JsonOpt = False,
 ) -> None:
     """De-optimize the operator step by step; keep the steps that measurably hurt as lessons."""
     op = load(op_path, name)
+    ws = workspace_for(workspace, op.root)
 
     def show(step: MinedStep) -> None:
         if not as_json:
@@ -45,7 +46,7 @@ def mine_cmd(
     except ValueError as exc:
         err.print(f"[red]error:[/] {exc}")
         raise typer.Exit(2) from exc
-    with Bank.open(workspace or op.root) as bank:
+    with Bank.open(ws) as bank:
         added = bank.add_many(report.lessons)
     if as_json:
         print(report.model_dump_json(indent=2))

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import shutil
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
+from rich.console import RenderableType
+from rich.text import Text
 
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.cli.layout import Field, print_json, records, show
 from ascendopt.evaluation.cpu_twin.precheck import precheck_spec
 from ascendopt.operators.discovery import discover
 from ascendopt.operators.issues import SpecError
@@ -27,12 +28,17 @@ def discover_cmd(path: Annotated[Path, typer.Argument()] = Path("."), as_json: J
     if as_json:
         print(found.model_dump_json(indent=2))
         return
-    table = Table(title=f"{len(found.operators)} operator(s) under {path}")
-    table.add_column("operator", no_wrap=True)
-    for col in ("layout", "kernel entry", "tiling", "tiling fields", "knobs", "issues"):
-        table.add_column(col)
-    for op in found.operators:
-        table.add_row(
+    fields = [
+        Field("operator"),
+        Field("layout"),
+        Field("kernel entry", essential=False),
+        Field("tiling", essential=False),
+        Field("tiling fields", free=True, essential=False),
+        Field("knobs", free=True),
+        Field("issues", right=True),
+    ]
+    rows = [
+        [
             op.name,
             op.layout,
             f"{op.files.kernel}:{op.kernel.range.start_line} ({len(op.kernel.params)} params)",
@@ -40,14 +46,24 @@ def discover_cmd(path: Annotated[Path, typer.Argument()] = Path("."), as_json: J
             ", ".join(f.name for f in op.tiling_fields) or "-",
             ", ".join(k.name for k in op.knobs) or "-",
             str(len(op.issues)) if op.issues else "",
-        )
-    out.print(table)
+        ]
+        for op in found.operators
+    ]
+    lines: list[RenderableType] = [
+        records(out, fields, rows, f"{len(found.operators)} operator(s) under {path}")
+    ]
     for op in found.operators:
         for issue in op.issues:
-            where = f"{op.root / issue.file}:{issue.line}:{issue.column}"
-            out.print(f"[yellow]{where}[/] {issue.severity}: {issue.message}")
+            lines.append(
+                _issue(f"{op.root / issue.file}:{issue.line}:{issue.column}", issue.severity, issue.message)
+            )
     for issue in found.issues:
-        out.print(f"[yellow]{issue.file}:{issue.line}[/] {issue.severity}: {issue.message}")
+        lines.append(_issue(f"{issue.file}:{issue.line}", issue.severity, issue.message))
+    show(out, *lines)
+
+
+def _issue(where: str, severity: str, message: str) -> Text:
+    return Text.assemble((where, "yellow"), f" {severity}: {message}")
 
 
 @app.command("knobs")
@@ -55,19 +71,30 @@ def knobs_cmd(op_path: OpArg, name: NameOpt = None, as_json: JsonOpt = False) ->
     """The tunable choices of one operator: where each lives, its value and the values it may take."""
     op = load(op_path, name)
     if as_json:
-        print(json.dumps([k.model_dump() for k in op.knobs], indent=2))
+        print_json(op.knobs)
         return
-    table = Table(title=f"knobs of {op.name}")
-    table.add_column("knob", no_wrap=True)
-    for col in ("kind", "side", "where", "current", "values", "source"):
-        table.add_column(col)
-    for k in op.knobs:
-        current = str(k.current) if k.kind != "region" else f"{len(str(k.current).splitlines())} lines"
-        values = ", ".join(map(str, k.values)) if k.values else "free-form"
-        table.add_row(
-            k.name, k.kind, k.side, f"{k.range.file}:{k.range.start_line}", current, values, k.source
-        )
-    out.print(table)
+    fields = [
+        Field("knob"),
+        Field("kind"),
+        Field("side"),
+        Field("where", essential=False),
+        Field("current"),
+        Field("values", free=True),
+        Field("source", essential=False),
+    ]
+    rows = [
+        [
+            k.name,
+            k.kind,
+            k.side,
+            f"{k.range.file}:{k.range.start_line}",
+            str(k.current) if k.kind != "region" else f"{len(str(k.current).splitlines())} lines",
+            ", ".join(map(str, k.values)) if k.values else "free-form",
+            k.source,
+        ]
+        for k in op.knobs
+    ]
+    show(out, records(out, fields, rows, f"knobs of {op.name}"))
 
 
 @app.command("init-spec")

@@ -3,25 +3,51 @@
 from __future__ import annotations
 
 import asyncio
+import shlex
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from ascendopt.agent.episode import Progress as EpisodeProgress
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer, OptimizeRequest, ResumeBudget, new_episode_id
+from ascendopt.agent.settings import MIN_BUDGET
 from ascendopt.agent.suggestion import StaleSuggestion
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out, print_raw, say
+from ascendopt.cli.common import (
+    JsonOpt,
+    NameOpt,
+    OpArg,
+    app,
+    err,
+    fail,
+    load,
+    out,
+    print_raw,
+    say,
+    workspace_for,
+)
+from ascendopt.cli.progress import episode_progress
 from ascendopt.evaluation import build_output
+from ascendopt.evaluation.backends import BackendError, parse_backend
+from ascendopt.evaluation.remote.settings import SettingsError
+from ascendopt.evaluation.timing.calibration import CalibrationError
 from ascendopt.journal.store import episodes_dir, patch_name
+
+DEFAULT_BUDGET = OptimizeRequest().budget
 
 
 @app.command("optimize")
 def optimize_cmd(
     op_path: OpArg,
     name: NameOpt = None,
-    budget: Annotated[int, typer.Option("--budget", help="evaluations to spend (re-checks included)")] = 40,
+    budget: Annotated[
+        int | None,
+        typer.Option(
+            "--budget",
+            min=MIN_BUDGET,
+            help=f"evaluations to spend, re-checks included (default {DEFAULT_BUDGET}; with --resume: "
+            "extends the episode's budget when larger)",
+        ),
+    ] = None,
     backend: Annotated[str, typer.Option("--backend", help="cpu-twin (default) or ssh:HOST")] = "cpu-twin",
     soc: Annotated[str | None, typer.Option("--soc", help="platform model, e.g. Ascend910B4")] = None,
     model: Annotated[str | None, typer.Option("--model", help="LLM model for kernel rewriting")] = None,
@@ -35,32 +61,49 @@ def optimize_cmd(
     as_json: JsonOpt = False,
 ) -> None:
     """Tune the operator (tiling search; kernel rewriting with an LLM) and suggest one paired edit."""
+    try:
+        parse_backend(backend)
+    except BackendError as exc:
+        fail(f"--backend: {exc}")
     op = load(op_path, name)
-    ws = workspace or op.root
+    ws = workspace_for(workspace, op.root)
     optimizer = Optimizer(ws)
     request = OptimizeRequest(
-        budget=budget, seed=seed, backend=backend, soc=soc, model=model, tiling_only=tiling_only
+        budget=budget or DEFAULT_BUDGET,
+        seed=seed,
+        backend=backend,
+        soc=soc,
+        model=model,
+        tiling_only=tiling_only,
     )
-    with Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TextColumn("{task.fields[status]}"),
-        console=err,
-        disable=as_json,
-        transient=False,
-    ) as bar:
-        task = bar.add_task(f"{op.name}", total=budget, status="")
-
-        def show(p: EpisodeProgress) -> None:
-            best = f"best {p.best_speedup:.2f}x" if p.best_speedup else "best -"
-            bar.update(task, completed=p.used, total=p.budget, status=f"{best} · {p.phase} · {p.message}")
-
-        # Build output (a remote CANN build) scrolls above the bar while it runs.
-        lines = lambda line: bar.console.print(line, markup=False, highlight=False)  # noqa: E731
-        with build_output.streaming(lines):
-            outcome = asyncio.run(optimizer.optimize(op, request, on_progress=show, resume=resume))
+    if resume is not None:
+        try:
+            plan = optimizer.resume_budget(resume, budget)
+        except KeyError as exc:
+            fail(f"--resume: {exc.args[0]}")
+        err.print(_budget_sentence(plan), highlight=False)
+    episode_id = resume or new_episode_id(op.name)
+    total = plan.applies if resume is not None else request.budget
+    try:
+        with episode_progress(err, op.name, total, enabled=not as_json) as show:
+            # Build output (a remote CANN build) scrolls above the bar while it runs.
+            lines = lambda line: err.print(line, markup=False, highlight=False)  # noqa: E731
+            with build_output.streaming(lines):
+                outcome = asyncio.run(
+                    optimizer.optimize(
+                        op,
+                        request,
+                        on_progress=show,
+                        resume=resume,
+                        episode_id=episode_id,
+                        extend_budget=budget,
+                    )
+                )
+    except KeyboardInterrupt:
+        _interrupted(ws, episode_id, op_path, name, workspace)
+        raise typer.Exit(130) from None
+    except (BackendError, SettingsError, CalibrationError) as exc:  # --backend / --soc
+        fail(str(exc))
     if as_json:
         print_raw(outcome.model_dump_json(indent=2) + "\n")
         return
@@ -84,6 +127,38 @@ def optimize_cmd(
         out.print("applied to " + ", ".join(str(p) for p in written))
 
 
+def _budget_sentence(plan: ResumeBudget) -> str:
+    if plan.asked is None or plan.asked == plan.recorded:
+        hint = "" if plan.asked else " (--budget N extends it)"
+        return f"budget: {plan.recorded} evaluations, as episode {plan.episode} started{hint}"
+    if plan.asked > plan.recorded:
+        return (
+            f"budget extended from {plan.recorded} to {plan.asked} evaluations "
+            "(those already made count toward it)"
+        )
+    return (
+        f"budget stays at {plan.recorded} evaluations, as episode {plan.episode} started: "
+        f"--budget {plan.asked} is smaller, and a budget is only ever extended"
+    )
+
+
+def _interrupted(ws: Path, episode: str, op_path: Path, name: str | None, workspace: Path | None) -> None:
+    """Ctrl-C: what was kept and the exact command that continues it."""
+    if not (episodes_dir(ws) / episode).is_dir():
+        err.print("interrupted before the episode started: nothing to resume")
+        return
+    command = ["ascendopt", "optimize", str(op_path), "--resume", episode]
+    command += ["--name", name] if name else []
+    command += ["--workspace", str(workspace)] if workspace else []
+    err.print(
+        f"interrupted: episode {episode} is kept in {episodes_dir(ws) / episode}\n"
+        f"continue it with:\n  {shlex.join(command)}",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
+
+
 @app.command("replay")
 def replay_cmd(
     op_path: OpArg,
@@ -95,7 +170,7 @@ def replay_cmd(
     """Re-run a recorded episode offline and deterministically (to debug a prompt or the search)."""
     op = load(op_path, name)
     try:
-        outcome = asyncio.run(Optimizer(workspace or op.root).replay(op, episode))
+        outcome = asyncio.run(Optimizer(workspace_for(workspace, op.root)).replay(op, episode))
     except KeyError as exc:
         err.print(f"[red]error:[/] {exc.args[0]}")
         raise typer.Exit(2) from exc

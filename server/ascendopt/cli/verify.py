@@ -6,9 +6,11 @@ import asyncio
 from typing import Annotated
 
 import typer
-from rich.table import Table
+from rich.console import RenderableType
+from rich.text import Text
 
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.cli.layout import Cell, Field, records, show
 from ascendopt.cli.live import build_panel
 from ascendopt.evaluation.backends import BackendError, make_evaluator
 from ascendopt.evaluation.evaluator import Evaluator
@@ -87,51 +89,51 @@ def _render_evaluation(op: OperatorProject, ev: Evaluation) -> None:
     if ev.status != "ok":
         out.print(f"[red]{op.name}: {ev.failure_reason()}[/]")
         return
-    table = Table(title=f"{op.name} on {ev.hardware} (seed {ev.seed}, {ev.wall_seconds:.2f} s)")
-    for col in (
-        "case",
-        "dtypes",
-        "status",
-        "output",
-        "max abs err",
-        "max rel err",
-        "mismatches",
-        "block dim",
-    ):
-        table.add_column(col)
+    fields = [
+        Field("case"),
+        Field("dtypes", essential=False),
+        Field("status"),
+        Field("output"),
+        Field("max abs err", right=True),
+        Field("max rel err", right=True, essential=False),
+        Field("mismatches", free=True),
+        Field("block dim", right=True, essential=False),
+    ]
+    rows: list[list[Cell]] = []
     for c in ev.cases:
         dts = ",".join(sorted(set(c.dtypes.values())))
-        status = {"passed": "[green]passed[/]", "failed": "[red]failed[/]"}.get(
-            c.status, f"[red]{c.status}[/]"
-        )
+        status = Text(c.status, style="green" if c.status == "passed" else "red")
+        blocks = str(c.block_dim or "-")
         if not c.outputs:
-            table.add_row(c.name, dts, status, "-", "-", "-", c.message, str(c.block_dim or "-"))
-        for i, o in enumerate(c.outputs):
+            rows.append([c.name, dts, status, "-", "-", "-", c.message, blocks])
+        for o in c.outputs:
             mism = f"{o.mismatches} ({o.mismatch_fraction:.2%})" if o.mismatches else "0"
             if o.first_bad_index is not None:
                 mism += (
                     f" first at {o.first_bad_index}: {o.actual_at_first_bad:g} vs {o.expected_at_first_bad:g}"
                 )
-            table.add_row(
-                c.name if i == 0 else "",
-                dts if i == 0 else "",
-                status if i == 0 else "",
-                o.name,
-                f"{o.max_abs_error:.3g}",
-                f"{o.max_rel_error:.3g}",
-                mism,
-                str(c.block_dim or "-") if i == 0 else "",
+            rows.append(
+                [
+                    c.name,
+                    dts,
+                    status,
+                    o.name,
+                    f"{o.max_abs_error:.3g}",
+                    f"{o.max_rel_error:.3g}",
+                    mism,
+                    blocks,
+                ]
             )
-    out.print(table)
+    title = f"{op.name} on {ev.hardware} (seed {ev.seed}, {ev.wall_seconds:.2f} s)"
+    lines: list[RenderableType] = [records(out, fields, rows, title)]
     for f in ev.findings():
         where = f"{op.root / f.file}:{f.line}" if f.file else op.name
         colour = "red" if f.severity == "error" else "yellow"
-        out.print(
-            f"[{colour}]{where}[/] {f.severity} [{f.kind}] {f.message}"
-            + (f" (x{f.count})" if f.count > 1 else "")
-        )
-    verdict = "[green]correct on every case[/]" if ev.correct else "[red]not correct[/]"
-    out.print(f"{op.name}: {verdict}")
+        count = f" (x{f.count})" if f.count > 1 else ""
+        lines.append(Text.assemble((where, colour), f" {f.severity} [{f.kind}] {f.message}{count}"))
+    verdict = ("correct on every case", "green") if ev.correct else ("not correct", "red")
+    lines.append(Text.assemble(f"{op.name}: ", verdict))
+    show(out, *lines)
 
 
 @app.command("profile")
@@ -163,32 +165,39 @@ def profile_cmd(
     if evaluation.status != "ok" or not evaluation.correct:
         _render_evaluation(op, evaluation)
         raise typer.Exit(1)
-    table = Table(title=f"{op.name}: duration per case")
-    table.add_column("case", no_wrap=True)
-    for col in ("µs", "MTE2", "V", "MTE3", "S", "bound", "blocks"):
-        table.add_column(col, no_wrap=True)
-    labels, hot = set(), []
+    fields = [
+        Field("case"),
+        *(Field(c, right=True) for c in ("µs", "MTE2", "V", "MTE3", "S")),
+        Field("bound"),
+    ]
+    fields.append(Field("blocks", right=True))
+    rows: list[list[Cell]] = []
+    labels: set[str] = set()
+    hot: list[list[Cell]] = []
     for c in evaluation.cases:
         p = c.profile
         if p is None:
-            table.add_row(c.name, "-", "", "", "", "", "", str(c.block_dim or "-"))
+            rows.append([c.name, "-", "", "", "", "", "", str(c.block_dim or "-")])
             continue
         labels.add(p.source)
         ratio = {t.pipe: f"{t.ratio:.0%}" for t in p.pipes}
-        table.add_row(
-            c.name,
-            f"{p.duration_us:.2f}",
-            *(ratio.get(col, "-") for col in PIPE_COLUMNS),
-            p.bound or "-",
-            str(c.block_dim or "-"),
+        rows.append(
+            [
+                c.name,
+                f"{p.duration_us:.2f}",
+                *(ratio.get(col, "-") for col in PIPE_COLUMNS),
+                p.bound or "-",
+                str(c.block_dim or "-"),
+            ]
         )
-        hot.append(f"  {c.name}: {', '.join(p.hot_lines[:3])}")
-    out.print(table)
-    out.print("pipes: busy share of the critical core (msprof PipeUtilization aiv_*_ratio)")
-    for label in sorted(labels):
-        out.print(f"durations: {label}")
+        hot.append([c.name, ", ".join(p.hot_lines[:3])])
+    lines: list[RenderableType] = [records(out, fields, rows, f"{op.name}: duration per case")]
+    lines.append(Text("pipes: busy share of the critical core (msprof PipeUtilization aiv_*_ratio)"))
+    lines += [Text(f"durations: {label}") for label in sorted(labels)]
     if hot:
-        out.print("lines on the critical path:\n" + "\n".join(hot))
+        fields = [Field("case"), Field("lines", free=True)]
+        lines.append(records(out, fields, hot, "lines on the critical path", narrow="lines"))
+    show(out, *lines)
 
 
 PIPE_COLUMNS = ("aiv_mte2_time(us)", "aiv_vec_time(us)", "aiv_mte3_time(us)", "aiv_scalar_time(us)")

@@ -19,6 +19,7 @@ from ascendopt.lsp import protocol
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer
 from ascendopt.report.campaign import build_report
+from ascendopt.workspace import find_workspace_root
 
 LOCAL_JOBS = 2  # episodes at once in the editor's campaign: the twin's builds use a core each
 
@@ -44,7 +45,7 @@ def register(ls: AscendServer) -> None:
         folders = parsed.paths or list(ls.index.folders)
         if not folders:
             return {"status": "error", "message": "campaign: no workspace folder"}
-        service = CampaignService(folders[0])
+        service = CampaignService(find_workspace_root(folders[0]))
         # Planning discovers every operator under the folders: disk work kept off the event loop.
         record = await asyncio.to_thread(
             service.plan,

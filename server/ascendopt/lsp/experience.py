@@ -14,6 +14,7 @@ from ascendopt.experience.schema import SchemaError
 from ascendopt.lsp import protocol
 from ascendopt.lsp.locations import uri_to_path
 from ascendopt.lsp.server import AscendServer
+from ascendopt.workspace import find_workspace_root
 
 
 def register(ls: AscendServer) -> None:
@@ -40,8 +41,8 @@ def workspace_of(ls: AscendServer, arg: dict[str, Any]) -> Path | None:
     elif isinstance(arg.get("uri"), str):
         path = uri_to_path(arg["uri"])
     if path is not None:
-        return ls.index.folder_of(path) or path
-    return ls.index.folders[0] if ls.index.folders else None
+        return ls.workspace_of(path)
+    return find_workspace_root(ls.index.folders[0]) if ls.index.folders else None
 
 
 def _lessons(workspace: Path, family: str | None, limit: int) -> list[dict[str, Any]]:

@@ -21,6 +21,7 @@ from ascendopt.lsp.evaluators import EvaluatorFactory, Evaluators
 from ascendopt.lsp.index import WorkspaceIndex
 from ascendopt.lsp.jobs import JobRegistry
 from ascendopt.lsp.settings import Settings
+from ascendopt.workspace import find_workspace_root
 
 log = logging.getLogger(__name__)
 
@@ -86,5 +87,6 @@ class AscendServer(LanguageServer):
             log.error("background work failed", exc_info=exc)
 
     def workspace_of(self, op_root: Path) -> Path:
-        """The workspace folder an operator belongs to (its own root when outside every folder)."""
-        return self.index.folder_of(op_root) or op_root
+        """Where the operator's `.ascendopt/` is: the CLI's rule (`ascendopt.workspace`), falling back
+        to the editor's folder holding it (its own root when outside every folder)."""
+        return find_workspace_root(op_root, fallback=self.index.folder_of(op_root) or op_root)
