@@ -9,9 +9,10 @@ import * as vscode from 'vscode';
 import { API_KEY_SECRET, ClientCommand, ContextKey, Notification, SECTION, Scheme, ServerCommand } from './constants';
 import { renderExperience } from './experience';
 import { type Interpreter, InterpreterError, resolveInterpreter, type InterpreterDeps } from './interpreter';
-import type { EpisodeEndedParams, EvaluatedParams, ExperienceResult, IndexedOperator, IndexedParams, SuggestionParams, Target } from './protocol';
+import type { EpisodeEndedParams, EvaluatedParams, ExperienceResult, IndexedOperator, IndexedParams, SuggestionParams, Target, WorkspaceState } from './protocol';
 import { backendChoices, initializationOptions, needsRestart, readSettings, serverEnv, type AscendSettings } from './settings';
 import type { StatusModel } from './status';
+import { WORKSPACE_STATE } from './sidebar';
 import { SuggestionReview, type SuggestionStore } from './suggestions';
 import { operatorPicks, targetFor } from './targets';
 
@@ -64,6 +65,9 @@ export class Controller implements vscode.Disposable {
   private clientDisposables: vscode.Disposable[] = [];
   private experienceText = renderExperience({ lessons: [] });
   private readonly experienceChanged = new vscode.EventEmitter<vscode.Uri>();
+  /** Fires on every server notification that changes what the sidebar shows. */
+  private readonly stateChanged = new vscode.EventEmitter<void>();
+  readonly onStateChanged = this.stateChanged.event;
   readonly review: SuggestionReview;
   interpreter: Interpreter | undefined;
 
@@ -118,10 +122,10 @@ export class Controller implements vscode.Disposable {
       status,
     });
     this.clientDisposables = [
-      client.onNotification(Notification.indexed, (p: IndexedParams) => this.onIndexed(p)),
-      client.onNotification(Notification.evaluated, (p: EvaluatedParams) => this.onEvaluated(p)),
-      client.onNotification(Notification.suggestion, (p: SuggestionParams) => void this.review.offer(p)),
-      client.onNotification(Notification.episodeEnded, (p: EpisodeEndedParams) => this.onEpisodeEnded(p)),
+      client.onNotification(Notification.indexed, (p: IndexedParams) => this.changed(() => this.onIndexed(p))),
+      client.onNotification(Notification.evaluated, (p: EvaluatedParams) => this.changed(() => this.onEvaluated(p))),
+      client.onNotification(Notification.suggestion, (p: SuggestionParams) => this.changed(() => void this.review.offer(p))),
+      client.onNotification(Notification.episodeEnded, (p: EpisodeEndedParams) => this.changed(() => this.onEpisodeEnded(p))),
       client.onDidChangeState((e) => {
         if (e.newState === ClientState.Running) {
           status.setState('running', `${this.interpreter?.python ?? 'python'} (${this.interpreter?.source ?? '?'})`);
@@ -214,6 +218,17 @@ export class Controller implements vscode.Disposable {
       throw new Error('the AscendOptimizer server is not running');
     }
     return client.sendRequest('workspace/executeCommand', { command, arguments: args });
+  }
+
+  private changed(handle: () => void): void {
+    handle();
+    this.stateChanged.fire();
+  }
+
+  /** What the sidebar shows (`ascendopt/workspaceState`); undefined while no server runs. */
+  async workspaceState(): Promise<WorkspaceState | undefined> {
+    const client = this.client;
+    return client ? ((await client.sendRequest(WORKSPACE_STATE, {})) as WorkspaceState) : undefined;
   }
 
   private onIndexed(p: IndexedParams): void {
@@ -384,5 +399,6 @@ export class Controller implements vscode.Disposable {
   dispose(): void {
     void this.stop();
     this.experienceChanged.dispose();
+    this.stateChanged.dispose();
   }
 }

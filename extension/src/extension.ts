@@ -8,6 +8,7 @@ import { type ClientLike, Controller } from './controller';
 import { selectedInterpreter, type PythonExtensionApi } from './interpreter';
 import { basePythons, files, hasAscendopt, run } from './nodeDeps';
 import { ensurePrivateEnv } from './privateEnv';
+import { Sidebar, VIEW_ID } from './sidebar';
 import { StatusModel } from './status';
 import { bindStatusItem, bindSuggestionStatus } from './statusItem';
 import { SuggestionContentProvider, SuggestionStore } from './suggestions';
@@ -78,12 +79,31 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   });
   const c = controller;
+  const sidebar = new Sidebar(() => c.workspaceState());
+  const experience = c.experienceProvider();
+  let jobs = 0;
+  status.onChange(() => {
+    if (status.jobs().length !== jobs) {
+      jobs = status.jobs().length; // an episode started or ended: its operator's state changed
+      void sidebar.refresh();
+    }
+  });
+  context.subscriptions.push(
+    vscode.window.registerTreeDataProvider(VIEW_ID, sidebar),
+    c.onStateChanged(() => void sidebar.refresh()),
+    store.onDidChange(() => void sidebar.refresh()),
+    vscode.commands.registerCommand('ascendopt.refreshSidebar', () => sidebar.refresh()),
+  );
   context.subscriptions.push(
     c,
     ...c.registerCommands(),
     vscode.workspace.registerTextDocumentContentProvider(Scheme.proposed, new SuggestionContentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(Scheme.base, new SuggestionContentProvider(store)),
-    vscode.workspace.registerTextDocumentContentProvider(Scheme.experience, c.experienceProvider()),
+    vscode.workspace.registerTextDocumentContentProvider(Scheme.experience, {
+      onDidChange: experience.onDidChange,
+      // A sidebar lesson (`/lessons/<id>.md`), else the whole bank.
+      provideTextDocumentContent: (uri, token) => sidebar.lessonMarkdown(uri) ?? experience.provideTextDocumentContent(uri, token),
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => c.onConfigurationChanged(e)),
     context.secrets.onDidChange((e) => {
       if (e.key.startsWith('ascendopt.')) {

@@ -207,6 +207,13 @@ export class SuggestionReview {
 
   /** The suggestion behind an editor-title click: the clicked resource, else the active diff. */
   idFrom(resource: unknown): string | undefined {
+    if (typeof resource === 'string') {
+      return resource;
+    }
+    const node = resource as { suggestionId?: unknown } | undefined;
+    if (node && typeof node.suggestionId === 'string') {
+      return node.suggestionId; // a sidebar item
+    }
     if (resource instanceof vscode.Uri) {
       const parsed = parseSuggestionUri(resource);
       if (parsed) {

@@ -22,6 +22,11 @@ SHARED = [
     "Speedup",
     "SuggestionParams",
     "EpisodeEndedParams",
+    "StateOperator",
+    "StateEpisode",
+    "StateSuggestion",
+    "StateLesson",
+    "WorkspaceState",
 ]
 
 

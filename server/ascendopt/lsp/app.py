@@ -15,6 +15,7 @@ from ascendopt.lsp import (
     lenses,
     mine,
     optimize,
+    sidebar,
     suggestions,
     sync,
 )
@@ -37,7 +38,19 @@ def build_server(
     """`service_factory` is the seam for episodes: the episode service by default; tests pass a
     scripted one (tests/lsp/scripted_server.py)."""
     ls = AscendServer(service_factory, evaluator_factory)
-    features = (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience, mine, campaign)
+    features = (
+        sync,
+        lenses,
+        actions,
+        hover,
+        evaluate,
+        optimize,
+        suggestions,
+        experience,
+        mine,
+        campaign,
+        sidebar,
+    )
     for feature in features:
         feature.register(ls)
     return ls

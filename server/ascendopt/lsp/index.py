@@ -24,13 +24,28 @@ def _inside(path: Path, folder: Path) -> bool:
 class WorkspaceIndex:
     def __init__(self) -> None:
         self._folders: dict[Path, Discovery] = {}
+        # Operators of open documents, discovered on their own before their folder's full index
+        # is in (by operator root); dropped once the folder holding them is indexed.
+        self._early: dict[Path, Discovery] = {}
 
     @property
     def folders(self) -> list[Path]:
         return list(self._folders)
 
+    def declare(self, folder: Path) -> None:
+        """A workspace folder whose index is still being built: paths inside it belong to it."""
+        self._folders.setdefault(folder, Discovery())
+
     def set_folder(self, folder: Path, discovery: Discovery) -> None:
         self._folders[folder] = discovery
+        for root in [r for r in self._early if _inside(r, folder)]:
+            del self._early[root]
+
+    def set_early(self, root: Path, discovery: Discovery) -> None:
+        self._early[root] = discovery
+
+    def has_root(self, root: Path) -> bool:
+        return any(op.root == root for op in self.operators())
 
     def drop_folder(self, folder: Path) -> None:
         self._folders.pop(folder, None)
@@ -41,7 +56,10 @@ class WorkspaceIndex:
         return max(holders, key=lambda f: len(f.parts)) if holders else None
 
     def operators(self) -> list[OperatorProject]:
-        return [op for d in self._folders.values() for op in d.operators]
+        indexed = [op for d in self._folders.values() for op in d.operators]
+        roots = {op.root for op in indexed}
+        early = [op for d in self._early.values() for op in d.operators if op.root not in roots]
+        return indexed + early
 
     def loose_issues(self) -> list[Issue]:
         """Problems discovery could not pin on one operator (their `file` is absolute)."""

@@ -107,3 +107,53 @@ class EpisodeEndedParams(_Payload):
     cancelled: bool
     message: str
     suggestion: str | None
+
+
+# ascendopt/workspaceState: what the sidebar shows, in one answer.
+WORKSPACE_STATE = "ascendopt/workspaceState"  # {} → WorkspaceState
+
+
+class StateOperator(_Payload):
+    name: str
+    root: str
+    kernel: str  # a file URI
+    spec: Literal["ok", "missing", "invalid"]
+    specProblem: str | None
+    lastVerify: str | None  # the verdict, in words
+    lastProfile: str | None  # the slowest case's duration, labelled
+    running: bool
+
+
+class StateEpisode(_Payload):
+    id: str
+    operator: str
+    ended: bool
+    cancelled: bool
+    message: str
+    bestSpeedup: float | None
+    evaluations: int
+
+
+class StateSuggestion(_Payload):
+    id: str
+    operator: str
+    operatorRoot: str
+    episode: str
+    geomean: float
+    summary: str
+
+
+class StateLesson(_Payload):
+    id: str
+    title: str
+    family: str | None
+    markdown: str  # the whole lesson, rendered for a Markdown preview
+
+
+class WorkspaceState(_Payload):
+    folders: list[str]
+    operators: list[StateOperator]
+    episodes: list[StateEpisode]
+    suggestions: list[StateSuggestion]
+    lessons: list[StateLesson]
+    message: str | None
