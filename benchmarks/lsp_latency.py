@@ -53,7 +53,7 @@ def build_workspace(where: Path, count: int) -> Path:
 
 def p(values: list[float], q: float) -> float:
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(q * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 async def timed(work: Callable[[], Awaitable[Any]]) -> float:
