@@ -18,6 +18,7 @@ from ascendopt.lsp import (
     sidebar,
     suggestions,
     sync,
+    templates,
 )
 from ascendopt.lsp.episodes import OptimizerService, ServiceFactory
 from ascendopt.lsp.evaluators import EvaluatorFactory
@@ -50,6 +51,7 @@ def build_server(
         mine,
         campaign,
         sidebar,
+        templates,
     )
     for feature in features:
         feature.register(ls)

@@ -15,6 +15,8 @@ ACCEPT = "ascendopt.acceptSuggestion"
 REJECT = "ascendopt.rejectSuggestion"
 SHOW_EXPERIENCE = "ascendopt.showExperience"
 CAMPAIGN = "ascendopt.runCampaign"  # [{paths?, budget?, strategies?}]
+LIST_TEMPLATES = "ascendopt.listTemplates"  # [] → [{name, summary}]
+COPY_TEMPLATE = "ascendopt.copyTemplate"  # [{name, to}] → {status, path | message}
 
 # Server → client notifications.
 INDEXED = "ascendopt/indexed"  # {folders, operators: [{name, root, kernel}]}
