@@ -4,9 +4,9 @@ generates, and every template's spec passes it (and a broken one does not)."""
 from __future__ import annotations
 
 import json
-import tomllib
 
 import pytest
+import tomllib
 
 from ascendopt.operators.spec_schema import render, spec_json_schema
 from ascendopt.operators.templates import list_templates
