@@ -37,6 +37,8 @@ export const ClientCommand = {
   setApiKey: 'ascendopt.setApiKey',
   selectBackend: 'ascendopt.selectBackend',
   showOutput: 'ascendopt.showOutput',
+  openTemplate: 'ascendopt.openTemplate',
+  refreshSidebar: 'ascendopt.refreshSidebar',
   review: 'ascendopt.reviewSuggestion',
   accept: 'ascendopt.acceptSuggestionInDiff',
   reject: 'ascendopt.rejectSuggestionInDiff',

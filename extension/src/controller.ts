@@ -15,6 +15,7 @@ import type { StatusModel } from './status';
 import { WORKSPACE_STATE } from './sidebar';
 import { SuggestionReview, type SuggestionStore } from './suggestions';
 import { operatorPicks, targetFor } from './targets';
+import { openTemplate } from './templates';
 
 /** What the controller needs of a vscode-languageclient LanguageClient. */
 export interface ClientLike {
@@ -390,6 +391,7 @@ export class Controller implements vscode.Disposable {
       vscode.commands.registerCommand(ClientCommand.setApiKey, () => this.setApiKey()),
       vscode.commands.registerCommand(ClientCommand.selectBackend, () => this.selectBackend()),
       vscode.commands.registerCommand(ClientCommand.showOutput, () => this.deps.log.show()),
+      vscode.commands.registerCommand(ClientCommand.openTemplate, () => openTemplate((command, args) => this.execute(command, args))),
       vscode.commands.registerCommand(ClientCommand.review, (id?: unknown) => this.review.review(typeof id === 'string' ? id : undefined)),
       vscode.commands.registerCommand(ClientCommand.accept, (resource?: unknown) => this.review.accept(this.review.idFrom(resource))),
       vscode.commands.registerCommand(ClientCommand.reject, (resource?: unknown) => this.review.reject(this.review.idFrom(resource))),

@@ -3,11 +3,11 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createClient } from './client';
-import { OUTPUT_NAME, Scheme } from './constants';
+import { ClientCommand, OUTPUT_NAME, Scheme } from './constants';
 import { type ClientLike, Controller } from './controller';
 import { selectedInterpreter, type PythonExtensionApi } from './interpreter';
 import { basePythons, files, hasAscendopt, run } from './nodeDeps';
-import { ensurePrivateEnv } from './privateEnv';
+import { bundledPackage, ensurePrivateEnv } from './privateEnv';
 import { Sidebar, VIEW_ID } from './sidebar';
 import { StatusModel } from './status';
 import { bindStatusItem, bindSuggestionStatus } from './statusItem';
@@ -54,6 +54,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     interpreter: {
       pythonExtensionPath,
       hasAscendopt,
+      bundledWheel: () => bundledPackage({ bundleDir: path.join(context.extensionPath, 'server'), listDir: files.listDir }),
       privateEnv: () =>
         ensurePrivateEnv({
           storageDir: context.globalStorageUri.fsPath,
@@ -92,7 +93,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.window.registerTreeDataProvider(VIEW_ID, sidebar),
     c.onStateChanged(() => void sidebar.refresh()),
     store.onDidChange(() => void sidebar.refresh()),
-    vscode.commands.registerCommand('ascendopt.refreshSidebar', () => sidebar.refresh()),
+    vscode.commands.registerCommand(ClientCommand.refreshSidebar, () => sidebar.refresh()),
   );
   context.subscriptions.push(
     c,

@@ -38,3 +38,15 @@ def test_every_template_has_a_one_line_summary():
         assert t.summary and "\n" not in t.summary and len(t.summary) < 140, t
     assert next(t for t in found if t.name == "add_custom").summary.startswith("z = x + y")
     json.dumps([t.model_dump() for t in found])
+
+
+def test_the_extension_contributes_the_schema_and_hides_the_workspace_state():
+    package = json.loads((REPO / "extension" / "package.json").read_text())
+    contributes = package["contributes"]
+    (toml,) = contributes["tomlValidation"]
+    assert toml["fileMatch"] == "ascendopt.toml"
+    assert (REPO / "extension" / toml["url"]).resolve() == COMMITTED
+    assert contributes["configurationDefaults"]["files.exclude"] == {"**/.ascendopt": True}
+    assert (REPO / "extension" / package["icon"]).stat().st_size > 0
+    for step in contributes["walkthroughs"][0]["steps"]:
+        assert (REPO / "extension" / step["media"]["markdown"]).exists(), step["id"]

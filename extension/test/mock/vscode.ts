@@ -177,6 +177,7 @@ export const mock = {
   answers: [] as Answer[],
   quickPickAnswers: [] as ((items: readonly unknown[]) => unknown)[],
   inputAnswers: [] as (string | undefined)[],
+  openDialogAnswers: [] as (Uri | undefined)[],
   executed: [] as { command: string; args: unknown[] }[],
   commands: new Map<string, (...args: unknown[]) => unknown>(),
   context: new Map<string, unknown>(),
@@ -198,6 +199,7 @@ export const mock = {
     this.answers = [];
     this.quickPickAnswers = [];
     this.inputAnswers = [];
+    this.openDialogAnswers = [];
     this.executed = [];
     this.commands.clear();
     this.context.clear();
@@ -300,10 +302,18 @@ export const window = {
   async showInputBox(): Promise<string | undefined> {
     return mock.inputAnswers.shift();
   },
+  async showOpenDialog(): Promise<Uri[] | undefined> {
+    const answer = mock.openDialogAnswers.shift();
+    return answer ? [answer] : undefined;
+  },
   get activeTextEditor(): { document: { uri: Uri } } | undefined {
     return mock.activeEditorUri ? { document: { uri: mock.activeEditorUri } } : undefined;
   },
-  async showTextDocument(doc: { uri: Uri; getText(): string }): Promise<void> {
+  async showTextDocument(doc: { uri: Uri; getText(): string } | Uri): Promise<void> {
+    if (doc instanceof Uri) {
+      mock.opened.push({ uri: doc.toString(), text: mock.files.get(doc.fsPath) ?? '' });
+      return;
+    }
     mock.opened.push({ uri: doc.uri.toString(), text: doc.getText() });
   },
   tabGroups: {
