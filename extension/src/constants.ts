@@ -10,6 +10,7 @@ export const ServerCommand = {
   accept: 'ascendopt.acceptSuggestion',
   reject: 'ascendopt.rejectSuggestion',
   showExperience: 'ascendopt.showExperience',
+  showProfile: 'ascendopt.showProfile',
 } as const;
 
 /** Server → client notifications. */
@@ -38,6 +39,8 @@ export const ClientCommand = {
   selectBackend: 'ascendopt.selectBackend',
   showOutput: 'ascendopt.showOutput',
   openTemplate: 'ascendopt.openTemplate',
+  /** The hover's "more" link (server/ascendopt/lsp/protocol.py OPEN_PROFILE). */
+  openProfile: 'ascendopt.openProfile',
   refreshSidebar: 'ascendopt.refreshSidebar',
   review: 'ascendopt.reviewSuggestion',
   accept: 'ascendopt.acceptSuggestionInDiff',

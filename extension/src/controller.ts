@@ -65,6 +65,7 @@ export class Controller implements vscode.Disposable {
   private settings: AscendSettings;
   private clientDisposables: vscode.Disposable[] = [];
   private experienceText = renderExperience({ lessons: [] });
+  private readonly profileTexts = new Map<string, string>(); // `/profile/<op>.md` → Markdown
   private readonly experienceChanged = new vscode.EventEmitter<vscode.Uri>();
   /** Fires on every server notification that changes what the sidebar shows. */
   private readonly stateChanged = new vscode.EventEmitter<void>();
@@ -322,12 +323,26 @@ export class Controller implements vscode.Disposable {
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 
-  /** The provider of the experience document. */
+  /** The provider of the experience document (and of the whole-profile pages). */
   experienceProvider(): vscode.TextDocumentContentProvider {
     return {
       onDidChange: this.experienceChanged.event,
-      provideTextDocumentContent: () => this.experienceText,
+      provideTextDocumentContent: (uri: vscode.Uri) => this.profileTexts.get(uri.path) ?? this.experienceText,
     };
+  }
+
+  /** The hover's "more" link: the operator's whole last profile as a rendered Markdown preview. */
+  async openProfile(arg: unknown): Promise<void> {
+    const result = (await this.execute(ServerCommand.showProfile, [arg])) as { status: string; markdown?: string; message?: string } | null;
+    if (!result || result.status !== 'ok' || result.markdown === undefined) {
+      void vscode.window.showWarningMessage(`AscendOptimizer: ${result?.message ?? 'no profile to show'}`);
+      return;
+    }
+    const name = (arg as { name?: string } | undefined)?.name ?? 'operator';
+    const uri = vscode.Uri.from({ scheme: Scheme.experience, path: `/profile/${name}.md` });
+    this.profileTexts.set(uri.path, result.markdown);
+    this.experienceChanged.fire(uri);
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
   }
 
   async setApiKey(): Promise<void> {
@@ -391,6 +406,7 @@ export class Controller implements vscode.Disposable {
       vscode.commands.registerCommand(ClientCommand.setApiKey, () => this.setApiKey()),
       vscode.commands.registerCommand(ClientCommand.selectBackend, () => this.selectBackend()),
       vscode.commands.registerCommand(ClientCommand.showOutput, () => this.deps.log.show()),
+      vscode.commands.registerCommand(ClientCommand.openProfile, (arg?: unknown) => this.openProfile(arg)),
       vscode.commands.registerCommand(ClientCommand.openTemplate, () => openTemplate((command, args) => this.execute(command, args))),
       vscode.commands.registerCommand(ClientCommand.review, (id?: unknown) => this.review.review(typeof id === 'string' ? id : undefined)),
       vscode.commands.registerCommand(ClientCommand.accept, (resource?: unknown) => this.review.accept(this.review.idFrom(resource))),

@@ -10,7 +10,7 @@ import { basePythons, files, hasAscendopt, run } from './nodeDeps';
 import { bundledPackage, ensurePrivateEnv } from './privateEnv';
 import { Sidebar, VIEW_ID } from './sidebar';
 import { StatusModel } from './status';
-import { bindStatusItem, bindSuggestionStatus } from './statusItem';
+import { bindBackendStatus, bindStatusItem, bindSuggestionStatus } from './statusItem';
 import { SuggestionContentProvider, SuggestionStore } from './suggestions';
 
 let controller: Controller | undefined;
@@ -28,7 +28,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const log = vscode.window.createOutputChannel(OUTPUT_NAME, { log: true });
   const status = new StatusModel();
   const store = new SuggestionStore();
-  context.subscriptions.push(log, bindStatusItem(status), bindSuggestionStatus(store));
+  status.setBackend(vscode.workspace.getConfiguration('ascendopt').get<string>('backend') || 'cpu-twin');
+  context.subscriptions.push(
+    log,
+    bindStatusItem(status),
+    bindBackendStatus(status),
+    bindSuggestionStatus(store),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('ascendopt.backend')) {
+        status.setBackend(vscode.workspace.getConfiguration('ascendopt').get<string>('backend') || 'cpu-twin');
+      }
+    }),
+  );
 
   const consent = async (pkg: string): Promise<boolean> => {
     const create = 'Create environment';

@@ -310,7 +310,7 @@ test('registerCommands registers every palette command once, none clashing with 
   const h = harness();
   h.controller.registerCommands();
   const ids = [...mock.commands.keys()];
-  assert.equal(ids.length, 14);
+  assert.equal(ids.length, 15);
   for (const server of ['ascendopt.optimize', 'ascendopt.tuneTiling', 'ascendopt.verify', 'ascendopt.profile', 'ascendopt.acceptSuggestion', 'ascendopt.rejectSuggestion', 'ascendopt.showExperience', 'ascendopt.mineExperience']) {
     assert.ok(!ids.includes(server), `${server} is left to vscode-languageclient`);
   }

@@ -12,7 +12,7 @@ from lsprotocol import types
 from pytest_lsp import LanguageClient, make_test_lsp_client
 
 from ascendopt.agent.settings import EpisodeSettings
-from ascendopt.lsp.logs import Redactor
+from ascendopt.lsp.logs import Redactor, log_format
 from ascendopt.lsp.settings import SETTING_NAMES, Settings, from_initialization_options, with_configuration
 from tests.conftest import REPO
 from tests.lsp.conftest import OP, capabilities, plain, uri, wait_for
@@ -129,3 +129,10 @@ def test_package_json_bounds_match_the_server_models():
         props["ascendopt.budget"]["minimum"]
         == EpisodeSettings.model_json_schema()["properties"]["budget"]["minimum"]
     )
+
+
+def test_one_time_stamp_per_line_in_the_editor():
+    # The editor reads stderr through a pipe and stamps each line itself.
+    assert "asctime" not in log_format(to_file=False, tty=False)
+    assert "asctime" in log_format(to_file=True, tty=False)
+    assert "asctime" in log_format(to_file=False, tty=True)

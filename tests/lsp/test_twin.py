@@ -76,7 +76,8 @@ async def test_profile_shows_the_estimate_in_the_hover_and_the_lens(twin: Langua
     text = hover.contents.value
     assert "`small-tail`:" in text
     assert "µs (estimate, 910B4 model) · MTE2 " in text and " %" in text and "-bound" in text
-    assert "hot lines: op_kernel/add_custom.cpp:" in text
+    assert "hot lines: [op_kernel/add_custom.cpp:" in text  # a link to the line
+    assert f"]({uri(workspace / OP / KERNEL)}#L" in text
 
     away = await twin.text_document_hover_async(
         types.HoverParams(

@@ -15,6 +15,10 @@ ACCEPT = "ascendopt.acceptSuggestion"
 REJECT = "ascendopt.rejectSuggestion"
 SHOW_EXPERIENCE = "ascendopt.showExperience"
 CAMPAIGN = "ascendopt.runCampaign"  # [{paths?, budget?, strategies?}]
+SHOW_PROFILE = "ascendopt.showProfile"  # [{operatorRoot, name}] → {status, markdown | message}
+# The client command the hover's "more" link runs: it asks SHOW_PROFILE and opens the Markdown
+# preview (the server's command itself only answers).
+OPEN_PROFILE = "ascendopt.openProfile"
 LIST_TEMPLATES = "ascendopt.listTemplates"  # [] → [{name, summary}]
 COPY_TEMPLATE = "ascendopt.copyTemplate"  # [{name, to}] → {status, path | message}
 
