@@ -263,6 +263,14 @@ export const commands = {
       mock.openDiff(args[0] as Uri, args[1] as Uri, args[2] as string);
       return undefined;
     }
+    if (command === 'vscode.changes') {
+      // The multi-diff editor: one tab, titled; its input is no type the API exposes.
+      const group = mock.groups[0]!;
+      const tab: MockTab = { label: args[0] as string, input: { resources: args[1] }, group };
+      group.tabs.push(tab);
+      group.activeTab = tab;
+      return undefined;
+    }
     const handler = mock.commands.get(command);
     return handler ? handler(...args) : undefined;
   },
