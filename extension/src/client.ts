@@ -14,7 +14,7 @@ import {
   WorkDoneProgressCancelNotification,
   WorkDoneProgressCreateRequest,
 } from 'vscode-languageclient/node';
-import { SECTION } from './constants';
+import { ClientCommand, SECTION } from './constants';
 import { ProgressNotifications } from './progress';
 import type { StatusModel } from './status';
 
@@ -122,7 +122,8 @@ export function createClient(setup: ClientSetup): AscendLanguageClient {
     // didChangeConfiguration on any ascendopt.* change; the server then re-reads
     // workspace/configuration (the API key is never part of it).
     synchronize: { configurationSection: SECTION },
-    markdown: { isTrusted: false, supportHtml: false },
+    // Hovers may run one command: the "more" link that opens the whole profile.
+    markdown: { isTrusted: { enabledCommands: [ClientCommand.openProfile] }, supportHtml: false },
   };
   return new AscendLanguageClient(serverOptions, clientOptions, setup.status);
 }

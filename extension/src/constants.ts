@@ -11,6 +11,7 @@ export const ServerCommand = {
   reject: 'ascendopt.rejectSuggestion',
   showExperience: 'ascendopt.showExperience',
   episodeReport: 'ascendopt.episodeReport',
+  showProfile: 'ascendopt.showProfile',
 } as const;
 
 /** Server → client notifications. */
@@ -38,6 +39,10 @@ export const ClientCommand = {
   setApiKey: 'ascendopt.setApiKey',
   selectBackend: 'ascendopt.selectBackend',
   showOutput: 'ascendopt.showOutput',
+  openTemplate: 'ascendopt.openTemplate',
+  /** The hover's "more" link (server/ascendopt/lsp/protocol.py OPEN_PROFILE). */
+  openProfile: 'ascendopt.openProfile',
+  refreshSidebar: 'ascendopt.refreshSidebar',
   review: 'ascendopt.reviewSuggestion',
   accept: 'ascendopt.acceptSuggestionInDiff',
   reject: 'ascendopt.rejectSuggestionInDiff',

@@ -9,12 +9,14 @@ import * as vscode from 'vscode';
 import { API_KEY_SECRET, ClientCommand, ContextKey, Notification, SECTION, Scheme, ServerCommand } from './constants';
 import { renderExperience } from './experience';
 import { type Interpreter, InterpreterError, resolveInterpreter, type InterpreterDeps } from './interpreter';
-import type { EpisodeEndedParams, EvaluatedParams, ExperienceResult, IndexedOperator, IndexedParams, SuggestionParams, Target } from './protocol';
+import type { EpisodeEndedParams, EvaluatedParams, ExperienceResult, IndexedOperator, IndexedParams, SuggestionParams, Target, WorkspaceState } from './protocol';
 import { backendChoices, initializationOptions, needsRestart, readSettings, serverEnv, type AscendSettings } from './settings';
 import type { StatusModel } from './status';
 import { ReportPanels } from './report';
+import { WORKSPACE_STATE } from './sidebar';
 import { SuggestionReview, type SuggestionStore } from './suggestions';
 import { operatorPicks, targetFor } from './targets';
+import { openTemplate } from './templates';
 
 /** What the controller needs of a vscode-languageclient LanguageClient. */
 export interface ClientLike {
@@ -64,7 +66,11 @@ export class Controller implements vscode.Disposable {
   private settings: AscendSettings;
   private clientDisposables: vscode.Disposable[] = [];
   private experienceText = renderExperience({ lessons: [] });
+  private readonly profileTexts = new Map<string, string>(); // `/profile/<op>.md` → Markdown
   private readonly experienceChanged = new vscode.EventEmitter<vscode.Uri>();
+  /** Fires on every server notification that changes what the sidebar shows. */
+  private readonly stateChanged = new vscode.EventEmitter<void>();
+  readonly onStateChanged = this.stateChanged.event;
   readonly review: SuggestionReview;
   readonly reports: ReportPanels;
   interpreter: Interpreter | undefined;
@@ -121,10 +127,10 @@ export class Controller implements vscode.Disposable {
       status,
     });
     this.clientDisposables = [
-      client.onNotification(Notification.indexed, (p: IndexedParams) => this.onIndexed(p)),
-      client.onNotification(Notification.evaluated, (p: EvaluatedParams) => this.onEvaluated(p)),
-      client.onNotification(Notification.suggestion, (p: SuggestionParams) => void this.review.offer(p)),
-      client.onNotification(Notification.episodeEnded, (p: EpisodeEndedParams) => this.onEpisodeEnded(p)),
+      client.onNotification(Notification.indexed, (p: IndexedParams) => this.changed(() => this.onIndexed(p))),
+      client.onNotification(Notification.evaluated, (p: EvaluatedParams) => this.changed(() => this.onEvaluated(p))),
+      client.onNotification(Notification.suggestion, (p: SuggestionParams) => this.changed(() => void this.review.offer(p))),
+      client.onNotification(Notification.episodeEnded, (p: EpisodeEndedParams) => this.changed(() => this.onEpisodeEnded(p))),
       client.onDidChangeState((e) => {
         if (e.newState === ClientState.Running) {
           status.setState('running', `${this.interpreter?.python ?? 'python'} (${this.interpreter?.source ?? '?'})`);
@@ -217,6 +223,17 @@ export class Controller implements vscode.Disposable {
       throw new Error('the AscendOptimizer server is not running');
     }
     return client.sendRequest('workspace/executeCommand', { command, arguments: args });
+  }
+
+  private changed(handle: () => void): void {
+    handle();
+    this.stateChanged.fire();
+  }
+
+  /** What the sidebar shows (`ascendopt/workspaceState`); undefined while no server runs. */
+  async workspaceState(): Promise<WorkspaceState | undefined> {
+    const client = this.client;
+    return client ? ((await client.sendRequest(WORKSPACE_STATE, {})) as WorkspaceState) : undefined;
   }
 
   private onIndexed(p: IndexedParams): void {
@@ -332,12 +349,26 @@ export class Controller implements vscode.Disposable {
     await vscode.window.showTextDocument(doc, { preview: true });
   }
 
-  /** The provider of the experience document. */
+  /** The provider of the experience document (and of the whole-profile pages). */
   experienceProvider(): vscode.TextDocumentContentProvider {
     return {
       onDidChange: this.experienceChanged.event,
-      provideTextDocumentContent: () => this.experienceText,
+      provideTextDocumentContent: (uri: vscode.Uri) => this.profileTexts.get(uri.path) ?? this.experienceText,
     };
+  }
+
+  /** The hover's "more" link: the operator's whole last profile as a rendered Markdown preview. */
+  async openProfile(arg: unknown): Promise<void> {
+    const result = (await this.execute(ServerCommand.showProfile, [arg])) as { status: string; markdown?: string; message?: string } | null;
+    if (!result || result.status !== 'ok' || result.markdown === undefined) {
+      void vscode.window.showWarningMessage(`AscendOptimizer: ${result?.message ?? 'no profile to show'}`);
+      return;
+    }
+    const name = (arg as { name?: string } | undefined)?.name ?? 'operator';
+    const uri = vscode.Uri.from({ scheme: Scheme.experience, path: `/profile/${name}.md` });
+    this.profileTexts.set(uri.path, result.markdown);
+    this.experienceChanged.fire(uri);
+    await vscode.commands.executeCommand('markdown.showPreview', uri);
   }
 
   async setApiKey(): Promise<void> {
@@ -401,6 +432,8 @@ export class Controller implements vscode.Disposable {
       vscode.commands.registerCommand(ClientCommand.setApiKey, () => this.setApiKey()),
       vscode.commands.registerCommand(ClientCommand.selectBackend, () => this.selectBackend()),
       vscode.commands.registerCommand(ClientCommand.showOutput, () => this.deps.log.show()),
+      vscode.commands.registerCommand(ClientCommand.openProfile, (arg?: unknown) => this.openProfile(arg)),
+      vscode.commands.registerCommand(ClientCommand.openTemplate, () => openTemplate((command, args) => this.execute(command, args))),
       vscode.commands.registerCommand(ClientCommand.review, (id?: unknown) => this.review.review(typeof id === 'string' ? id : undefined)),
       vscode.commands.registerCommand(ClientCommand.accept, (resource?: unknown) => this.review.accept(this.review.idFrom(resource))),
       vscode.commands.registerCommand(ClientCommand.reject, (resource?: unknown) => this.review.reject(this.review.idFrom(resource))),
@@ -412,5 +445,6 @@ export class Controller implements vscode.Disposable {
     void this.stop();
     this.reports.dispose();
     this.experienceChanged.dispose();
+    this.stateChanged.dispose();
   }
 }

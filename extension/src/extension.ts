@@ -3,13 +3,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { createClient } from './client';
-import { OUTPUT_NAME, Scheme } from './constants';
+import { ClientCommand, OUTPUT_NAME, Scheme } from './constants';
 import { type ClientLike, Controller } from './controller';
 import { selectedInterpreter, type PythonExtensionApi } from './interpreter';
 import { basePythons, files, hasAscendopt, run } from './nodeDeps';
-import { ensurePrivateEnv } from './privateEnv';
+import { bundledPackage, ensurePrivateEnv } from './privateEnv';
+import { Sidebar, VIEW_ID } from './sidebar';
 import { StatusModel } from './status';
-import { bindStatusItem, bindSuggestionStatus } from './statusItem';
+import { bindBackendStatus, bindStatusItem, bindSuggestionStatus } from './statusItem';
 import { SuggestionContentProvider, SuggestionStore } from './suggestions';
 
 let controller: Controller | undefined;
@@ -27,7 +28,18 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const log = vscode.window.createOutputChannel(OUTPUT_NAME, { log: true });
   const status = new StatusModel();
   const store = new SuggestionStore();
-  context.subscriptions.push(log, bindStatusItem(status), bindSuggestionStatus(store));
+  status.setBackend(vscode.workspace.getConfiguration('ascendopt').get<string>('backend') || 'cpu-twin');
+  context.subscriptions.push(
+    log,
+    bindStatusItem(status),
+    bindBackendStatus(status),
+    bindSuggestionStatus(store),
+    vscode.workspace.onDidChangeConfiguration((e) => {
+      if (e.affectsConfiguration('ascendopt.backend')) {
+        status.setBackend(vscode.workspace.getConfiguration('ascendopt').get<string>('backend') || 'cpu-twin');
+      }
+    }),
+  );
 
   const consent = async (pkg: string): Promise<boolean> => {
     const create = 'Create environment';
@@ -53,6 +65,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     interpreter: {
       pythonExtensionPath,
       hasAscendopt,
+      bundledWheel: () => bundledPackage({ bundleDir: path.join(context.extensionPath, 'server'), listDir: files.listDir }),
       privateEnv: () =>
         ensurePrivateEnv({
           storageDir: context.globalStorageUri.fsPath,
@@ -78,12 +91,31 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     },
   });
   const c = controller;
+  const sidebar = new Sidebar(() => c.workspaceState());
+  const experience = c.experienceProvider();
+  let jobs = 0;
+  status.onChange(() => {
+    if (status.jobs().length !== jobs) {
+      jobs = status.jobs().length; // an episode started or ended: its operator's state changed
+      void sidebar.refresh();
+    }
+  });
+  context.subscriptions.push(
+    vscode.window.registerTreeDataProvider(VIEW_ID, sidebar),
+    c.onStateChanged(() => void sidebar.refresh()),
+    store.onDidChange(() => void sidebar.refresh()),
+    vscode.commands.registerCommand(ClientCommand.refreshSidebar, () => sidebar.refresh()),
+  );
   context.subscriptions.push(
     c,
     ...c.registerCommands(),
     vscode.workspace.registerTextDocumentContentProvider(Scheme.proposed, new SuggestionContentProvider(store)),
     vscode.workspace.registerTextDocumentContentProvider(Scheme.base, new SuggestionContentProvider(store)),
-    vscode.workspace.registerTextDocumentContentProvider(Scheme.experience, c.experienceProvider()),
+    vscode.workspace.registerTextDocumentContentProvider(Scheme.experience, {
+      onDidChange: experience.onDidChange,
+      // A sidebar lesson (`/lessons/<id>.md`), else the whole bank.
+      provideTextDocumentContent: (uri, token) => sidebar.lessonMarkdown(uri) ?? experience.provideTextDocumentContent(uri, token),
+    }),
     vscode.workspace.onDidChangeConfiguration((e) => c.onConfigurationChanged(e)),
     context.secrets.onDidChange((e) => {
       if (e.key.startsWith('ascendopt.')) {

@@ -26,16 +26,28 @@ export interface InterpreterDeps {
   /** The private environment's interpreter, creating it if needed (asks first); undefined when
    * the user declines. */
   privateEnv(): Promise<string | undefined>;
+  /** The wheel the extension carries (extension/server/ascendopt-*.whl), for an install hint that
+   * resolves: `ascendopt` is not on PyPI. */
+  bundledWheel?(): Promise<string | undefined>;
   log(message: string): void;
+}
+
+/** What to run to put ascendopt into `python`: the bundled wheel when there is one, else the
+ * repository's package (`pip install -e .` in a checkout). */
+export function installHint(python: string, wheel: string | undefined): string {
+  return wheel
+    ? `"${python}" -m pip install "${wheel}"`
+    : `"${python}" -m pip install -e <your ascendopt checkout>`;
 }
 
 export async function resolveInterpreter(deps: InterpreterDeps): Promise<Interpreter> {
   const configured = deps.settingPath();
   if (configured) {
     if (!(await deps.hasAscendopt(configured))) {
+      const wheel = await deps.bundledWheel?.().catch(() => undefined);
       throw new InterpreterError(
         `ascendopt.server.pythonPath is ${configured}, which cannot import ascendopt. Install it there ` +
-          '(pip install ascendopt) or clear the setting to let the extension manage its own environment.',
+          `(${installHint(configured, wheel)}) or clear the setting to let the extension manage its own environment.`,
       );
     }
     return { python: configured, source: 'setting' };

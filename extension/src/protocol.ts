@@ -120,3 +120,50 @@ export interface ExperienceResult {
   lessons: Lesson[];
   message?: string;
 }
+
+/** The answer to `ascendopt/workspaceState` (the sidebar). */
+export interface StateOperator {
+  name: string;
+  root: string;
+  kernel: string; // a file URI
+  spec: 'ok' | 'missing' | 'invalid';
+  specProblem: string | null;
+  lastVerify: string | null;
+  lastProfile: string | null;
+  running: boolean;
+}
+
+export interface StateEpisode {
+  id: string;
+  operator: string;
+  ended: boolean;
+  cancelled: boolean;
+  message: string;
+  bestSpeedup: number | null;
+  evaluations: number;
+}
+
+export interface StateSuggestion {
+  id: string;
+  operator: string;
+  operatorRoot: string;
+  episode: string;
+  geomean: number;
+  summary: string;
+}
+
+export interface StateLesson {
+  id: string;
+  title: string;
+  family: string | null;
+  markdown: string;
+}
+
+export interface WorkspaceState {
+  folders: string[];
+  operators: StateOperator[];
+  episodes: StateEpisode[];
+  suggestions: StateSuggestion[];
+  lessons: StateLesson[];
+  message: string | null;
+}

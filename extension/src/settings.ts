@@ -16,6 +16,9 @@ export interface AscendSettings {
   llm: { baseUrl: string; model: string };
 }
 
+/** The server's minimum (EpisodeSettings.budget; package.json says the same, a test checks it). */
+export const MIN_BUDGET = 4;
+
 export const DEFAULTS: AscendSettings = {
   pythonPath: '',
   backend: 'cpu-twin',
@@ -39,7 +42,7 @@ export function readSettings(config: ConfigLike): AscendSettings {
     backend: str(config.get('backend'), DEFAULTS.backend) || DEFAULTS.backend,
     sshHosts: Array.isArray(hosts) ? hosts.filter((h): h is string => typeof h === 'string' && h.trim() !== '') : [],
     soc: typeof soc === 'string' && soc.trim() !== '' ? soc.trim() : null,
-    budget: typeof budget === 'number' && Number.isInteger(budget) && budget >= 1 ? budget : DEFAULTS.budget,
+    budget: typeof budget === 'number' && Number.isInteger(budget) && budget >= MIN_BUDGET ? budget : DEFAULTS.budget,
     llm: {
       baseUrl: str(config.get('llm.baseUrl'), ''),
       model: str(config.get('llm.model'), ''),

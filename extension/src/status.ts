@@ -20,7 +20,16 @@ export interface StatusView {
   severity: 'information' | 'warning' | 'error';
 }
 
+/** The status-bar entry (as ruff's and clangd's): backend, the running episode, click for the log. */
+export interface BarView {
+  text: string;
+  tooltip: string;
+}
+
+const BAR_MESSAGE_MAX = 48;
+
 export class StatusModel {
+  backend = 'cpu-twin';
   state: ServerState = 'stopped';
   stateDetail = '';
   operators = 0;
@@ -44,6 +53,11 @@ export class StatusModel {
     if (state !== 'running') {
       this.running.clear();
     }
+    this.changed();
+  }
+
+  setBackend(backend: string): void {
+    this.backend = backend;
     this.changed();
   }
 
@@ -90,6 +104,28 @@ export class StatusModel {
 
   jobs(): Running[] {
     return [...this.running.values()];
+  }
+
+  barView(): BarView {
+    const jobs = this.jobs();
+    const server = this.view();
+    if (this.state === 'running' && jobs.length > 0) {
+      const first = jobs[0]!;
+      const name = first.title.replace(/^Optimize /, '');
+      const pct = first.percentage !== undefined ? ` ${Math.round(first.percentage)}%` : '';
+      let message = first.message.split(' · ').slice(0, 2).join(' · ');
+      if (message.length > BAR_MESSAGE_MAX) {
+        message = message.slice(0, BAR_MESSAGE_MAX - 1) + '…';
+      }
+      const more = jobs.length > 1 ? ` (+${jobs.length - 1})` : '';
+      return {
+        text: `$(sync~spin) ${name}${pct}${message ? ' · ' + message : ''}${more}`,
+        tooltip: `AscendOptimizer on ${this.backend}\n${server.detail}\nClick for the log`,
+      };
+    }
+    const icon = this.state === 'failed' ? '$(error)' : this.state === 'running' ? '$(zap)' : '$(loading~spin)';
+    const text = this.state === 'running' || this.state === 'failed' ? `${icon} ${this.backend}` : `${icon} AscendOpt`;
+    return { text, tooltip: `AscendOptimizer: ${server.text.replace('AscendOpt: ', '')} · backend ${this.backend}\n${server.detail}\nClick for the log` };
   }
 
   view(): StatusView {

@@ -36,6 +36,22 @@ export function bindStatusItem(status: StatusModel): vscode.Disposable {
   return item;
 }
 
+/** The always-visible status-bar entry: backend and the running episode; a click shows the log. */
+export function bindBackendStatus(status: StatusModel): vscode.Disposable {
+  const item = vscode.window.createStatusBarItem('ascendopt.backend', vscode.StatusBarAlignment.Left, 101);
+  item.name = 'AscendOptimizer';
+  item.command = { title: 'Show log', command: ClientCommand.showOutput };
+  const render = (): void => {
+    const v = status.barView();
+    item.text = v.text;
+    item.tooltip = v.tooltip;
+  };
+  status.onChange(render);
+  render();
+  item.show();
+  return item;
+}
+
 /** A status-bar entry while a suggestion waits for a decision (the notification may have been
  * dismissed or may have timed out into the notification center). */
 export function bindSuggestionStatus(store: SuggestionStore): vscode.Disposable {

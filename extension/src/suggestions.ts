@@ -32,6 +32,11 @@ export function notificationText(s: SuggestionParams): string {
   return `${s.title}${label} — ${files}. Review the paired diff?`;
 }
 
+/** The title of the one editor that shows every file of a suggestion (VS Code's multi-diff editor). */
+export function reviewTitle(s: SuggestionParams): string {
+  return `${s.operator} ${formatSpeedup(s.geomean)}: ${s.files.map((f) => f.path).join(' + ')} (current ↔ proposed)`;
+}
+
 export function diffTitle(s: SuggestionParams, file: SuggestionFile): string {
   const what = s.outcome?.title ?? formatSpeedup(s.geomean);
   return `${s.operator} ${what}: ${file.path} (current ↔ proposed)`;
@@ -115,6 +120,8 @@ export class SuggestionContentProvider implements vscode.TextDocumentContentProv
 export class SuggestionReview {
   /** Suggestions whose diff was opened: only those may be accepted. */
   private readonly reviewed = new Set<string>();
+  /** Multi-diff editor title → suggestion id: its tab has no input type the API exposes. */
+  private readonly reviewing = new Map<string, string>();
 
   constructor(
     private readonly store: SuggestionStore,
@@ -137,8 +144,9 @@ export class SuggestionReview {
     }
   }
 
-  /** One diff editor per changed file, left the file as it is (or the episode's base if the disk
-   * has moved on since), right the proposal. */
+  /** Every changed file in one multi-diff editor (Accept/Reject once, in its title), left the file
+   * as it is (or the episode's base if the disk has moved on since), right the proposal. One diff
+   * editor per file where the multi-diff editor is missing. */
   async review(id?: string): Promise<void> {
     const s = id ? this.store.get(id) : this.store.latest();
     if (!s) {
@@ -147,14 +155,23 @@ export class SuggestionReview {
     }
     this.reviewed.add(s.id);
     let moved = false;
+    const sides: [vscode.Uri, vscode.Uri, vscode.Uri, SuggestionFile][] = [];
     for (const file of s.files) {
       const onDisk = vscode.Uri.parse(file.uri);
       const text = await this.readDisk(onDisk);
       const left = text === file.current ? onDisk : baseUri(s.id, file.path);
       moved ||= text !== file.current;
-      await vscode.commands.executeCommand('vscode.diff', left, proposedUri(s.id, file.path), diffTitle(s, file), {
-        preview: false,
-      });
+      sides.push([onDisk, left, proposedUri(s.id, file.path), file]);
+    }
+    const title = reviewTitle(s);
+    try {
+      await vscode.commands.executeCommand('vscode.changes', title, sides.map(([label, left, right]) => [label, left, right]));
+      this.reviewing.set(title, s.id);
+    } catch (err) {
+      this.log.warn(`multi-diff editor unavailable (${String(err)}); one diff per file`);
+      for (const [, left, right, file] of sides) {
+        await vscode.commands.executeCommand('vscode.diff', left, right, diffTitle(s, file), { preview: false });
+      }
     }
     if (moved) {
       void vscode.window.showWarningMessage(
@@ -186,21 +203,21 @@ export class SuggestionReview {
     if (result?.applied) {
       this.log.info(`suggestion ${s.id} accepted: ${(result.files ?? []).join(', ')}`);
       this.store.remove(s.id);
-      await closeDiffs(s.id);
+      await this.close(s.id);
       return true;
     }
     if (result?.stale && result.stale.length > 0) {
       // The server shows "stale … Re-run optimization" itself (window/showMessageRequest).
       this.log.warn(`suggestion ${s.id} is stale: ${result.stale.join(', ')} changed since the episode started`);
       this.store.remove(s.id);
-      await closeDiffs(s.id);
+      await this.close(s.id);
       return false;
     }
     const message = result?.message ?? 'the server did not apply the suggestion';
     this.log.warn(`suggestion ${s.id} not applied: ${message}`);
     if (/already|no pending/.test(message)) {
       this.store.remove(s.id);
-      await closeDiffs(s.id);
+      await this.close(s.id);
     }
     return false;
   }
@@ -213,7 +230,7 @@ export class SuggestionReview {
     }
     const result = (await this.send(ServerCommand.reject, [s.id])) as RejectResult | null;
     this.store.remove(s.id);
-    await closeDiffs(s.id);
+    await this.close(s.id);
     if (result?.rejected) {
       this.log.info(`suggestion ${s.id} rejected; no file changed`);
       void vscode.window.showInformationMessage(`${s.operator}: suggestion rejected; no file was changed.`);
@@ -223,19 +240,34 @@ export class SuggestionReview {
     return false;
   }
 
+  private async close(id: string): Promise<void> {
+    const titles = [...this.reviewing].filter(([, v]) => v === id).map(([k]) => k);
+    titles.forEach((t) => this.reviewing.delete(t));
+    await closeDiffs(id, titles);
+  }
+
   /** The suggestion behind an editor-title click: the clicked resource, else the active diff. */
   idFrom(resource: unknown): string | undefined {
+    if (typeof resource === 'string') {
+      return resource;
+    }
+    const node = resource as { suggestionId?: unknown } | undefined;
+    if (node && typeof node.suggestionId === 'string') {
+      return node.suggestionId; // a sidebar item
+    }
     if (resource instanceof vscode.Uri) {
       const parsed = parseSuggestionUri(resource);
       if (parsed) {
         return parsed.id;
       }
     }
-    const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    const input = tab?.input;
     if (input instanceof vscode.TabInputTextDiff) {
       return parseSuggestionUri(input.modified)?.id;
     }
-    return this.store.latest()?.id;
+    const reviewed = tab ? this.reviewing.get(tab.label) : undefined;
+    return reviewed ?? this.store.latest()?.id;
   }
 }
 
@@ -247,13 +279,13 @@ async function readFileText(uri: vscode.Uri): Promise<string | undefined> {
   }
 }
 
-/** Close every diff tab of suggestion `id`. */
-export async function closeDiffs(id: string): Promise<void> {
+/** Close every diff tab of suggestion `id` (and its multi-diff editor, known by its titles). */
+export async function closeDiffs(id: string, titles: string[] = []): Promise<void> {
   const tabs: vscode.Tab[] = [];
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
       const input = tab.input;
-      if (input instanceof vscode.TabInputTextDiff && parseSuggestionUri(input.modified)?.id === id) {
+      if ((input instanceof vscode.TabInputTextDiff && parseSuggestionUri(input.modified)?.id === id) || titles.includes(tab.label)) {
         tabs.push(tab);
       }
     }

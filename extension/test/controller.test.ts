@@ -208,11 +208,10 @@ test('a suggestion notification → Review → diffs; Accept from the editor tit
   mock.answers.push('Review');
   c.notify('ascendopt/suggestion', suggestion('s9'));
   await mock.settle();
-  assert.equal(mock.groups[0]!.tabs.length, 2);
+  assert.equal(mock.groups[0]!.tabs.length, 1, 'both files in one multi-diff editor');
   assert.equal(mock.context.get('ascendopt.hasSuggestion'), true);
-  // The editor-title action passes the diff's (modified) resource.
-  const tab = mock.groups[0]!.tabs[0]!;
-  await vscode.commands.executeCommand('ascendopt.acceptSuggestionInDiff', (tab.input as { modified: unknown }).modified);
+  // The editor-title action of the multi-diff editor: the suggestion is the active tab's.
+  await vscode.commands.executeCommand('ascendopt.acceptSuggestionInDiff');
   assert.deepEqual(c.requests.map((r) => r.params), [{ command: 'ascendopt.acceptSuggestion', arguments: ['s9'] }]);
   assert.equal(mock.groups[0]!.tabs.length, 0);
   assert.equal(mock.context.get('ascendopt.hasSuggestion'), false);
@@ -336,7 +335,7 @@ test('registerCommands registers every palette command once, none clashing with 
   const h = harness();
   h.controller.registerCommands();
   const ids = [...mock.commands.keys()];
-  assert.equal(ids.length, 14);
+  assert.equal(ids.length, 16);
   for (const server of ['ascendopt.optimize', 'ascendopt.tuneTiling', 'ascendopt.verify', 'ascendopt.profile', 'ascendopt.acceptSuggestion', 'ascendopt.rejectSuggestion', 'ascendopt.showExperience', 'ascendopt.mineExperience', 'ascendopt.episodeReport']) {
     assert.ok(!ids.includes(server), `${server} is left to vscode-languageclient`);
   }

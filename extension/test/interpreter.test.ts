@@ -70,3 +70,19 @@ test('selectedInterpreter: the environments API, then the legacy execution detai
   const conda = { settings: { getExecutionDetails: () => ({ execCommand: ['conda', 'run', '-n', 'x', 'python'] }) } };
   assert.equal(await selectedInterpreter(conda), undefined);
 });
+
+test('a pythonPath without ascendopt gets an install hint that resolves: the bundled wheel', async () => {
+  const { installHint } = await import('../src/interpreter');
+  await assert.rejects(
+    resolveInterpreter({
+      settingPath: () => '/opt/py/bin/python',
+      pythonExtensionPath: async () => undefined,
+      hasAscendopt: async () => false,
+      privateEnv: async () => undefined,
+      bundledWheel: async () => '/ext/server/ascendopt-0.1.0-py3-none-any.whl',
+      log: () => undefined,
+    }),
+    (err: Error) => err.message.includes('"/opt/py/bin/python" -m pip install "/ext/server/ascendopt-0.1.0-py3-none-any.whl"') && !/pip install ascendopt\b/.test(err.message),
+  );
+  assert.match(installHint('python3', undefined), /pip install -e/);
+});

@@ -2,7 +2,7 @@ import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
 import { ProgressNotifications } from '../src/progress';
 import { StatusModel } from '../src/status';
-import { bindStatusItem, bindSuggestionStatus } from '../src/statusItem';
+import { bindBackendStatus, bindStatusItem, bindSuggestionStatus } from '../src/statusItem';
 import { SuggestionStore } from '../src/suggestions';
 import { suggestion } from './fixtures';
 import { mock } from './mock/vscode';
@@ -120,4 +120,26 @@ test('suggestion status-bar entry: shown while a suggestion waits, opens Review'
   assert.deepEqual(item.command, { title: 'Review', command: 'ascendopt.reviewSuggestion', arguments: ['s1'] });
   store.remove('s1');
   assert.equal(item.visible, false);
+});
+
+test('status bar: the backend when idle, the running episode with its progress, a click opens the log', () => {
+  mock.reset();
+  const s = new StatusModel();
+  bindBackendStatus(s);
+  const item = mock.statusBarItems.find((i) => i.id === 'ascendopt.backend')!;
+  assert.equal(item.visible, true);
+  assert.deepEqual(item.command, { title: 'Show log', command: 'ascendopt.showOutput' });
+  s.setState('running');
+  s.setBackend('ssh:npu-box');
+  assert.equal(item.text, '$(zap) ssh:npu-box');
+  s.begin('t1', 'Optimize add_custom', '3/6 evaluations · best 1.20× · tiling search', 50);
+  assert.equal(item.text, '$(sync~spin) add_custom 50% · 3/6 evaluations · best 1.20×');
+  assert.match(String(item.tooltip), /on ssh:npu-box/);
+  s.begin('t2', 'Optimize gelu_custom');
+  assert.match(String(item.text), /\(\+1\)$/);
+  s.end('t1');
+  s.end('t2');
+  assert.equal(item.text, '$(zap) ssh:npu-box');
+  s.setState('failed', 'no python');
+  assert.equal(item.text, '$(error) ssh:npu-box');
 });

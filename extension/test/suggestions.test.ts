@@ -78,20 +78,34 @@ test('store: hasSuggestion context follows the pending suggestions', () => {
   assert.equal(mock.context.get('ascendopt.hasSuggestion'), false);
 });
 
-test('Review opens one diff per file: the file on disk vs the proposal, titled', async () => {
+test('Review opens both files in one multi-diff editor: the file on disk vs the proposal, titled', async () => {
   const { review } = setup();
   mock.answers.push('Review');
   await review.offer(suggestion());
   assert.deepEqual(mock.messages[0]!.items, ['Review', 'Accept', 'Reject']);
-  const diffs = mock.executed.filter((e) => e.command === 'vscode.diff');
-  assert.equal(diffs.length, 2);
-  const [left, right, title, options] = diffs[1]!.args as [vscode.Uri, vscode.Uri, string, { preview: boolean }];
+  const changes = mock.executed.filter((e) => e.command === 'vscode.changes');
+  assert.equal(changes.length, 1);
+  assert.equal(mock.executed.filter((e) => e.command === 'vscode.diff').length, 0);
+  const [title, resources] = changes[0]!.args as [string, [vscode.Uri, vscode.Uri, vscode.Uri][]];
+  assert.equal(title, 'add_custom 1.42×: op_host/add_custom.cpp + op_kernel/add_custom.cpp (current ↔ proposed)');
+  assert.equal(resources.length, 2);
+  const [label, left, right] = resources[1]!;
+  assert.equal(label.fsPath, '/ws/add_custom/op_kernel/add_custom.cpp');
   assert.equal(left.scheme, 'file');
-  assert.equal(left.fsPath, '/ws/add_custom/op_kernel/add_custom.cpp');
   assert.equal(right.toString(), proposedUri('s1', 'op_kernel/add_custom.cpp').toString());
-  assert.equal(title, 'add_custom 1.42×: op_kernel/add_custom.cpp (current ↔ proposed)');
-  assert.equal(options.preview, false);
   assert.equal(mock.messages.length, 1, 'no warning when the disk matches the episode base');
+});
+
+test('Accept from the multi-diff editor title acts on its suggestion and closes it', async () => {
+  const { review, store, sent } = setup(() => ({ applied: true, files: [] }));
+  store.add(suggestion('other'));
+  store.add(suggestion('s1'));
+  await review.review('s1');
+  store.add(suggestion('newest'));
+  assert.equal(review.idFrom(undefined), 's1'); // the active tab is s1's multi-diff editor
+  assert.equal(await review.accept(review.idFrom(undefined)), true);
+  assert.deepEqual(sent.at(-1), { command: 'ascendopt.acceptSuggestion', args: ['s1'] });
+  assert.equal(mock.groups[0]!.tabs.length, 0);
 });
 
 test('Review when the disk moved on: the left side is the episode base, with a warning', async () => {
@@ -99,9 +113,9 @@ test('Review when the disk moved on: the left side is the episode base, with a w
   store.add(suggestion());
   mock.files.set('/ws/add_custom/op_kernel/add_custom.cpp', KERNEL_OLD + '// edited\n');
   await review.review('s1');
-  const diffs = mock.executed.filter((e) => e.command === 'vscode.diff');
-  assert.equal((diffs[0]!.args[0] as vscode.Uri).scheme, 'file');
-  assert.equal((diffs[1]!.args[0] as vscode.Uri).scheme, 'ascendopt-base');
+  const [, resources] = mock.executed.find((e) => e.command === 'vscode.changes')!.args as [string, vscode.Uri[][]];
+  assert.equal(resources[0]![1]!.scheme, 'file');
+  assert.equal(resources[1]![1]!.scheme, 'ascendopt-base');
   assert.match(mock.messages[0]!.text, /changed on disk since the episode started/);
 });
 
@@ -110,7 +124,7 @@ test('Accept asks the server to apply both files, then closes the diffs', async 
   store.add(suggestion());
   await review.review('s1');
   mock.openDiff(vscode.Uri.file('/other.cpp') as never, vscode.Uri.file('/other2.cpp') as never, 'unrelated');
-  assert.equal(mock.groups[0]!.tabs.length, 3);
+  assert.equal(mock.groups[0]!.tabs.length, 2);
   assert.equal(await review.accept('s1'), true);
   assert.deepEqual(sent, [{ command: 'ascendopt.acceptSuggestion', args: ['s1'] }]);
   assert.equal(mock.groups[0]!.tabs.length, 1, 'only the unrelated tab stays');
@@ -123,7 +137,7 @@ test('Accept before the diff was opened asks to open it first, and applies nothi
   await review.offer(suggestion());
   assert.equal(sent.length, 0, 'nothing is sent before the user has seen the diff');
   assert.match(mock.messages[1]!.text, /open the paired diff before accepting it/);
-  assert.equal(mock.executed.filter((e) => e.command === 'vscode.diff').length, 2, 'the diff opens on request');
+  assert.equal(mock.executed.filter((e) => e.command === 'vscode.changes').length, 1, 'the review opens on request');
   assert.ok(store.get('s1'));
   assert.equal(await review.accept('s1'), true, 'once reviewed, Accept applies');
   assert.deepEqual(sent.map((s) => s.command), ['ascendopt.acceptSuggestion']);

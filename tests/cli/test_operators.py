@@ -65,3 +65,14 @@ def test_templates_list_and_copy(tmp_path: Path) -> None:
     assert "add_custom" in listed.output.split()
     copied = runner.invoke(app, ["templates", "--copy", "add_custom", "--to", str(tmp_path)])
     assert copied.exit_code == 0 and (tmp_path / "add_custom" / "op_kernel" / "add_custom.cpp").exists()
+
+
+def test_templates_lists_one_line_each_and_copies(tmp_path: Path) -> None:
+    listed = runner.invoke(app, ["templates"], env={"COLUMNS": "200"})
+    assert listed.exit_code == 0
+    add = next(line for line in listed.output.splitlines() if line.startswith("add_custom "))
+    assert "z = x + y" in add
+    copied = runner.invoke(app, ["templates", "--copy", "add_custom", "--to", str(tmp_path)])
+    assert copied.exit_code == 0 and (tmp_path / "add_custom" / "ascendopt.toml").exists()
+    again = runner.invoke(app, ["templates", "--copy", "add_custom", "--to", str(tmp_path)])
+    assert again.exit_code == 2 and "exists" in again.output

@@ -23,6 +23,11 @@ SHARED = [
     "OutcomeSummary",
     "SuggestionParams",
     "EpisodeEndedParams",
+    "StateOperator",
+    "StateEpisode",
+    "StateSuggestion",
+    "StateLesson",
+    "WorkspaceState",
 ]
 
 

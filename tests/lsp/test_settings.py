@@ -3,6 +3,7 @@ echoed, even with the server logging every message."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -10,8 +11,10 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient, make_test_lsp_client
 
-from ascendopt.lsp.logs import Redactor
-from ascendopt.lsp.settings import from_initialization_options, with_configuration
+from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.lsp.logs import Redactor, log_format
+from ascendopt.lsp.settings import SETTING_NAMES, Settings, from_initialization_options, with_configuration
+from tests.conftest import REPO
 from tests.lsp.conftest import OP, capabilities, plain, uri, wait_for
 
 SECRET = "sk-test-0123456789abcdef-SECRET"
@@ -37,7 +40,7 @@ def test_settings_come_from_initialization_options_then_configuration():
         s, {"budget": 0, "soc": "Ascend910B1", "llm": {"apiKey": "from-settings-sync"}}
     )
     assert s2.soc == "Ascend910B1" and s2.budget == 12
-    assert problems == ["ascendopt.budget is not valid; keeping 12"]
+    assert problems == ["ascendopt.budget must be at least 4; keeping 12."]
     assert (
         s2.api_key is not None and s2.api_key.get_secret_value() == SECRET
     )  # never taken from configuration
@@ -88,5 +91,48 @@ async def test_api_key_is_never_logged_or_echoed(verbose_client: tuple[LanguageC
     assert "initialize" in text and "apiKey" in text  # the verbose log did record the messages…
     assert SECRET not in text  # …but never the key
     echoed = [m.message for m in client.messages] + [m.message for m in client.log_messages]
-    assert any("ascendopt.budget is not valid" in m for m in echoed)
+    assert any("ascendopt.budget must be" in m for m in echoed)
     assert not any(SECRET in m for m in echoed)
+
+
+def test_every_problem_is_one_sentence_naming_the_setting():
+    base = Settings()
+    _, problems = with_configuration(
+        base,
+        {"budget": 3, "backend": "gpu:box", "llm": {"baseUrl": 7}, "soc": ["x"]},
+    )
+    assert problems == [
+        "ascendopt.backend must be cpu-twin, local:cann or ssh:HOST; keeping 'cpu-twin'.",
+        "ascendopt.soc must be text; keeping None.",
+        "ascendopt.budget must be at least 4; keeping 40.",
+        "ascendopt.llm.baseUrl must be text; keeping None.",
+    ]
+    _, problems = with_configuration(base, {"budget": 10_001})
+    assert problems == ["ascendopt.budget must be at most 10000; keeping 40."]
+    _, problems = with_configuration(base, {"budget": 4, "backend": "ssh:npu-box"})
+    assert problems == []
+
+
+def test_package_json_bounds_match_the_server_models():
+    """What the settings UI lets through is what the server accepts: minimum, maximum and pattern of
+    every setting the server reads, from package.json against Settings' JSON schema."""
+    package = json.loads((REPO / "extension" / "package.json").read_text())
+    props = package["contributes"]["configuration"]["properties"]
+    schema = Settings.model_json_schema()["properties"]
+    for field, name in SETTING_NAMES.items():
+        assert name in props, f"{name} missing from package.json"
+        ours = schema[field]
+        for bound in ("minimum", "maximum", "pattern"):
+            assert props[name].get(bound) == ours.get(bound), f"{name}: {bound}"
+        assert (props[name]["default"] or None) == ours.get("default"), f"{name}: default"  # "" is unset
+    assert (
+        props["ascendopt.budget"]["minimum"]
+        == EpisodeSettings.model_json_schema()["properties"]["budget"]["minimum"]
+    )
+
+
+def test_one_time_stamp_per_line_in_the_editor():
+    # The editor reads stderr through a pipe and stamps each line itself.
+    assert "asctime" not in log_format(to_file=False, tty=False)
+    assert "asctime" in log_format(to_file=True, tty=False)
+    assert "asctime" in log_format(to_file=False, tty=True)

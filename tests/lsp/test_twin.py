@@ -76,7 +76,8 @@ async def test_profile_shows_the_estimate_in_the_hover_and_the_lens(twin: Langua
     text = hover.contents.value
     assert "`small-tail`:" in text
     assert "µs (estimate, 910B4 model) · MTE2 " in text and " %" in text and "-bound" in text
-    assert "hot lines: op_kernel/add_custom.cpp:" in text
+    assert "hot lines: [op_kernel/add_custom.cpp:" in text  # a link to the line
+    assert f"]({uri(workspace / OP / KERNEL)}#L" in text
 
     away = await twin.text_document_hover_async(
         types.HoverParams(
@@ -138,3 +139,42 @@ async def test_mine_experience_from_the_editor_adds_measured_lessons(twin: Langu
     assert {"barrier_after_copy", "second_pass"} <= kept
     shown = await _run(twin, "ascendopt.showExperience", {"operatorRoot": str(workspace / OP)})
     assert any(lesson["timing"] == "estimated" for lesson in shown["lessons"])
+
+
+async def test_quick_fix_turns_the_misaligned_copy_into_datacopypad_and_verify_passes(
+    twin: LanguageClient, workspace: Path
+):
+    kernel = workspace / OP / KERNEL
+    kernel.write_text(kernel.read_text().replace(GOOD, BAD, 1))
+    result = await _run(twin, "ascendopt.verify", {"uri": uri(kernel), "case": "small-tail"})
+    assert result["correct"] is False
+    (diag,) = [d for d in twin.diagnostics[uri(kernel)] if d.code == "twin.misaligned_copy"]
+    assert diag.code_description is not None and "atlasascendc_api_07_0265" in diag.code_description.href
+
+    actions = await twin.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri(kernel)),
+            range=diag.range,
+            context=types.CodeActionContext(diagnostics=[diag], only=[types.CodeActionKind.QuickFix]),
+        )
+    )
+    fixes = [
+        a
+        for a in actions or []
+        if isinstance(a, types.CodeAction) and a.kind == types.CodeActionKind.QuickFix
+    ]
+    assert [f.title.split(" (")[0] for f in fixes] == ["Use DataCopyPad"]
+    assert fixes[0].edit is not None and fixes[0].edit.changes is not None
+    (edit,) = fixes[0].edit.changes[uri(kernel)]
+    lines = kernel.read_text().splitlines(keepends=True)
+    line = lines[edit.range.start.line]
+    lines[edit.range.start.line] = (
+        line[: edit.range.start.character] + edit.new_text + line[edit.range.end.character :]
+    )
+    kernel.write_text("".join(lines))
+    assert (
+        "DataCopyPad(xLocal, xGm[progress * tileLength], AscendC::DataCopyExtParams{1," in kernel.read_text()
+    )
+
+    again = await _run(twin, "ascendopt.verify", {"uri": uri(kernel), "case": "small-tail"})
+    assert again["correct"] is True, again

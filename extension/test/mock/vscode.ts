@@ -196,6 +196,7 @@ export const mock = {
   answers: [] as Answer[],
   quickPickAnswers: [] as ((items: readonly unknown[]) => unknown)[],
   inputAnswers: [] as (string | undefined)[],
+  openDialogAnswers: [] as (Uri | undefined)[],
   executed: [] as { command: string; args: unknown[] }[],
   commands: new Map<string, (...args: unknown[]) => unknown>(),
   context: new Map<string, unknown>(),
@@ -218,6 +219,7 @@ export const mock = {
     this.answers = [];
     this.quickPickAnswers = [];
     this.inputAnswers = [];
+    this.openDialogAnswers = [];
     this.executed = [];
     this.commands.clear();
     this.context.clear();
@@ -282,10 +284,41 @@ export const commands = {
       mock.openDiff(args[0] as Uri, args[1] as Uri, args[2] as string);
       return undefined;
     }
+    if (command === 'vscode.changes') {
+      // The multi-diff editor: one tab, titled; its input is no type the API exposes.
+      const group = mock.groups[0]!;
+      const tab: MockTab = { label: args[0] as string, input: { resources: args[1] }, group };
+      group.tabs.push(tab);
+      group.activeTab = tab;
+      return undefined;
+    }
     const handler = mock.commands.get(command);
     return handler ? handler(...args) : undefined;
   },
 };
+
+export class ThemeIcon {
+  constructor(readonly id: string) {}
+}
+
+export enum TreeItemCollapsibleState {
+  None = 0,
+  Collapsed = 1,
+  Expanded = 2,
+}
+
+export class TreeItem {
+  description?: string;
+  tooltip?: string;
+  iconPath?: ThemeIcon;
+  contextValue?: string;
+  resourceUri?: Uri;
+  command?: { title: string; command: string; arguments?: unknown[] };
+  constructor(
+    readonly label: string,
+    readonly collapsibleState: TreeItemCollapsibleState = TreeItemCollapsibleState.None,
+  ) {}
+}
 
 export const window = {
   showInformationMessage: show('info'),
@@ -298,10 +331,18 @@ export const window = {
   async showInputBox(): Promise<string | undefined> {
     return mock.inputAnswers.shift();
   },
+  async showOpenDialog(): Promise<Uri[] | undefined> {
+    const answer = mock.openDialogAnswers.shift();
+    return answer ? [answer] : undefined;
+  },
   get activeTextEditor(): { document: { uri: Uri } } | undefined {
     return mock.activeEditorUri ? { document: { uri: mock.activeEditorUri } } : undefined;
   },
-  async showTextDocument(doc: { uri: Uri; getText(): string }): Promise<void> {
+  async showTextDocument(doc: { uri: Uri; getText(): string } | Uri): Promise<void> {
+    if (doc instanceof Uri) {
+      mock.opened.push({ uri: doc.toString(), text: mock.files.get(doc.fsPath) ?? '' });
+      return;
+    }
     mock.opened.push({ uri: doc.uri.toString(), text: doc.getText() });
   },
   tabGroups: {

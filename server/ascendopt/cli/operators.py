@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import shutil
 from pathlib import Path
 from typing import Annotated
 
 import typer
 from rich.console import RenderableType
+from rich.markup import escape
+from rich.table import Table
 from rich.text import Text
 
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
@@ -18,7 +19,7 @@ from ascendopt.operators.discovery import discover
 from ascendopt.operators.issues import SpecError
 from ascendopt.operators.spec import SPEC_FILE, parse_spec
 from ascendopt.operators.spec_init import drop_case, starting_spec
-from ascendopt.resources import templates_dir
+from ascendopt.operators.templates import TemplateError, copy_template, list_templates
 
 
 @app.command("discover")
@@ -136,19 +137,18 @@ def templates_cmd(
     copy: Annotated[str | None, typer.Option("--copy", help="template to copy")] = None,
     to: Annotated[Path | None, typer.Option("--to", help="destination folder for --copy")] = None,
 ) -> None:
-    """List the shipped operator templates, or copy one into a workspace."""
-    base = templates_dir()
+    """List the shipped operator templates (one line each), or copy one into a workspace."""
     if copy is None:
-        for d in sorted(p for p in base.iterdir() if (p / SPEC_FILE).exists()):
-            out.print(d.name)
+        grid = Table.grid(padding=(0, 2))
+        grid.add_column(no_wrap=True)
+        grid.add_column()  # the summary wraps under itself at any width
+        for t in list_templates():
+            grid.add_row(t.name, escape(t.summary))
+        out.print(grid, highlight=False)
         return
-    src = base / copy
-    if not (src / SPEC_FILE).exists():
-        err.print(f"[red]error:[/] no template named {copy!r}")
-        raise typer.Exit(2)
-    dest = (to or Path(".")) / copy
-    if dest.exists():
-        err.print(f"[red]error:[/] {dest} exists")
-        raise typer.Exit(1)
-    shutil.copytree(src, dest)
+    try:
+        dest = copy_template(copy, to or Path("."))
+    except TemplateError as exc:
+        err.print(f"[red]error:[/] {exc}")
+        raise typer.Exit(2) from None
     out.print(f"copied {copy} to {dest}")

@@ -13,6 +13,7 @@ from ascendopt.lsp.locations import line_range, path_to_uri, read_lines
 from ascendopt.lsp.server import AscendServer
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.quickfix import DOC_FOR_FINDING
 
 _SEVERITY = {
     "error": types.DiagnosticSeverity.Error,
@@ -47,7 +48,10 @@ def _evaluation_issues(op: OperatorProject, ev: Evaluation) -> list[tuple[Issue,
                     Issue(
                         file=op.files.kernel,
                         line=op.kernel.range.start_line,
-                        message=f"case {case.name}: {case.message or case.status}",
+                        message="; ".join(
+                            [f"case {case.name}: {case.message or case.status}"]
+                            + [o.mismatch_text() for o in case.outputs if not o.passed]
+                        ),
                     ),
                     source,
                 )
@@ -82,6 +86,9 @@ def collect(ls: AscendServer) -> dict[Path, list[types.Diagnostic]]:
             message=issue.message,
             severity=_SEVERITY.get(issue.severity, types.DiagnosticSeverity.Error),
             code=issue.code,
+            code_description=types.CodeDescription(href=DOC_FOR_FINDING[issue.code])
+            if issue.code in DOC_FOR_FINDING
+            else None,
             source=source,
         )
         if diag not in out.setdefault(path, []):

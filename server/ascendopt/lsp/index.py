@@ -24,16 +24,36 @@ def _inside(path: Path, folder: Path) -> bool:
 class WorkspaceIndex:
     def __init__(self) -> None:
         self._folders: dict[Path, Discovery] = {}
+        # Operators of open documents, discovered on their own before their folder's full index
+        # is in (by operator root); dropped once the folder holding them is indexed.
+        self._early: dict[Path, Discovery] = {}
+        self._owners: dict[Path, list[OperatorProject]] | None = None  # file → operators; per change
 
     @property
     def folders(self) -> list[Path]:
         return list(self._folders)
 
+    def declare(self, folder: Path) -> None:
+        """A workspace folder whose index is still being built: paths inside it belong to it."""
+        self._folders.setdefault(folder, Discovery())
+        self._owners = None
+
     def set_folder(self, folder: Path, discovery: Discovery) -> None:
         self._folders[folder] = discovery
+        self._owners = None
+        for root in [r for r in self._early if _inside(r, folder)]:
+            del self._early[root]
+
+    def set_early(self, root: Path, discovery: Discovery) -> None:
+        self._early[root] = discovery
+        self._owners = None
+
+    def has_root(self, root: Path) -> bool:
+        return any(op.root == root for op in self.operators())
 
     def drop_folder(self, folder: Path) -> None:
         self._folders.pop(folder, None)
+        self._owners = None
 
     def folder_of(self, path: Path) -> Path | None:
         """The innermost indexed workspace folder holding `path`."""
@@ -41,7 +61,10 @@ class WorkspaceIndex:
         return max(holders, key=lambda f: len(f.parts)) if holders else None
 
     def operators(self) -> list[OperatorProject]:
-        return [op for d in self._folders.values() for op in d.operators]
+        indexed = [op for d in self._folders.values() for op in d.operators]
+        roots = {op.root for op in indexed}
+        early = [op for d in self._early.values() for op in d.operators if op.root not in roots]
+        return indexed + early
 
     def loose_issues(self) -> list[Issue]:
         """Problems discovery could not pin on one operator (their `file` is absolute)."""
@@ -56,10 +79,17 @@ class WorkspaceIndex:
 
     def owner_of(self, path: Path) -> list[OperatorProject]:
         """Operators that own `path`: one of their files first, else the innermost root holding it."""
-        ops = self.operators()
-        exact = [op for op in ops if any(op.root / rel == path for rel in op.files.all())]
+        if self._owners is None:
+            # Asked on every lens, hover and code action: one map per index change, not a scan.
+            owners: dict[Path, list[OperatorProject]] = {}
+            for op in self.operators():
+                for rel in dict.fromkeys(op.files.all()):
+                    owners.setdefault(op.root / rel, []).append(op)
+            self._owners = owners
+        exact = self._owners.get(path)
         if exact:
-            return exact
+            return list(exact)
+        ops = self.operators()
         holders = [op for op in ops if _inside(path, op.root)]
         if not holders:
             return []
@@ -79,4 +109,5 @@ class WorkspaceIndex:
         d.operators = sorted(
             [op for op in d.operators if op.root != root] + added, key=lambda o: (str(o.root), o.name)
         )
+        self._owners = None
         return removed, added

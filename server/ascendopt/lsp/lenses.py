@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
+from pathlib import Path
+
 from lsprotocol import types
 
 from ascendopt.lsp import protocol, render
@@ -43,14 +46,25 @@ def commands_for(ls: AscendServer, anchor: Anchor) -> list[types.Command]:
     return out
 
 
+EARLY_WAIT_S = 2.0  # an open document's own operator is discovered in tens of ms
+
+
+async def _early_discovery(ls: AscendServer, path: Path) -> None:
+    """Wait (briefly) for the open document's operator when it is being discovered on its own."""
+    pending = [f for root, f in ls.early.items() if not f.done() and root in path.parents]
+    if pending:
+        await asyncio.wait(pending, timeout=EARLY_WAIT_S)
+
+
 def register(ls: AscendServer) -> None:
     @ls.feature(types.TEXT_DOCUMENT_CODE_LENS)
-    def code_lens(ls: AscendServer, params: types.CodeLensParams) -> list[types.CodeLens]:
-        # Never waits for indexing: an unindexed file has no lenses yet, and the client is asked
-        # to refresh them once the index is ready.
+    async def code_lens(ls: AscendServer, params: types.CodeLensParams) -> list[types.CodeLens]:
+        # Never waits for the workspace index: an open document's operator is discovered first
+        # (sync.index_open_document), anything else gets its lenses on the refresh after indexing.
         path = uri_to_path(params.text_document.uri)
         if path is None:
             return []
+        await _early_discovery(ls, path)
         lenses = []
         for anchor in anchors_in(ls, path):
             pos = types.Position(line=anchor.start_line if anchor.kind != "spec" else 0, character=0)

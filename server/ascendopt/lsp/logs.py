@@ -39,6 +39,12 @@ class Redactor(logging.Filter):
         return True
 
 
+def log_format(to_file: bool, tty: bool) -> str:
+    """With a time stamp in a file or a terminal; without one on a pipe, whose reader (the editor's
+    output channel) stamps every line itself: one time stamp per line, not two."""
+    return ("%(asctime)s " if to_file or tty else "") + "%(levelname)s %(name)s: %(message)s"
+
+
 def configure(level: int, log_file: Path | None, *, verbose: bool = False) -> Redactor:
     """Log to stderr (stdout carries the protocol) or a file; returns the filter to feed secrets to."""
     handler: logging.Handler = (
@@ -46,7 +52,7 @@ def configure(level: int, log_file: Path | None, *, verbose: bool = False) -> Re
     )
     redactor = Redactor()
     handler.addFilter(redactor)
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    handler.setFormatter(logging.Formatter(log_format(log_file is not None, sys.stderr.isatty())))
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(level)

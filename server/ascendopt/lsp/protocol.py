@@ -16,6 +16,12 @@ REJECT = "ascendopt.rejectSuggestion"
 SHOW_EXPERIENCE = "ascendopt.showExperience"
 CAMPAIGN = "ascendopt.runCampaign"  # [{paths?, budget?, strategies?}]
 EPISODE_REPORT = "ascendopt.episodeReport"  # [{episode} | {uri} | {operatorRoot, name}] -> {html, …}
+SHOW_PROFILE = "ascendopt.showProfile"  # [{operatorRoot, name}] → {status, markdown | message}
+# The client command the hover's "more" link runs: it asks SHOW_PROFILE and opens the Markdown
+# preview (the server's command itself only answers).
+OPEN_PROFILE = "ascendopt.openProfile"
+LIST_TEMPLATES = "ascendopt.listTemplates"  # [] → [{name, summary}]
+COPY_TEMPLATE = "ascendopt.copyTemplate"  # [{name, to}] → {status, path | message}
 
 # Server → client notifications.
 INDEXED = "ascendopt/indexed"  # {folders, operators: [{name, root, kernel}]}
@@ -119,3 +125,53 @@ class EpisodeEndedParams(_Payload):
     message: str
     suggestion: str | None
     outcome: OutcomeSummary | None = None
+
+
+# ascendopt/workspaceState: what the sidebar shows, in one answer.
+WORKSPACE_STATE = "ascendopt/workspaceState"  # {} → WorkspaceState
+
+
+class StateOperator(_Payload):
+    name: str
+    root: str
+    kernel: str  # a file URI
+    spec: Literal["ok", "missing", "invalid"]
+    specProblem: str | None
+    lastVerify: str | None  # the verdict, in words
+    lastProfile: str | None  # the slowest case's duration, labelled
+    running: bool
+
+
+class StateEpisode(_Payload):
+    id: str
+    operator: str
+    ended: bool
+    cancelled: bool
+    message: str
+    bestSpeedup: float | None
+    evaluations: int
+
+
+class StateSuggestion(_Payload):
+    id: str
+    operator: str
+    operatorRoot: str
+    episode: str
+    geomean: float
+    summary: str
+
+
+class StateLesson(_Payload):
+    id: str
+    title: str
+    family: str | None
+    markdown: str  # the whole lesson, rendered for a Markdown preview
+
+
+class WorkspaceState(_Payload):
+    folders: list[str]
+    operators: list[StateOperator]
+    episodes: list[StateEpisode]
+    suggestions: list[StateSuggestion]
+    lessons: list[StateLesson]
+    message: str | None

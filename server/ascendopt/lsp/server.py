@@ -16,6 +16,7 @@ from pygls.lsp.server import LanguageServer
 
 from ascendopt.agent.suggestion import Suggestion
 from ascendopt.evaluation.records import Evaluation
+from ascendopt.lsp.buffers import BufferOutlines
 from ascendopt.lsp.episodes import EpisodeService, ServiceFactory
 from ascendopt.lsp.evaluators import EvaluatorFactory, Evaluators
 from ascendopt.lsp.index import WorkspaceIndex
@@ -48,6 +49,8 @@ class AscendServer(LanguageServer):
         super().__init__("ascendopt", _version())
         self.settings = Settings()
         self.index = WorkspaceIndex()
+        self.outlines = BufferOutlines()  # function spans of open documents, per version
+        self.early: dict[Path, asyncio.Future[None]] = {}  # open documents' operators, found first
         self.indexed = asyncio.Event()
         self.configured = asyncio.Event()  # set once workspace/configuration has been read (or skipped)
         self.jobs = JobRegistry()

@@ -11,17 +11,32 @@ import os
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic_core import ErrorDetails
+
+from ascendopt.agent.settings import EpisodeSettings
 
 SECTION = "ascendopt"
 API_KEY_ENV = ("ASCENDOPT_LLM_API_KEY", "ASCENDOPT_API_KEY", "OPENAI_API_KEY")
+# The backends evaluation/backends.py parses (package.json's `ascendopt.backend` pattern is this one).
+BACKEND_PATTERN = r"^(cpu-twin|local|local:cpu-twin|cann|local:cann|ssh:.+)$"
+MIN_BUDGET = EpisodeSettings.model_fields["budget"].metadata[0].ge
+# Field → the name the user sees in VS Code's settings (and in package.json).
+SETTING_NAMES = {
+    "backend": "ascendopt.backend",
+    "soc": "ascendopt.soc",
+    "budget": "ascendopt.budget",
+    "llm_base_url": "ascendopt.llm.baseUrl",
+    "llm_model": "ascendopt.llm.model",
+}
 
 
 class Settings(BaseModel):
     model_config = ConfigDict(frozen=True)
 
-    backend: str = "cpu-twin"  # "cpu-twin" or "ssh:HOST"
+    backend: str = Field(default="cpu-twin", pattern=BACKEND_PATTERN)
     soc: str | None = None  # None: the spec's SoC
-    budget: int = Field(default=40, ge=1, le=10_000)
+    # An episode needs its own minimum (the baseline, a search step and the re-check).
+    budget: int = Field(default=40, ge=MIN_BUDGET, le=10_000)
     llm_base_url: str | None = None
     llm_model: str | None = None
     api_key: SecretStr | None = Field(default=None, exclude=True, repr=False)
@@ -90,9 +105,31 @@ def _validated(base: Settings, fields: dict[str, Any]) -> tuple[Settings, list[s
     for name, value in fields.items():
         try:
             Settings.model_validate({**merged, name: value})
-        except ValidationError:
-            # Name the setting, not the value: a mistyped key could land in any field.
-            problems.append(f"ascendopt.{name} is not valid; keeping {getattr(base, name)!r}")
+        except ValidationError as exc:
+            problems.append(problem_sentence(name, exc.errors()[0], getattr(base, name)))
             continue
         merged[name] = value
     return Settings.model_validate(merged), problems
+
+
+def _why(error: ErrorDetails) -> str:
+    ctx = error.get("ctx") or {}
+    kind = error["type"]
+    if kind == "greater_than_equal":
+        return f"must be at least {ctx['ge']}"
+    if kind == "less_than_equal":
+        return f"must be at most {ctx['le']}"
+    if kind in ("int_type", "int_parsing", "int_from_float"):
+        return "must be a whole number"
+    if kind == "string_pattern_mismatch" and ctx.get("pattern") == BACKEND_PATTERN:
+        return "must be cpu-twin, local:cann or ssh:HOST"
+    if kind.startswith("string"):
+        return "must be text"
+    return "is not a valid value"
+
+
+def problem_sentence(field: str, error: ErrorDetails, kept: Any) -> str:
+    """One sentence naming the setting as the user sees it and what it must be; never the value
+    given (a key pasted into the wrong field would be shown)."""
+    name = SETTING_NAMES.get(field, f"{SECTION}.{field}")
+    return f"{name} {_why(error)}; keeping {kept!r}."

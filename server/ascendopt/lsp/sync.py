@@ -14,7 +14,7 @@ from ascendopt.lsp import diagnostics, evaluate, logs, protocol, settings
 from ascendopt.lsp.index import WATCHED_SUFFIXES, op_key
 from ascendopt.lsp.locations import path_to_uri, uri_to_path
 from ascendopt.lsp.server import AscendServer
-from ascendopt.operators.discovery import discover
+from ascendopt.operators.discovery import discover, operator_root_of
 from ascendopt.operators.model import OperatorProject
 from ascendopt.redact import LLM_KEY
 
@@ -59,8 +59,14 @@ def register(ls: AscendServer) -> None:
         if (path := uri_to_path(params.text_document.uri)) is not None:
             schedule_refresh(ls, path)
 
+    @ls.feature(types.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: AscendServer, params: types.DidOpenTextDocumentParams) -> None:
+        if (path := uri_to_path(params.text_document.uri)) is not None:
+            index_open_document(ls, path)
+
     @ls.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: AscendServer, params: types.DidCloseTextDocumentParams) -> None:
+        ls.outlines.forget(params.text_document.uri)
         # Diagnostic ranges were cut to the buffer's lines; the disk's may differ.
         diagnostics.publish(ls)
 
@@ -89,8 +95,34 @@ def _workspace_folders(ls: AscendServer) -> list[Path]:
     return folders
 
 
+def index_open_document(ls: AscendServer, path: Path) -> None:
+    """Open documents first: while the workspace is still being indexed, discover the one operator
+    holding an opened file on its own, so its lenses need not wait for the whole workspace."""
+    if ls.indexed.is_set() or ls.index.owner_of(path):
+        return
+    root = operator_root_of(path, ls.index.folder_of(path))
+    if root is None or root in ls.early:
+        return
+    ls.early[root] = asyncio.ensure_future(_index_early(ls, root))
+
+
+async def _index_early(ls: AscendServer, root: Path) -> None:
+    try:
+        found = await asyncio.to_thread(discover, root)
+    except Exception:
+        log.exception("indexing %s failed", root)
+        return
+    if ls.indexed.is_set():
+        return  # the full index came first
+    ls.index.set_early(root, found)
+    diagnostics.publish(ls)
+    evaluate.refresh_lenses(ls)
+
+
 async def index_workspace(ls: AscendServer, folders: list[Path]) -> None:
     """Discover every operator in `folders` off the event loop, then publish what was found."""
+    for folder in folders:
+        ls.index.declare(folder)
     for folder in folders:
         try:
             found = await asyncio.to_thread(discover, folder)

@@ -81,6 +81,19 @@ def discover(root: Path) -> Discovery:
     return result
 
 
+def operator_root_of(path: Path, stop: Path | None = None) -> Path | None:
+    """The folder `discover` would read as the operator holding `path` (the layouts above: a folder
+    with op_kernel/ and op_host/, or one with main.cpp), looking no higher than `stop`."""
+    for folder in [path.parent, *path.parent.parents]:
+        if (folder / "op_kernel").is_dir() and (folder / "op_host").is_dir():
+            return folder
+        if (folder / "main.cpp").is_file():
+            return folder
+        if folder == stop or (stop is not None and stop not in folder.parents):
+            return None
+    return None
+
+
 def _report_unclaimed(root: Path, result: Discovery) -> None:
     """Never silent: every `__global__` definition under `root` that did not become an operator
     gets an issue with its file, line and the reason."""
