@@ -284,6 +284,25 @@ def test_new_vector_and_advanced_apis(cases_runner, tmp_path):
     assert not errors(findings), findings
 
 
+def test_gather_mask(cases_runner, tmp_path):
+    x = [float(i + 1) for i in range(128)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 23, x)
+    o = struct.unpack_from("<200f", z, 0)
+    assert list(o[0:4]) == [x[1], x[3], x[40], x[63]] and o[4] == -1.0  # user pattern, packed, rest untouched
+    assert list(o[64:128]) == [x[i] for i in range(0, 128, 2)]  # built-in 1: even indices, both repeats
+    assert list(o[128:136]) == x[2:10] and o[136] == -1.0  # counter mode: first 10 elements, bits 2..9
+    assert list(o[192:195]) == [4.0, 64.0, 8.0]  # rsvdCnt
+    assert not errors(findings), findings
+
+
+def test_gm_hazards_need_shared_bytes_not_a_shared_granule(cases_runner, tmp_path):
+    z, findings, _ = run_case(cases_runner, tmp_path, 24, [])
+    hazards = [f for f in findings if f["kind"] == "pipe_hazard"]
+    assert [f["line"] for f in hazards] == [_line_of("LINE_GRANULE_OVERLAP")], hazards
+    assert hazards[0]["severity"] == "error" and "PipeBarrier<PIPE_MTE3>()" in hazards[0]["message"]
+    assert struct.unpack_from("<20f", z, 0)[4:] == (3.0,) * 16
+
+
 def test_transpose_16x16(cases_runner, tmp_path):
     x = [float(i) for i in range(256)]
     z, findings, _ = run_case(cases_runner, tmp_path, 19, x)

@@ -62,6 +62,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     )
     + _family(_H + "vec_brcb.h", "vector", "Brcb")
     + _family(_H + "vec_transpose.h", "vector", "Transpose")
+    + _family(_H + "vec_gather_mask.h", "vector", "GatherMask")
     + _family(_H + "adv_activation.h", "vector", "Sigmoid Gelu FasterGelu Silu Swish")
     + _family(_H + "adv_math.h", "vector", "Tanh Log ClampMax ClampMin")
     + _family(

@@ -87,6 +87,7 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "BlockReduceMin": ("VCGMIN",),
     "Brcb": ("VBRCB",),
     "Transpose": ("VTRANS",),
+    "GatherMask": ("VREDUCEV2",),
     "ClampMax": ("VMINS",),
     "ClampMin": ("VMAX",),
     "Sigmoid": ("VMULS", "VEXP", "VADDS", "VDIV"),
