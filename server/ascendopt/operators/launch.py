@@ -19,6 +19,7 @@ from tree_sitter import Node
 
 from ascendopt.operators.cpp_source import CppSource, Token
 from ascendopt.operators.extract import call_args
+from ascendopt.operators.model import OperatorProject
 
 CPU_DEBUG_DEFINES = frozenset({"ASCENDC_CPU_DEBUG", "__CCE_KT_TEST__"})
 
@@ -349,6 +350,16 @@ def file_bindings(src: CppSource) -> dict[str, tuple[str, str]]:
         out.setdefault(var, (role, stem))
     # A buffer main.cpp's own CPU-debug code hands to something else (`GenerateTilingData(tiling,
     # …)`) may not hold the file's contents: the twin cannot reproduce it.
+    for var in handed_to_host_code(src):
+        if var in out and out[var][0] == "input":
+            del out[var]
+    return out
+
+
+def handed_to_host_code(src: CppSource) -> dict[str, tuple[str, int]]:
+    """Variables main.cpp's CPU-debug code passes to a host function of its own (not file I/O, ACL or
+    the CPU-debug launch): variable → (that function, the call's line), the first call for each."""
+    out: dict[str, tuple[str, int]] = {}
     for callee, call in src.calls():
         name = callee.split("<", 1)[0].rsplit("::", 1)[-1].rsplit(".", 1)[-1].rsplit("->", 1)[-1]
         if name in _IO_CALLS or name.startswith(("acl", "CHECK_", "ACLRT_")) or not active(call):
@@ -357,11 +368,24 @@ def file_bindings(src: CppSource) -> dict[str, tuple[str, str]]:
         if arglist is None:
             continue
         for a in arglist.named_children:
-            if a.type == "identifier" and src.text_of(a) in out and out[src.text_of(a)][0] == "input":
-                del out[src.text_of(a)]
+            if a.type == "identifier":
+                out.setdefault(src.text_of(a), (name, call.start_point[0] + 1))
     return out
 
 
 _IO_CALLS = frozenset(
     {"ReadFile", "WriteFile", "ICPU_RUN_KF", "GmAlloc", "GmFree", "reinterpret_cast", "static_cast", "sizeof"}
 )
+
+
+def with_candidate_block_dim(project: OperatorProject, files: dict[str, str]) -> OperatorProject:
+    """The project as a candidate launches it: a kernel-launch sample's block dim is whatever the
+    candidate's main.cpp makes it (the block-dim knob rewrites main.cpp, not the spec)."""
+    tiling = project.tiling
+    main = files.get(project.files.host or "")
+    if project.layout != "kernel_launch" or tiling is None or not tiling.block_dim_expr or main is None:
+        return project
+    value = int_value(tiling.block_dim_expr, CppSource.parse(project.files.host or "main.cpp", main))
+    if value is None or value == tiling.block_dim:
+        return project
+    return project.model_copy(update={"tiling": tiling.model_copy(update={"block_dim": value})})
