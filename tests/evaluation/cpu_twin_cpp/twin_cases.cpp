@@ -424,6 +424,29 @@ static void CaseGmGranule(Ctx &c)
     DataCopy(d, o, 8);  // LINE_GRANULE_OVERLAP
 }
 
+// 25: BroadCast (the docs' example and both axes): z[0..32) [[x0], [x1]] -> [2, 16] along axis 1;
+// z[32..56) [x0..x8) as [1, 8] -> [3, 8] along axis 0; z[64..69) 1-D {x0} -> {5}; then a 2-D axis-1 call with a
+// 32 B sharedTmpBuffer where GetBroadCastMaxMinTmpSize's minimum for [9, 1] -> [9, 8] is 512 B (reported there).
+static void CaseBroadCast(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 64);
+    LocalTensor<float> o = c.b1.Get<float>();
+    Duplicate(o, -1.0f, 128);
+    PipeBarrier<PIPE_V>();
+    LocalTensor<float> d0 = o, d1 = o[32], d2 = o[64], d3 = c.b2.Get<float>();
+    const uint32_t s0[] = {2, 1}, t0[] = {2, 16};
+    BroadCast<float, 2, 1>(d0, xf, t0, s0);
+    const uint32_t s1[] = {1, 8}, t1[] = {3, 8};
+    BroadCast<float, 2, 0>(d1, xf, t1, s1);
+    const uint32_t s2[] = {1}, t2[] = {5};
+    BroadCast<float, 1, 0>(d2, xf, t2, s2);
+    LocalTensor<uint8_t> tmp = c.b3.Get<uint8_t>(32);
+    const uint32_t s3[] = {9, 1}, t3[] = {9, 8};
+    BroadCast<float, 2, 1>(d3, xf, t3, s3, tmp);  // LINE_BRC_TMP
+    c.Out(c.z, o, 128);
+}
+
 extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
 {
     (void)workspace; (void)tiling;
@@ -452,4 +475,5 @@ extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(22)) CaseTailWrite(c);
     else if (TILING_KEY_IS(23)) CaseGatherMask(c);
     else if (TILING_KEY_IS(24)) CaseGmGranule(c);
+    else if (TILING_KEY_IS(25)) CaseBroadCast(c);
 }

@@ -88,6 +88,7 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "Brcb": ("VBRCB",),
     "Transpose": ("VTRANS",),
     "GatherMask": ("VREDUCEV2",),
+    "BroadCast": ("VBRCB", "VCOPY"),
     "ClampMax": ("VMINS",),
     "ClampMin": ("VMAX",),
     "Sigmoid": ("VMULS", "VEXP", "VADDS", "VDIV"),

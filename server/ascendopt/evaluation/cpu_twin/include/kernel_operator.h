@@ -28,6 +28,7 @@
 #include "ascendopt_twin/vec_gather_mask.h"
 #include "ascendopt_twin/adv_activation.h"
 #include "ascendopt_twin/adv_math.h"
+#include "ascendopt_twin/adv_broadcast.h"
 #include "ascendopt_twin/std_lib.h"
 #include "ascendopt_twin/kernel_misc.h"
 #include "ascendopt_twin/tiling_kernel.h"
