@@ -228,3 +228,41 @@ def test_the_twin_launches_a_candidate_with_the_block_dim_its_main_cpp_sets(tmp_
         CpuTwinEvaluator().evaluate(op, Candidate(operator=op.name, files=files), op.spec.resolve_cases())
     )
     assert ev.correct and [c.block_dim for c in ev.cases] == [8], ev.model_dump_json(indent=1)[:1500]
+
+
+def test_a_tiling_buffer_main_cpp_computes_and_copies_is_refused_on_the_computing_call(
+    tmp_path: Path,
+) -> None:
+    # Like the unaligned Pad/UnPad samples: a host GenerateTiling fills a malloc'd buffer, memcpy_s
+    # moves it into the GmAlloc'd tiling the CPU-debug launch passes.
+    root = style.write_launch_sample(tmp_path, "aclrt")
+    kernel = root / "scale_custom.cpp"
+    kernel.write_text(
+        kernel.read_text().replace(
+            "void scale_custom(GM_ADDR x, GM_ADDR y)",
+            "void scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR tiling)",
+        )
+    )
+    main = root / "main.cpp"
+    fill = (
+        "    uint8_t *tilingBuf = (uint8_t *)malloc(8);\n"
+        "    GenerateTiling(4096, tilingBuf);\n"
+        "    uint8_t *tiling = (uint8_t *)AscendC::GmAlloc(8);\n"
+        "    memcpy_s(tiling, 8, tilingBuf, 8);\n"
+    )
+    main.write_text(
+        main.read_text()
+        .replace("    AscendC::SetKernelMode", fill + "    AscendC::SetKernelMode")
+        .replace(
+            "ICPU_RUN_KF(scale_custom, blockDim, x, y)", "ICPU_RUN_KF(scale_custom, blockDim, x, y, tiling)"
+        )
+    )
+    op = load_operator(root)
+    (issue,) = [i for i in op.issues if i.code == "unsupported"]
+    line = main.read_text().splitlines().index("    GenerateTiling(4096, tilingBuf);") + 1
+    assert (issue.file, issue.line) == ("main.cpp", line)
+    assert "GenerateTiling(…)" in issue.message and "ReadFile" in issue.message
+    with pytest.raises(VerifyError, match="GenerateTiling"):
+        import asyncio
+
+        asyncio.run(verify(CpuTwinEvaluator(), load_operator(_with_spec(root))))

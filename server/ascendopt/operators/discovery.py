@@ -411,9 +411,24 @@ def _unsupported(
     handed = launch.handed_to_host_code(main) if main is not None else {}
     args = launch_site[0].args if launch_site is not None else []
     for i, p in enumerate(kernel.params):
+        var = next((w for w in reversed(args[i].split()) if w in handed), None) if i < len(args) else None
+        if p.role == "tiling" and main is not None and var is not None:
+            callee, at = handed[var]
+            out.append(
+                Issue(
+                    file=main.path,
+                    line=at,
+                    code="unsupported",
+                    message=f"the tiling buffer `{p.name}` of {kernel.name} is filled by main.cpp's host "
+                    f"code here ({callee}(…) into what the launch passes as `{var}`): the CPU twin runs no "
+                    "host code of a kernel-launch sample, so the kernel would read no tiling. To verify "
+                    "here, have scripts/gen_data.py write those bytes to an ./input file and ReadFile them "
+                    f"into `{var}`",
+                )
+            )
+            continue
         if not p.by_value or p.role == "input":  # an input read from a file is passed by its bytes
             continue
-        var = next((w for w in reversed(args[i].split()) if w in handed), None) if i < len(args) else None
         if main is not None and var is not None:
             callee, at = handed[var]
             out.append(

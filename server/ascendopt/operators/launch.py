@@ -360,6 +360,7 @@ def handed_to_host_code(src: CppSource) -> dict[str, tuple[str, int]]:
     """Variables main.cpp's CPU-debug code passes to a host function of its own (not file I/O, ACL or
     the CPU-debug launch): variable → (that function, the call's line), the first call for each."""
     out: dict[str, tuple[str, int]] = {}
+    copied_from: dict[str, str] = {}  # `memcpy_s(tiling, n, tilingBuf, n)`: tiling holds tilingBuf's bytes
     for callee, call in src.calls():
         name = callee.split("<", 1)[0].rsplit("::", 1)[-1].rsplit(".", 1)[-1].rsplit("->", 1)[-1]
         if name in _IO_CALLS or name.startswith(("acl", "CHECK_", "ACLRT_")) or not active(call):
@@ -367,10 +368,23 @@ def handed_to_host_code(src: CppSource) -> dict[str, tuple[str, int]]:
         arglist = call.child_by_field_name("arguments")
         if arglist is None:
             continue
-        for a in arglist.named_children:
+        args = arglist.named_children
+        if name in _COPIES:
+            dst, source = _COPIES[name]
+            if len(args) > max(dst, source) and args[dst].type == args[source].type == "identifier":
+                copied_from.setdefault(src.text_of(args[dst]), src.text_of(args[source]))
+            continue
+        for a in args:
             if a.type == "identifier":
                 out.setdefault(src.text_of(a), (name, call.start_point[0] + 1))
+    for dst, source in copied_from.items():
+        if source in out:
+            out.setdefault(dst, out[source])
     return out
+
+
+# Copies main.cpp makes between host buffers: function → (destination, source) argument positions.
+_COPIES = {"memcpy": (0, 1), "memcpy_s": (0, 2), "memmove": (0, 1)}
 
 
 _IO_CALLS = frozenset(
