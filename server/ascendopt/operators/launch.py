@@ -377,9 +377,9 @@ def handed_to_host_code(src: CppSource) -> dict[str, tuple[str, int]]:
         for a in args:
             if a.type == "identifier":
                 out.setdefault(src.text_of(a), (name, call.start_point[0] + 1))
-    for dst, source in copied_from.items():
-        if source in out:
-            out.setdefault(dst, out[source])
+    for copy, original in copied_from.items():
+        if original in out:
+            out.setdefault(copy, out[original])
     return out
 
 
