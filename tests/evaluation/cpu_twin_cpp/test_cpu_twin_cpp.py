@@ -387,6 +387,8 @@ def test_gm_write_out_of_bounds_is_an_error(cases_runner, tmp_path):
     z, findings, _ = run_case(cases_runner, tmp_path, 22, [])
     oob = {f["line"]: f for f in findings if f["kind"] == "gm_out_of_bounds"}
     assert oob[_line_of("LINE_TAILWRITE")]["severity"] == "error"
+    # It says what to change: z[1016..1024) is 32 B, the copy moves 64 B.
+    assert "write only the 32 B left (DataCopyPad" in oob[_line_of("LINE_TAILWRITE")]["message"]
     assert oob[_line_of("LINE_FARWRITE")]["severity"] == "error"
     assert "beyond the allocation padding" in oob[_line_of("LINE_FARWRITE")]["message"]
     # The in-bounds part of both writes lands.

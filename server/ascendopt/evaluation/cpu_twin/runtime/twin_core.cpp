@@ -397,7 +397,7 @@ bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, 
         if (z) {
             uint64_t at = static_cast<const uint8_t *>(z) - b.init.data();
             Report("uninitialized_ub_read", true, op.file, op.line,
-                   "%s (%s) reads %llu B at UB offset %u (%s); byte %llu was never written since InitBuffer (or holds padding the hardware leaves undefined)",
+                   "%s (%s) reads %llu B at UB offset %u (%s); byte %llu was never written since InitBuffer (or holds padding the hardware leaves undefined): write those bytes first, or move only the bytes computed",
                    op.name, PipeName(op.pipe), static_cast<unsigned long long>(len), off, what, static_cast<unsigned long long>(at));
         }
     } else {
@@ -525,10 +525,15 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
         else
             std::snprintf(tail, sizeof tail, "beyond the allocation padding (%llu B after the tensor); the twin moved only %llu B",
                           static_cast<unsigned long long>(padded - g->size), static_cast<unsigned long long>(span));
+        // What to change: move only the bytes the tensor has left.
+        char fix[160] = "";
+        if (write && off < g->size)
+            std::snprintf(fix, sizeof fix, "; write only the %llu B left (DataCopyPad with a byte length, or a shorter last copy)",
+                          static_cast<unsigned long long>(g->size - off));
         Report("gm_out_of_bounds", write || !inPad, op.file, op.line,
-               "%s %s %llu B at byte offset %llu of %s '%s' (%llu B): %llu B past the end of the tensor, %s", op.name,
+               "%s %s %llu B at byte offset %llu of %s '%s' (%llu B): %llu B past the end of the tensor, %s%s", op.name,
                write ? "writes" : "reads", static_cast<unsigned long long>(len), static_cast<unsigned long long>(off), GmKind(*g),
-               g->name.c_str(), static_cast<unsigned long long>(g->size), static_cast<unsigned long long>(over), tail);
+               g->name.c_str(), static_cast<unsigned long long>(g->size), static_cast<unsigned long long>(over), tail, fix);
         if (span == 0) return 0;
     }
     // Shadow state (races, hazards) covers the tensor's own bytes only.
