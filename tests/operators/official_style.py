@@ -234,6 +234,28 @@ def write_launch_sample(
     return op
 
 
+def split_by_block_num(op: Path) -> Path:
+    """The sample's kernel takes its per-core share from GetBlockNum() (like the TilingNeo samples)
+    instead of the compiled-in USE_CORE_NUM."""
+    kernel = op / "scale_custom.cpp"
+    kernel.write_text(
+        kernel.read_text()
+        .replace(
+            "    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y)\n    {\n",
+            "    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y)\n    {\n"
+            "        blockLength = TOTAL_LENGTH / AscendC::GetBlockNum();\n"
+            "        tileLength = blockLength / TILE_NUM / BUFFER_NUM;\n",
+        )
+        .replace("BLOCK_LENGTH", "blockLength")
+        .replace("TILE_LENGTH", "tileLength")
+        .replace(
+            "    AscendC::GlobalTensor<T> xGm, yGm;\n",
+            "    AscendC::GlobalTensor<T> xGm, yGm;\n    uint32_t blockLength, tileLength;\n",
+        )
+    )
+    return op
+
+
 # An abs kernel whose last DataCopy reads a whole 32-byte block past a 1000-element input.
 OOB_KERNEL = """\
 #include "kernel_operator.h"

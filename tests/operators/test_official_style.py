@@ -172,6 +172,97 @@ def test_a_by_value_struct_is_an_input_only_when_main_reads_it_from_a_file(
     unsupported = [i for i in op.issues if i.code == "unsupported"]
     if host_fills_it:
         assert args.role != "input" and len(unsupported) == 1 and "fills it in code" in unsupported[0].message
-        assert unsupported[0].line == op.kernel.range.start_line
+        # On main.cpp's call that fills it, naming the call and what to change.
+        call_line = main.read_text().splitlines().index("    PrepareArgs(args, 4);") + 1
+        assert (unsupported[0].file, unsupported[0].line) == ("main.cpp", call_line)
+        assert "PrepareArgs(…args…)" in unsupported[0].message and "gen_data.py" in unsupported[0].message
     else:
         assert (args.role, args.tensor) == ("input", "args") and unsupported == []
+
+
+@pytest.mark.parametrize("block_dim", ["variable", "constexpr", "literal"])
+def test_launch_block_dim_is_a_knob_when_the_kernel_splits_by_get_block_num(
+    tmp_path: Path, block_dim: str
+) -> None:
+    root = style.write_launch_sample(
+        tmp_path, "aclrt", block_dim="literal" if block_dim == "literal" else "variable"
+    )
+    style.split_by_block_num(root)
+    if block_dim == "constexpr":  # a name the BLOCK_DIM inference also knows: one knob, not two
+        main = root / "main.cpp"
+        main.write_text(
+            main.read_text()
+            .replace("uint32_t blockDim = 4;", "constexpr uint32_t BLOCK_DIM = 4;")
+            .replace("blockDim", "BLOCK_DIM")
+        )
+    op = load_operator(root)
+    knobs = [k for k in op.knobs if k.kind == "block_dim"]
+    assert len(knobs) == 1, op.knobs
+    k = knobs[0]
+    text = (root / "main.cpp").read_text()
+    assert (
+        k.range.file == "main.cpp" and text[k.range.start_byte : k.range.end_byte] == "4" and k.current == 4
+    )
+    assert 16 in k.values and 40 in k.values
+    # a literal in both launches (CPU-debug and NPU) is one knob with a link
+    assert len(k.links) == (1 if block_dim == "literal" else 0)
+
+
+def test_a_kernel_with_its_core_count_compiled_in_gets_no_block_dim_knob(tmp_path: Path) -> None:
+    op = load_operator(style.write_launch_sample(tmp_path, "aclrt"))  # USE_CORE_NUM = 4 in its header
+    assert [k for k in op.knobs if k.kind == "block_dim"] == []
+
+
+def test_the_twin_launches_a_candidate_with_the_block_dim_its_main_cpp_sets(tmp_path: Path) -> None:
+    import asyncio
+
+    from ascendopt.operators.candidate import Candidate
+
+    root = _with_spec(style.split_by_block_num(style.write_launch_sample(tmp_path, "aclrt")))
+    op = load_operator(root)
+    (k,) = [k for k in op.knobs if k.kind == "block_dim"]
+    files = {rel: (root / rel).read_text() for rel in op.files.all()}
+    main = files["main.cpp"]
+    files["main.cpp"] = main[: k.range.start_byte] + "8" + main[k.range.end_byte :]
+    ev = asyncio.run(
+        CpuTwinEvaluator().evaluate(op, Candidate(operator=op.name, files=files), op.spec.resolve_cases())
+    )
+    assert ev.correct and [c.block_dim for c in ev.cases] == [8], ev.model_dump_json(indent=1)[:1500]
+
+
+def test_a_tiling_buffer_main_cpp_computes_and_copies_is_refused_on_the_computing_call(
+    tmp_path: Path,
+) -> None:
+    # Like the unaligned Pad/UnPad samples: a host GenerateTiling fills a malloc'd buffer, memcpy_s
+    # moves it into the GmAlloc'd tiling the CPU-debug launch passes.
+    root = style.write_launch_sample(tmp_path, "aclrt")
+    kernel = root / "scale_custom.cpp"
+    kernel.write_text(
+        kernel.read_text().replace(
+            "void scale_custom(GM_ADDR x, GM_ADDR y)",
+            "void scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR tiling)",
+        )
+    )
+    main = root / "main.cpp"
+    fill = (
+        "    uint8_t *tilingBuf = (uint8_t *)malloc(8);\n"
+        "    GenerateTiling(4096, tilingBuf);\n"
+        "    uint8_t *tiling = (uint8_t *)AscendC::GmAlloc(8);\n"
+        "    memcpy_s(tiling, 8, tilingBuf, 8);\n"
+    )
+    main.write_text(
+        main.read_text()
+        .replace("    AscendC::SetKernelMode", fill + "    AscendC::SetKernelMode")
+        .replace(
+            "ICPU_RUN_KF(scale_custom, blockDim, x, y)", "ICPU_RUN_KF(scale_custom, blockDim, x, y, tiling)"
+        )
+    )
+    op = load_operator(root)
+    (issue,) = [i for i in op.issues if i.code == "unsupported"]
+    line = main.read_text().splitlines().index("    GenerateTiling(4096, tilingBuf);") + 1
+    assert (issue.file, issue.line) == ("main.cpp", line)
+    assert "GenerateTiling(…)" in issue.message and "ReadFile" in issue.message
+    with pytest.raises(VerifyError, match="GenerateTiling"):
+        import asyncio
+
+        asyncio.run(verify(CpuTwinEvaluator(), load_operator(_with_spec(root))))

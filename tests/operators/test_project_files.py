@@ -19,6 +19,7 @@ def test_msopgen_project_context_keeps_build_files_and_drops_outputs(tmp_path: P
         "CMakeLists.txt",
         "cmake/config.cmake",
         "cmake/util/makeself/makeself.sh",
+        "cmake/util/kernel_impl.temp",
         "scripts/install.sh",
         "framework/tf_plugin/tensorflow_add_custom_plugin.cc",
         "op_host/add_custom.cpp",

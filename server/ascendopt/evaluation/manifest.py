@@ -66,8 +66,10 @@ def _manifest(
         text = str(int(value)) if a.type in ("int", "bool") else repr(float(value))
         lines.append(f"attr {a.name} {a.type} {text}")
     if project.layout == "kernel_launch":
+        # The launch in main.cpp decides (a block-dim knob rewrites it); the spec's block_dim stands in
+        # where main.cpp does not fix one.
         launched = project.tiling.block_dim if project.tiling else None
-        lines.append(f"block_dim {spec.block_dim or launched or 8}")
+        lines.append(f"block_dim {launched or spec.block_dim or 8}")
     elif spec.block_dim is not None:
         lines.append(f"block_dim {spec.block_dim}")
     work = PurePosixPath(work)

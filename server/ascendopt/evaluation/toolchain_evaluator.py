@@ -23,6 +23,7 @@ from ascendopt.evaluation.tensors import decode_raw, make_input
 from ascendopt.evaluation.toolchain import CaseJob, Combo, Slot, Toolchain, combo_of
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.issues import CompileError
+from ascendopt.operators.launch import with_candidate_block_dim
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
@@ -124,6 +125,7 @@ class ToolchainEvaluator:
         profile: bool,
     ) -> Evaluation:
         evaluation.hardware = self.toolchain.hardware(slot, project)
+        project = with_candidate_block_dim(project, candidate.files)
         runner = slot.runner
         if candidate.llm_written and (refusal := await runner.sandbox_refusal(self.toolchain.sandboxed)):
             evaluation.status = "error"

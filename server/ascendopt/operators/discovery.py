@@ -24,7 +24,7 @@ from tree_sitter import Node
 from ascendopt.operators import extract, launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue, SpecError
-from ascendopt.operators.knobs import knobs_of
+from ascendopt.operators.knobs import knobs_of, launch_block_dim_knob
 from ascendopt.operators.model import (
     Constant,
     KernelEntry,
@@ -305,7 +305,7 @@ def _discover_launch(root: Path, filenames: list[str], result: Discovery) -> Non
                         "determines; set block_dim in ascendopt.toml",
                     )
                 )
-            _build(
+            op = _build(
                 root,
                 name,
                 "kernel_launch",
@@ -319,6 +319,9 @@ def _discover_launch(root: Path, filenames: list[str], result: Discovery) -> Non
                 tiling=tiling,
                 launch_site=(site, bindings),
             )
+            knob = launch_block_dim_knob(main, site.block_dim, {s.line for s in mine}, ksrc)
+            if knob is not None and all(k.range != knob.range for k in op.knobs):
+                op.knobs.append(knob)
 
 
 def _bind_params(kernel: KernelEntry, site: launch.LaunchSite, bindings: dict[str, tuple[str, str]]) -> None:
@@ -357,7 +360,7 @@ def _build(
     kernel: KernelEntry = extract.kernel_entry(ksrc, kfn, name, inputs, outputs)  # type: ignore[arg-type]
     if launch_site is not None:
         _bind_params(kernel, *launch_site)
-    issues.extend(_unsupported(kernel, ksrc.path))
+    issues.extend(_unsupported(kernel, ksrc.path, hsrc if launch_site is not None else None, launch_site))
     if tiling is None and hsrc is not None:
         tiling = extract.tiling_program(hsrc, ("TilingFunc", *extract.registered_tiling_functions(hsrc)))
         if tiling is None:
@@ -409,21 +412,60 @@ def _build(
     return op
 
 
-def _unsupported(kernel: KernelEntry, path: str) -> list[Issue]:
-    """What the CPU twin cannot launch yet, on the entry's line (verify refuses these)."""
+def _unsupported(
+    kernel: KernelEntry,
+    path: str,
+    main: CppSource | None = None,
+    launch_site: tuple[launch.LaunchSite, dict[str, tuple[str, str]]] | None = None,
+) -> list[Issue]:
+    """What the CPU twin cannot launch yet, on the line that causes it (verify refuses these)."""
     out = []
     line = kernel.range.start_line
-    for p in kernel.params:
-        if p.by_value and p.role != "input":  # an input read from a file is passed by its bytes
+    handed = launch.handed_to_host_code(main) if main is not None else {}
+    args = launch_site[0].args if launch_site is not None else []
+    for i, p in enumerate(kernel.params):
+        var = next((w for w in reversed(args[i].split()) if w in handed), None) if i < len(args) else None
+        if p.role == "tiling" and main is not None and var is not None:
+            callee, at = handed[var]
             out.append(
                 Issue(
-                    file=path,
-                    line=line,
+                    file=main.path,
+                    line=at,
                     code="unsupported",
-                    message=f"parameter `{p.type} {p.name}` of {kernel.name} is passed by value and "
-                    "main.cpp fills it in code, not from an ./input file: the CPU twin cannot make it",
+                    message=f"the tiling buffer `{p.name}` of {kernel.name} is filled by main.cpp's host "
+                    f"code here ({callee}(…) into what the launch passes as `{var}`): the CPU twin runs no "
+                    "host code of a kernel-launch sample, so the kernel would read no tiling. To verify "
+                    "here, have scripts/gen_data.py write those bytes to an ./input file and ReadFile them "
+                    f"into `{var}`",
                 )
             )
+            continue
+        if not p.by_value or p.role == "input":  # an input read from a file is passed by its bytes
+            continue
+        if main is not None and var is not None:
+            callee, at = handed[var]
+            out.append(
+                Issue(
+                    file=main.path,
+                    line=at,
+                    code="unsupported",
+                    message=f"parameter `{p.type} {p.name}` of {kernel.name} is passed by value and "
+                    f"main.cpp fills it in code here ({callee}(…{var}…)): the CPU twin runs the kernel with "
+                    "bytes from an ./input file, not main.cpp's host code. To verify here, have "
+                    f"scripts/gen_data.py write the finished struct to the file main.cpp reads into `{var}` "
+                    "and drop the call",
+                )
+            )
+            continue
+        out.append(
+            Issue(
+                file=path,
+                line=line,
+                code="unsupported",
+                message=f"parameter `{p.type} {p.name}` of {kernel.name} is passed by value and "
+                "main.cpp fills it in code, not from an ./input file: the CPU twin cannot make it",
+            )
+        )
     if kernel.template is not None and kernel.template_args is None:
         out.append(
             Issue(

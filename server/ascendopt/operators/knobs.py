@@ -25,6 +25,9 @@ from __future__ import annotations
 
 import re
 
+from tree_sitter import Node
+
+from ascendopt.operators import launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import number_value
 from ascendopt.operators.issues import Issue
@@ -270,3 +273,44 @@ def evolve_regions(src: CppSource, side: Side, issues: list[Issue]) -> list[Knob
             )
         )
     return out
+
+
+def launch_block_dim_knob(
+    main: CppSource, block_dim_expr: str, launch_lines: set[int], kernel: CppSource
+) -> Knob | None:
+    """A kernel-launch sample's block dim as a knob: the number literal the launch's block dim comes
+    from in main.cpp (`uint32_t blockDim = 8;`, `constexpr uint32_t BLOCK_DIM = 8;`, or the literal
+    in the launch itself). Only when the kernel derives its split from `GetBlockNum()`: a kernel with
+    its core count compiled in (`USE_CORE_NUM = 8`) computes wrong results at any other block dim."""
+    if not any(callee.rsplit("::", 1)[-1] == "GetBlockNum" for callee, _ in kernel.calls()):
+        return None
+    expr = block_dim_expr.strip()
+    lits: list[Node] = []
+    if expr.isidentifier():
+        for n in main.walk():
+            if n.type != "init_declarator" or not launch.active(n):
+                continue
+            ident, value = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+            if ident is not None and value is not None and main.text_of(ident) == expr:
+                lits = [value] if value.type == "number_literal" else []
+                break
+    else:  # the literal written in every launch of this kernel (the CPU-debug and the NPU one)
+        lits = [
+            n
+            for n in main.walk()
+            if n.type == "number_literal" and main.text_of(n) == expr and n.start_point[0] + 1 in launch_lines
+        ]
+    current = number_value(main.text_of(lits[0])) if lits else None
+    if current is None:
+        return None
+    return Knob(
+        name=expr if expr.isidentifier() else "blockDim",
+        kind="block_dim",
+        side="host",
+        source="inferred",
+        range=main.range_of(lits[0]),
+        links=[main.range_of(n) for n in lits[1:]],
+        current=current,
+        values=sorted({*next(v for k, _, v, _ in _INFERRED if k == "block_dim"), current}),
+        constraints=_constraints_of("BLOCK_DIM"),
+    )

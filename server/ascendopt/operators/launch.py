@@ -19,6 +19,7 @@ from tree_sitter import Node
 
 from ascendopt.operators.cpp_source import CppSource, Token
 from ascendopt.operators.extract import call_args
+from ascendopt.operators.model import OperatorProject
 
 CPU_DEBUG_DEFINES = frozenset({"ASCENDC_CPU_DEBUG", "__CCE_KT_TEST__"})
 
@@ -349,6 +350,17 @@ def file_bindings(src: CppSource) -> dict[str, tuple[str, str]]:
         out.setdefault(var, (role, stem))
     # A buffer main.cpp's own CPU-debug code hands to something else (`GenerateTilingData(tiling,
     # …)`) may not hold the file's contents: the twin cannot reproduce it.
+    for var in handed_to_host_code(src):
+        if var in out and out[var][0] == "input":
+            del out[var]
+    return out
+
+
+def handed_to_host_code(src: CppSource) -> dict[str, tuple[str, int]]:
+    """Variables main.cpp's CPU-debug code passes to a host function of its own (not file I/O, ACL or
+    the CPU-debug launch): variable → (that function, the call's line), the first call for each."""
+    out: dict[str, tuple[str, int]] = {}
+    copied_from: dict[str, str] = {}  # `memcpy_s(tiling, n, tilingBuf, n)`: tiling holds tilingBuf's bytes
     for callee, call in src.calls():
         name = callee.split("<", 1)[0].rsplit("::", 1)[-1].rsplit(".", 1)[-1].rsplit("->", 1)[-1]
         if name in _IO_CALLS or name.startswith(("acl", "CHECK_", "ACLRT_")) or not active(call):
@@ -356,12 +368,38 @@ def file_bindings(src: CppSource) -> dict[str, tuple[str, str]]:
         arglist = call.child_by_field_name("arguments")
         if arglist is None:
             continue
-        for a in arglist.named_children:
-            if a.type == "identifier" and src.text_of(a) in out and out[src.text_of(a)][0] == "input":
-                del out[src.text_of(a)]
+        args = arglist.named_children
+        if name in _COPIES:
+            dst, source = _COPIES[name]
+            if len(args) > max(dst, source) and args[dst].type == args[source].type == "identifier":
+                copied_from.setdefault(src.text_of(args[dst]), src.text_of(args[source]))
+            continue
+        for a in args:
+            if a.type == "identifier":
+                out.setdefault(src.text_of(a), (name, call.start_point[0] + 1))
+    for copy, original in copied_from.items():
+        if original in out:
+            out.setdefault(copy, out[original])
     return out
+
+
+# Copies main.cpp makes between host buffers: function → (destination, source) argument positions.
+_COPIES = {"memcpy": (0, 1), "memcpy_s": (0, 2), "memmove": (0, 1)}
 
 
 _IO_CALLS = frozenset(
     {"ReadFile", "WriteFile", "ICPU_RUN_KF", "GmAlloc", "GmFree", "reinterpret_cast", "static_cast", "sizeof"}
 )
+
+
+def with_candidate_block_dim(project: OperatorProject, files: dict[str, str]) -> OperatorProject:
+    """The project as a candidate launches it: a kernel-launch sample's block dim is whatever the
+    candidate's main.cpp makes it (the block-dim knob rewrites main.cpp, not the spec)."""
+    tiling = project.tiling
+    main = files.get(project.files.host or "")
+    if project.layout != "kernel_launch" or tiling is None or not tiling.block_dim_expr or main is None:
+        return project
+    value = int_value(tiling.block_dim_expr, CppSource.parse(project.files.host or "main.cpp", main))
+    if value is None or value == tiling.block_dim:
+        return project
+    return project.model_copy(update={"tiling": tiling.model_copy(update={"block_dim": value})})

@@ -58,6 +58,7 @@ BUILD_SUFFIXES = frozenset(
         ".cfg",
         ".yaml",
         ".yml",
+        ".temp",  # msOpGen's cmake/util/*.temp code templates (replay_codegen.py reads them)
     }
 )
 MAX_FILE_BYTES = 2_000_000  # a source bigger than this is generated data, not something to upload

@@ -284,6 +284,77 @@ def test_new_vector_and_advanced_apis(cases_runner, tmp_path):
     assert not errors(findings), findings
 
 
+def test_gather_mask(cases_runner, tmp_path):
+    x = [float(i + 1) for i in range(128)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 23, x)
+    o = struct.unpack_from("<200f", z, 0)
+    assert list(o[0:4]) == [x[1], x[3], x[40], x[63]] and o[4] == -1.0  # user pattern, packed, rest untouched
+    assert list(o[64:128]) == [x[i] for i in range(0, 128, 2)]  # built-in 1: even indices, both repeats
+    assert list(o[128:136]) == x[2:10] and o[136] == -1.0  # counter mode: first 10 elements, bits 2..9
+    assert list(o[192:195]) == [4.0, 64.0, 8.0]  # rsvdCnt
+    assert not errors(findings), findings
+
+
+def test_gm_hazards_need_shared_bytes_not_a_shared_granule(cases_runner, tmp_path):
+    z, findings, _ = run_case(cases_runner, tmp_path, 24, [])
+    hazards = [f for f in findings if f["kind"] == "pipe_hazard"]
+    assert [f["line"] for f in hazards] == [_line_of("LINE_GRANULE_OVERLAP")], hazards
+    assert hazards[0]["severity"] == "error" and "PipeBarrier<PIPE_MTE3>()" in hazards[0]["message"]
+    assert struct.unpack_from("<20f", z, 0)[4:] == (3.0,) * 16
+
+
+def test_broadcast_both_axes_and_the_1d_form(cases_runner, tmp_path):
+    x = [float(i + 1) for i in range(64)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 25, x)
+    o = struct.unpack_from("<128f", z, 0)
+    assert list(o[0:32]) == [x[0]] * 16 + [x[1]] * 16  # the docs' [[1], [2]] -> (2, 16)
+    assert list(o[32:56]) == x[0:8] * 3  # [1, 8] -> [3, 8]
+    assert list(o[64:69]) == [x[0]] * 5 and o[69] == -1.0  # {1} -> {5}, nothing past it
+    tmp = [f for f in findings if f["kind"] == "bad_tmp_buffer"]
+    assert [(f["line"], f["severity"]) for f in tmp] == [(_line_of("LINE_BRC_TMP"), "error")]
+    assert "512 B" in tmp[0]["message"]
+
+
+HOST_PROBE = r"""
+#include <cstdio>
+#include "tiling/tiling_api.h"
+int main()
+{
+    fe::PlatFormInfos info;
+    platform_ascendc::PlatformAscendC plat(&info);
+    const std::vector<std::vector<int64_t>> shapes[] = {
+        {{1024, 1}, {1024, 16}}, {{16, 1}, {16, 3}}, {{1, 8}, {4, 8}},
+        {{1, 3}, {4, 3}}, {{1}, {5}}, {{1}, {16}}};
+    for (const auto &sd : shapes) {
+        uint32_t mx = 7, mn = 7;
+        AscendC::GetBroadCastMaxMinTmpSize(plat, ge::Shape(sd[0]), ge::Shape(sd[1]), 2, false, mx, mn);
+        std::printf("%u %u\n", mn, mx);
+    }
+    gert::RuntimeAttrs attrs;
+    attrs.v_.resize(1);
+    attrs.v_[0].kind = 1;
+    attrs.v_[0].i = 3;
+    std::printf("%u\n", *attrs.GetAttrPointer<uint32_t>(0));
+    return 0;
+}
+"""
+
+
+def test_host_broadcast_tmp_size_and_narrow_int_attrs(runtime_objs, tmp_path):
+    # Sizes from the algorithm the docs describe (Brcb each source element into a 32 B block, copy,
+    # GatherMask an unaligned row), half data: [1024, 1] -> [1024, 16] needs 1024 blocks and its rows
+    # are aligned (32 KB, no more); [16, 1] -> [16, 3] 16 blocks (512 B) plus a 32 B row per row for
+    # the GatherMask cut (1024 B); [1, 8] -> [4, 8] has unaligned 16 B rows: 4 rows of 32 B;
+    # [1, 3] -> [4, 3] likewise;
+    # {1} -> {5} one 32 B block; {1} -> {16} none.
+    (tmp_path / "probe.cpp").write_text(HOST_PROBE)
+    _run([*CXX, "-c", str(tmp_path / "probe.cpp"), "-o", str(tmp_path / "probe.o")])
+    exe = tmp_path / "probe"
+    _run(["g++", "-o", str(exe), str(tmp_path / "probe.o"), *map(str, runtime_objs), "-pthread"])
+    out = _run([str(exe)]).stdout.split("\n")
+    assert out[:7] == ["32768 32768", "512 1024", "128 128", "128 128", "32 32", "0 0", "3"]
+
+
 def test_transpose_16x16(cases_runner, tmp_path):
     x = [float(i) for i in range(256)]
     z, findings, _ = run_case(cases_runner, tmp_path, 19, x)
@@ -316,6 +387,8 @@ def test_gm_write_out_of_bounds_is_an_error(cases_runner, tmp_path):
     z, findings, _ = run_case(cases_runner, tmp_path, 22, [])
     oob = {f["line"]: f for f in findings if f["kind"] == "gm_out_of_bounds"}
     assert oob[_line_of("LINE_TAILWRITE")]["severity"] == "error"
+    # It says what to change: z[1016..1024) is 32 B, the copy moves 64 B.
+    assert "write only the 32 B left (DataCopyPad" in oob[_line_of("LINE_TAILWRITE")]["message"]
     assert oob[_line_of("LINE_FARWRITE")]["severity"] == "error"
     assert "beyond the allocation padding" in oob[_line_of("LINE_FARWRITE")]["message"]
     # The in-bounds part of both writes lands.

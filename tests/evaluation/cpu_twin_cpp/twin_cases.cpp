@@ -374,6 +374,79 @@ static void CaseTailWrite(Ctx &c)
     DataCopy(far, o, 64);  // LINE_FARWRITE
 }
 
+// 23: GatherMask, values from the docs' bit rule (bit i of the pattern keeps element i, kept elements packed):
+// z[0..4) user pattern (uint32 bits 1, 3, 40, 63 of one 64-float repeat); z[64..128) built-in pattern 1 (even
+// indices) over 2 repeats; z[128..136) counter mode with mask 10 and bits 2..9; z[192..195) the three rsvdCnt.
+static void CaseGatherMask(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 128);
+    LocalTensor<uint32_t> pat = c.b1.Get<uint32_t>(16);
+    Duplicate<uint32_t>(pat, 0u, 16);
+    PipeBarrier<PIPE_V>();
+    SetFlag<HardEvent::V_S>(0);
+    WaitFlag<HardEvent::V_S>(0);
+    pat.SetValue(0, (1u << 1) | (1u << 3));
+    pat.SetValue(1, (1u << 8) | (1u << 31));
+    pat.SetValue(8, 0x3FCu);  // bits 2..9
+    SetFlag<HardEvent::S_V>(0);
+    WaitFlag<HardEvent::S_V>(0);
+    LocalTensor<float> o = c.b2.Get<float>();
+    Duplicate(o, -1.0f, 256);
+    PipeBarrier<PIPE_V>();
+    uint64_t n1 = 0, n2 = 0, n3 = 0;
+    GatherMask(o, xf, pat, false, 0, {1, 1, 8, 0}, n1);
+    GatherMask(o[64], xf, static_cast<uint8_t>(1), false, 0, {1, 2, 8, 0}, n2);
+    GatherMask(o[128], xf, pat[8], true, 10, {1, 1, 8, 8}, n3);
+    PipeBarrier<PIPE_V>();
+    SetFlag<HardEvent::V_S>(1);
+    WaitFlag<HardEvent::V_S>(1);
+    o.SetValue(192, static_cast<float>(n1));
+    o.SetValue(193, static_cast<float>(n2));
+    o.SetValue(194, static_cast<float>(n3));
+    c.b1.FreeTensor(pat);  // TBuf::FreeTensor: accepted, nothing to give back
+    SetFlag<HardEvent::S_MTE3>(0);
+    WaitFlag<HardEvent::S_MTE3>(0);
+    c.Out(c.z, o, 200);
+}
+
+// 24: unaligned MTE3 copies like the unaligned-abs samples' tails: z[4..12) then z[12..20) share a 32 B granule of
+// GM but no byte (no hazard); z[16..24) then overwrites z[16..20) with no barrier (a WAW hazard on MTE3).
+static void CaseGmGranule(Ctx &c)
+{
+    LocalTensor<float> o = c.b0.Get<float>();
+    Duplicate(o, 3.0f, 64);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    GlobalTensor<float> a = c.z[4], b = c.z[12], d = c.z[16];
+    DataCopy(a, o, 8);
+    DataCopy(b, o, 8);  // LINE_GRANULE_SHARED
+    DataCopy(d, o, 8);  // LINE_GRANULE_OVERLAP
+}
+
+// 25: BroadCast (the docs' example and both axes): z[0..32) [[x0], [x1]] -> [2, 16] along axis 1;
+// z[32..56) [x0..x8) as [1, 8] -> [3, 8] along axis 0; z[64..69) 1-D {x0} -> {5}; then a 2-D axis-1 call with a
+// 32 B sharedTmpBuffer where GetBroadCastMaxMinTmpSize's minimum for [9, 1] -> [9, 8] is 512 B (reported there).
+static void CaseBroadCast(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 64);
+    LocalTensor<float> o = c.b1.Get<float>();
+    Duplicate(o, -1.0f, 128);
+    PipeBarrier<PIPE_V>();
+    LocalTensor<float> d0 = o, d1 = o[32], d2 = o[64], d3 = c.b2.Get<float>();
+    const uint32_t s0[] = {2, 1}, t0[] = {2, 16};
+    BroadCast<float, 2, 1>(d0, xf, t0, s0);
+    const uint32_t s1[] = {1, 8}, t1[] = {3, 8};
+    BroadCast<float, 2, 0>(d1, xf, t1, s1);
+    const uint32_t s2[] = {1}, t2[] = {5};
+    BroadCast<float, 1, 0>(d2, xf, t2, s2);
+    LocalTensor<uint8_t> tmp = c.b3.Get<uint8_t>(32);
+    const uint32_t s3[] = {9, 1}, t3[] = {9, 8};
+    BroadCast<float, 2, 1>(d3, xf, t3, s3, tmp);  // LINE_BRC_TMP
+    c.Out(c.z, o, 128);
+}
+
 extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
 {
     (void)workspace; (void)tiling;
@@ -400,4 +473,7 @@ extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(20)) CaseFillCycle(c);
     else if (TILING_KEY_IS(21)) CaseTailRead(c);
     else if (TILING_KEY_IS(22)) CaseTailWrite(c);
+    else if (TILING_KEY_IS(23)) CaseGatherMask(c);
+    else if (TILING_KEY_IS(24)) CaseGmGranule(c);
+    else if (TILING_KEY_IS(25)) CaseBroadCast(c);
 }

@@ -13,7 +13,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict
 
-Kind = Literal["tensor", "queue", "sync", "system", "copy", "gm", "mask", "vector", "util", "cpu_debug"]
+Kind = Literal[
+    "tensor", "queue", "sync", "system", "copy", "gm", "mask", "vector", "util", "cpu_debug", "host_tiling"
+]
 
 
 class TwinApi(BaseModel):
@@ -62,8 +64,12 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     )
     + _family(_H + "vec_brcb.h", "vector", "Brcb")
     + _family(_H + "vec_transpose.h", "vector", "Transpose")
+    + _family(_H + "vec_gather_mask.h", "vector", "GatherMask")
     + _family(_H + "adv_activation.h", "vector", "Sigmoid Gelu FasterGelu Silu Swish")
     + _family(_H + "adv_math.h", "vector", "Tanh Log ClampMax ClampMin")
+    + _family(_H + "adv_broadcast.h", "vector", "BroadCast")
+    # Host side: the advanced APIs' tiling functions (op_host code includes tiling/tiling_api.h).
+    + _family("tiling/tiling_api.h", "host_tiling", "GetBroadCastMaxMinTmpSize")
     + _family(
         _H + "kernel_misc.h",
         "util",

@@ -87,6 +87,8 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "BlockReduceMin": ("VCGMIN",),
     "Brcb": ("VBRCB",),
     "Transpose": ("VTRANS",),
+    "GatherMask": ("VREDUCEV2",),
+    "BroadCast": ("VBRCB", "VCOPY"),
     "ClampMax": ("VMINS",),
     "ClampMin": ("VMAX",),
     "Sigmoid": ("VMULS", "VEXP", "VADDS", "VDIV"),

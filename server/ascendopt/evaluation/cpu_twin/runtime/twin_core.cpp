@@ -337,34 +337,45 @@ static void ReportHazard(const Op &op, const char *kindOfDep, uint8_t prevPipe, 
 
 // Returns true if a hazard was reported.
 // atomic: a DMA-atomic (SetAtomicAdd/Max/Min) write; two of them on the same pipe commute, so their order is no hazard.
+// bytes: which bytes of the granule this access touches (bit i = byte i; UB passes all).
 static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, const char *space, uint64_t off, uint64_t len, const char *what,
-                         bool atomic = false)
+                         bool atomic = false, uint32_t bytes = ~0u)
 {
     uint8_t p = op.pipe;
     if (p >= P_NUM) return false;
     bool commute = atomic && g.wAtomic && g.wPipe == p;
-    if (g.wPipe < P_NUM && !commute && !(g.wPipe == p && g.wEpoch == op.epoch) && !Ordered(g.wPipe, g.wEpoch, p)) {
+    if (g.wPipe < P_NUM && !commute && (g.wMask & bytes) && !(g.wPipe == p && g.wEpoch == op.epoch) && !Ordered(g.wPipe, g.wEpoch, p)) {
         if (!reported) ReportHazard(op, write ? "WAW" : "RAW", g.wPipe, g.wLoc, space, off, len, what);
         reported = true;
     }
     if (write) {
         for (uint8_t r = 0; r < P_NUM; ++r) {
-            if (g.rEpoch[r] == 0 || (r == p && g.rEpoch[r] == op.epoch)) continue;
+            if (g.rEpoch[r] == 0 || (r == p && g.rEpoch[r] == op.epoch) || !(g.rMask[r] & bytes)) continue;
             if (!Ordered(r, g.rEpoch[r], p)) {
                 if (!reported) ReportHazard(op, "WAR", r, g.rLoc[r], space, off, len, what);
                 reported = true;
             }
         }
+        g.wMask = g.wPipe == p ? (g.wMask | bytes) : bytes;
         g.wPipe = p;
         g.wEpoch = op.epoch;
         g.wLoc = op.loc;
         g.wAtomic = atomic;
-        for (uint8_t r = 0; r < P_NUM; ++r) g.rEpoch[r] = 0;
+        for (uint8_t r = 0; r < P_NUM; ++r) g.rEpoch[r] = 0, g.rMask[r] = 0;
     } else {
+        g.rMask[p] = g.rEpoch[p] ? (g.rMask[p] | bytes) : bytes;
         g.rEpoch[p] = op.epoch;
         g.rLoc[p] = op.loc;
     }
     return reported;
+}
+
+// Bytes [off, off + len) that fall in 32 B granule k, as a bit mask.
+static inline uint32_t GranuleBytes(uint64_t k, uint64_t off, uint64_t len)
+{
+    uint64_t lo = off > k * 32 ? off - k * 32 : 0;
+    uint64_t hi = off + len < (k + 1) * 32 ? off + len - k * 32 : 32;
+    return (hi - lo >= 32 ? ~0u : ((1u << (hi - lo)) - 1u)) << lo;
 }
 
 // ------------------------------------------------------------------ UB
@@ -386,7 +397,7 @@ bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, 
         if (z) {
             uint64_t at = static_cast<const uint8_t *>(z) - b.init.data();
             Report("uninitialized_ub_read", true, op.file, op.line,
-                   "%s (%s) reads %llu B at UB offset %u (%s); byte %llu was never written since InitBuffer (or holds padding the hardware leaves undefined)",
+                   "%s (%s) reads %llu B at UB offset %u (%s); byte %llu was never written since InitBuffer (or holds padding the hardware leaves undefined): write those bytes first, or move only the bytes computed",
                    op.name, PipeName(op.pipe), static_cast<unsigned long long>(len), off, what, static_cast<unsigned long long>(at));
         }
     } else {
@@ -514,10 +525,15 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
         else
             std::snprintf(tail, sizeof tail, "beyond the allocation padding (%llu B after the tensor); the twin moved only %llu B",
                           static_cast<unsigned long long>(padded - g->size), static_cast<unsigned long long>(span));
+        // What to change: move only the bytes the tensor has left.
+        char fix[160] = "";
+        if (write && off < g->size)
+            std::snprintf(fix, sizeof fix, "; write only the %llu B left (DataCopyPad with a byte length, or a shorter last copy)",
+                          static_cast<unsigned long long>(g->size - off));
         Report("gm_out_of_bounds", write || !inPad, op.file, op.line,
-               "%s %s %llu B at byte offset %llu of %s '%s' (%llu B): %llu B past the end of the tensor, %s", op.name,
+               "%s %s %llu B at byte offset %llu of %s '%s' (%llu B): %llu B past the end of the tensor, %s%s", op.name,
                write ? "writes" : "reads", static_cast<unsigned long long>(len), static_cast<unsigned long long>(off), GmKind(*g),
-               g->name.c_str(), static_cast<unsigned long long>(g->size), static_cast<unsigned long long>(over), tail);
+               g->name.c_str(), static_cast<unsigned long long>(g->size), static_cast<unsigned long long>(over), tail, fix);
         if (span == 0) return 0;
     }
     // Shadow state (races, hazards) covers the tensor's own bytes only.
@@ -565,7 +581,7 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
         for (uint64_t k = off / 32; k <= (off + len - 1) / 32; ++k) {
             GmGran &gg = g->gran[k];
             if (gg.block != blk) { gg.block = static_cast<int32_t>(blk); gg.g = Gran(); }
-            Touch(op, gg.g, write, reported, "GM", off, len, what, write && g_cur->pub.atomicMode != 0);
+            Touch(op, gg.g, write, reported, "GM", off, len, what, write && g_cur->pub.atomicMode != 0, GranuleBytes(k, off, len));
         }
     }
     return span;

@@ -23,6 +23,10 @@ struct Gran {
     uint32_t rLoc[P_NUM] = {0, 0, 0, 0};
     uint8_t wPipe = P_NONE;
     bool wAtomic = false;  // last write was a DMA-atomic UB->GM copy
+    // Bytes of the granule the last writer's pipe and each reader touched (GM: DMA moves exact bytes, so accesses
+    // that only share a 32 B granule do not depend on each other; UB keeps whole granules).
+    uint32_t wMask = ~0u;
+    uint32_t rMask[P_NUM] = {~0u, ~0u, ~0u, ~0u};
 };
 struct GmGran {
     int32_t block = -1;

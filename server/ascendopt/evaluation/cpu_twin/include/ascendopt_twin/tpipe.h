@@ -281,6 +281,16 @@ public:
                                        "TBuf::GetWithOffset(%u elements at byte %u) exceeds the buffer of %u B", size, bufOffset, len_);
         return LocalTensor<T>::Make(off_ + bufOffset, size, ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
     }
+    // A TBuf's memory stays its own until the TPipe goes (the official TBuf shares TQueBind's FreeTensor, which has
+    // nothing to give back here): accepted, and checked to name a tensor of this buffer.
+    template <typename T> void FreeTensor(LocalTensor<T> &tensor, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        Check(loc);
+        if (tensor.off_ < off_ || tensor.off_ >= off_ + len_)
+            ascendopt_twin::rt::Report("queue_misuse", true, loc.file, loc.line,
+                                       "TBuf::FreeTensor of a tensor at UB offset %u that this buffer (%u..%u) did not give out",
+                                       tensor.off_, off_, off_ + len_);
+    }
     void TwinInit(uint32_t base, uint32_t len) { off_ = base; len_ = len; init_ = true; }
 
 private:
