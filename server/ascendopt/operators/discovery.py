@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import ast
 import os
+import posixpath
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 from tree_sitter import Node
 
-from ascendopt.operators import extract, launch
+from ascendopt.operators import cann_open, extract, launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.knobs import knobs_of
@@ -30,8 +31,10 @@ from ascendopt.operators.model import (
     KernelEntry,
     Knob,
     Layout,
+    MissingInclude,
     OperatorFiles,
     OperatorProject,
+    RepoContext,
     Side,
     TilingField,
     TilingProgram,
@@ -50,6 +53,8 @@ class Discovery(BaseModel):
     issues: list[Issue] = Field(default_factory=list)  # problems not tied to one discovered operator
     # (absolute file, entry) → why a kernel entry did not become an operator (issues at the end)
     unclaimed: dict[tuple[str, str], str] = Field(default_factory=dict, exclude=True)
+    # absolute kernel file → why it is another SoC's variant of an operator (never a name clash)
+    variants: dict[str, str] = Field(default_factory=dict, exclude=True)
 
     def find(self, name: str) -> OperatorProject:
         for op in self.operators:
@@ -72,7 +77,8 @@ def discover(root: Path) -> Discovery:
         here = Path(dirpath)
         if "op_kernel" in dirnames and "op_host" in dirnames:
             _discover_opdir(here, result)
-            dirnames[:] = [d for d in dirnames if d not in ("op_kernel", "op_host")]
+            # An operator's own tests (tests/ut/op_kernel, …) hold no operator of their own.
+            dirnames[:] = [d for d in dirnames if d not in ("op_kernel", "op_host", "tests")]
         elif "main.cpp" in filenames:
             _discover_launch(here, sorted(filenames), result)
     _flag_duplicate_names(result)
@@ -101,7 +107,7 @@ def _report_unclaimed(root: Path, result: Discovery) -> None:
             if src is None:
                 continue
             for name, fn in extract.kernel_entries(src):
-                if (str(path.resolve()), name) in claimed:
+                if (str(path.resolve()), name) in claimed or str(path.resolve()) in result.variants:
                     continue
                 reason = result.unclaimed.get((str(path.resolve()), name))
                 result.issues.append(
@@ -161,7 +167,108 @@ def _rel(src: CppSource, root: Path, path: Path) -> CppSource:
     return src
 
 
+def _is_cann_open(root: Path) -> bool:
+    hdir = root / "op_host"
+    return any(hdir.glob("*_def.cpp")) or (
+        any(hdir.glob("*_tiling*.cpp")) and not (hdir / f"{root.name}.cpp").exists()
+    )
+
+
+def _discover_cann_open(root: Path, result: Discovery) -> None:
+    """A CANN open-repo operator folder: the OpDef in op_host/<op>_def.cpp names the kernel file per
+    SoC; the spec's SoC (910B by default) picks which one is built, the others are its variants."""
+    kdir, hdir = root / "op_kernel", root / "op_host"
+    issues: list[Issue] = []
+    def_path = next((p for p in sorted(hdir.glob("*_def.cpp"))), None)
+    def_src = _read(def_path, issues) if def_path is not None else None
+    if def_src is not None and def_path is not None:
+        def_src = _rel(def_src, root, def_path)
+    soc = _spec_soc(root)
+    family = cann_open.soc_family(soc)
+    choice = cann_open.kernel_choice(def_src, root.name, family)
+    kpath = kdir / f"{choice.stem}.cpp"
+    ksrc = _read(kpath, result.issues) if kpath.exists() else None
+    entries = extract.kernel_entries(_rel(ksrc, root, kpath)) if ksrc is not None else []
+    if ksrc is None or not entries:
+        result.issues.append(
+            Issue(
+                file=str(kpath if kpath.exists() else root),
+                code="not-understood",
+                message=f"no kernel entry in op_kernel/{choice.stem}.cpp ({choice.why})",
+            )
+        )
+        return
+    issues.append(
+        Issue(file=ksrc.path, severity="info", code="variant", message=f"kernel variant: {choice.why}")
+    )
+    for other in sorted(kdir.glob("*.cpp")):
+        if other == kpath:
+            continue
+        built_by = choice.variants.get(other.stem)
+        note = (
+            f"per-SoC variant built for {built_by}, not for {soc}"
+            if built_by
+            else f"not the kernel {soc} builds ({choice.why})"
+        )
+        result.variants[str(other.resolve())] = note
+        if b"__global__" in other.read_bytes():
+            issues.append(
+                Issue(file=str(other.relative_to(root)), severity="info", code="variant", message=note)
+            )
+    # The host program: the tiling source registering the tiling function; the other tiling
+    # sources (per-architecture ones it calls into) are linked with it, as CANN's host library is.
+    tiling_paths = [*sorted(hdir.glob("*_tiling*.cpp")), *sorted((hdir / "arch35").glob("*.cpp"))]
+    preferred = hdir / f"{root.name}_tiling.cpp"
+    host_path = (
+        preferred
+        if preferred.exists()
+        else next((p for p in tiling_paths if not cann_open.is_arch_variant(str(p.relative_to(root)))), None)
+    )
+    files = OperatorFiles(kernel=ksrc.path)
+    hsrc = dsrc = None
+    if host_path is not None:
+        hsrc = _read(host_path, issues)
+        if hsrc is not None:
+            hsrc = _rel(hsrc, root, host_path)
+            files.host = hsrc.path
+            issues.extend(hsrc.syntax_issues())
+        files.host_sources = [str(p.relative_to(root)) for p in tiling_paths if p != host_path]
+    else:
+        issues.append(
+            Issue(file=ksrc.path, message=f"no tiling program: expected op_host/{root.name}_tiling.cpp")
+        )
+    for data_path in (
+        kdir / f"{choice.stem}_tiling_data.h",
+        kdir / f"{root.name}_tiling_data.h",
+        hdir / f"{root.name}_tiling.h",
+    ):
+        if data_path.exists():
+            dsrc = _read(data_path, issues)
+            if dsrc is not None:
+                dsrc = _rel(dsrc, root, data_path)
+                files.tiling_data = dsrc.path
+            break
+    if def_src is not None:
+        files.opdef = def_src.path
+    issues.extend(ksrc.syntax_issues())
+    name, fn = entries[0]
+    _build(root, name, "cann_open", files, ksrc, fn, hsrc, dsrc, issues, result, opdef_src=def_src or hsrc)
+
+
+def _spec_soc(root: Path) -> str:
+    """The SoC of the operator's spec (read leniently: a broken spec is reported later), else 910B."""
+    for candidate in sorted(root.glob(f"*{SPEC_FILE}")):
+        try:
+            return load_spec(candidate).soc
+        except (SpecError, OSError, ValueError):
+            continue
+    return cann_open.DEFAULT_SOC
+
+
 def _discover_opdir(root: Path, result: Discovery) -> None:
+    if _is_cann_open(root):
+        _discover_cann_open(root, result)
+        return
     kdir, hdir = root / "op_kernel", root / "op_host"
     for kpath in sorted(kdir.glob("*.cpp")):
         issues: list[Issue] = []
@@ -336,9 +443,11 @@ def _build(
     result: Discovery,
     tiling: TilingProgram | None = None,
     launch_site: tuple[launch.LaunchSite, dict[str, tuple[str, str]]] | None = None,
+    opdef_src: CppSource | None = None,
 ) -> OperatorProject:
     spec = _spec_for(root, name, files, issues)
-    opdef = extract.opdef_info(hsrc) if hsrc is not None and layout != "kernel_launch" else None
+    opdef_src = opdef_src or hsrc
+    opdef = extract.opdef_info(opdef_src) if opdef_src is not None and layout != "kernel_launch" else None
     inputs = [t.name for t in opdef.inputs] if opdef else [t.name for t in spec.inputs] if spec else []
     outputs = [t.name for t in opdef.outputs] if opdef else [t.name for t in spec.outputs] if spec else []
     kernel: KernelEntry = extract.kernel_entry(ksrc, kfn, name, inputs, outputs)  # type: ignore[arg-type]
@@ -357,7 +466,7 @@ def _build(
             )
     struct, fields = None, list[TilingField]()
     if dsrc is not None:
-        if layout == "msopgen":
+        if layout == "msopgen" or "BEGIN_TILING_DATA_DEF" in dsrc.text:
             struct, fields, _ = extract.macro_tiling_fields(dsrc)
         else:
             struct, fields = extract.struct_tiling_fields(dsrc)
@@ -377,6 +486,7 @@ def _build(
         files.extra.append(spec.reference.split(":", 1)[0])
     named = set(files.named())
     files.context = [rel for rel in project_files(root, layout) if rel not in named]
+    repo = _repo_context(root, files, issues) if layout == "cann_open" else None
     op = OperatorProject(
         name=name,
         root=root,
@@ -391,9 +501,37 @@ def _build(
         knobs=knobs,
         spec=spec,
         issues=issues,
+        repo=repo,
     )
     result.operators.append(op)
     return op
+
+
+def _repo_context(root: Path, files: OperatorFiles, issues: list[Issue]) -> RepoContext | None:
+    """The repository around an open-repo operator, and the files its build reads there (the include
+    closure of the operator's sources, at their repo-relative places), added to `files.context`."""
+    repo = cann_open.find_repo_root(root)
+    if repo is None:
+        return None
+    prefix = root.resolve().relative_to(repo).as_posix()
+    include_dirs = cann_open.repo_include_dirs(repo)
+    local = [d for d in ("op_kernel", "op_host", ".") if (root / d).is_dir()]
+    from_op = [posixpath.relpath(d or ".", prefix) for d in include_dirs]
+    # What the build compiles: the named sources and the headers beside them (not tests/, examples/).
+    sources = [
+        f
+        for f in files.all()
+        if f.endswith((".cpp", ".cc", ".h", ".hpp", ".inc"))
+        and (f in files.named() or (f.startswith(("op_kernel/", "op_host/")) and "/op_api/" not in f))
+    ]
+    closure, missing = cann_open.include_closure(root, repo, sources, [*local, *from_op])
+    markers = cann_open.repo_markers(root, repo)
+    known = set(files.all())
+    files.context += [rel for rel in sorted({**closure, **markers}) if rel not in known]
+    unresolved = [
+        MissingInclude(header=m.header, file=m.file, line=m.line, searched=m.searched) for m in missing
+    ]
+    return RepoContext(root=repo, prefix=prefix, include_dirs=include_dirs, unresolved=unresolved)
 
 
 def _unsupported(kernel: KernelEntry, path: str) -> list[Issue]:
