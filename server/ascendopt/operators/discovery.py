@@ -531,7 +531,10 @@ def _repo_context(root: Path, files: OperatorFiles, issues: list[Issue]) -> Repo
     unresolved = [
         MissingInclude(header=m.header, file=m.file, line=m.line, searched=m.searched) for m in missing
     ]
-    return RepoContext(root=repo, prefix=prefix, include_dirs=include_dirs, unresolved=unresolved)
+    family = cann_open.soc_family(_spec_soc(root))
+    return RepoContext(
+        root=repo, prefix=prefix, include_dirs=include_dirs, soc_family=family, unresolved=unresolved
+    )
 
 
 def _unsupported(kernel: KernelEntry, path: str) -> list[Issue]:

@@ -273,6 +273,45 @@ def naive_main_hints(path: Path, rel: str) -> dict[str, TensorHint]:
     return hints
 
 
+_ACLNN_SHAPE = re.compile(r"std::vector<int64_t>\s+(\w+?)Shape\s*=\s*\{([^}]*)\}")
+_ACLNN_TENSOR = re.compile(r"CreateAclTensor\(\s*\w+,\s*(\w+?)Shape\s*,[^;]*?aclDataType::(\w+)")
+
+
+def aclnn_example_hints(path: Path, rel: str, inputs: list[str], outputs: list[str]) -> dict[str, TensorHint]:
+    """A CANN open-repo `examples/test_aclnn_<op>.cpp`: `std::vector<int64_t> xShape = {2, 16};` → x.
+    A variable named after a tensor is that tensor; `self…`/`input…` ones are inputs, `out…` ones
+    outputs; inputs still unnamed take the remaining input variables in declaration order."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    src = CppSource.parse(rel, text)
+    dtypes = {m.group(1): ACL_DTYPES.get(m.group(2)) for m in _ACLNN_TENSOR.finditer(text)}
+    hints: dict[str, TensorHint] = {}
+    spare: list[TensorHint] = []
+    for m in _ACLNN_SHAPE.finditer(text):
+        dims = [int_value(d.strip(), src) for d in m.group(2).split(",") if d.strip()]
+        if not dims or any(d is None for d in dims):
+            continue
+        var = m.group(1)
+        hint = TensorHint(
+            shape=[int(d) for d in dims if d is not None],
+            dtype=dtypes.get(var),
+            source=f"{rel}:{text.count(chr(10), 0, m.start()) + 1}",
+        )
+        low = var.lower()
+        if low in (n.lower() for n in inputs) and not low.startswith(("self", "input")):
+            hints[next(n for n in inputs if n.lower() == low)] = hint
+        elif low.startswith(("self", "input")) or (
+            low not in (n.lower() for n in outputs) and not low.startswith("out")
+        ):
+            spare.append(hint)
+    for name in inputs:
+        if name not in hints and spare:
+            hints[name] = spare.pop(0)
+    return hints
+
+
 def naive_main_attrs(path: Path, op_type: str, inputs: int, attrs: list[str]) -> dict[str, int]:
     """The attr values `aclnn<Op>GetWorkspaceSize(inputs…, attrs…, outputs…, &ws, &exec)` passes,
     where main.cpp fixes them (`uint32_t axis = 1;`)."""

@@ -367,11 +367,7 @@ def explain_missing_headers(issues: list[Issue], project: OperatorProject) -> li
         where = next(
             (u for u in (project.repo.unresolved if project.repo else []) if u.header == header), None
         )
-        searched = (
-            list(where.searched) if where else [str(PurePosixPath(issue.file).parent), "op_kernel", "op_host"]
-        )
-        if project.repo is not None:
-            searched += [f"<repo>/{d}" if d else "<repo>" for d in project.repo.include_dirs]
+        searched = list(where.searched) if where else [str(PurePosixPath(issue.file).parent)]
         searched += ["<twin>/include", *(f"<twin>/include/{d}" for d in OPBASE_DIRS)]
         origin = f" (included from {where.file}:{where.line})" if where else ""
         message = (
