@@ -96,7 +96,7 @@ def test_include_closure_is_carried_at_repo_relative_places(tmp_path: Path) -> N
     assert "norm/scale_norm/op_kernel/scale_norm.cpp" in tree
     flags = include_flags(op, op.files.host or "", op.read_files(), "/twin")
     assert flags[flags.index("../..") - 1] == "-I" and "../../common/inc" in flags
-    assert "/twin/include/op_common/op_host" in flags
+    assert "/twin/include/opbase/op_common/op_host" in flags
 
 
 def test_a_candidate_written_out_is_the_same_operator_in_the_same_repo_shape(tmp_path: Path) -> None:
@@ -163,3 +163,38 @@ def test_init_spec_takes_the_socs_dtype_columns_from_its_binary_json(tmp_path: P
     )
     spec = tomllib.loads(starting_spec(load_operator(op_root)).text)
     assert spec["inputs"][0]["dtypes"] == ["float16"] and spec["outputs"][1]["dtypes"] == ["float32"]
+
+
+def test_a_spec_kept_outside_the_checkout(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ascendopt.cli import app
+
+    op_root = write_repo(tmp_path / "repo")
+    before = sorted(p.relative_to(tmp_path / "repo") for p in (tmp_path / "repo").rglob("*"))
+    outside = tmp_path / "mine" / "scale_norm.toml"
+    result = CliRunner().invoke(app, ["init-spec", str(op_root), "--out", str(outside)])
+    assert result.exit_code == 0, result.output
+    assert outside.is_file() and f"--spec {outside}" in "".join(result.output.split("\n"))
+    (outside.parent / "reference.py").write_text(
+        "import numpy as np\n\ndef scale_norm(x, weight, eps=1e-5, mode=2):\n    return x, x[:, :1]\n"
+    )
+    op = load_operator(op_root, spec=outside)
+    assert op.spec is not None and op.external_spec == outside.resolve()
+    assert op.spec_root == outside.parent.resolve()
+    assert op.files.spec is None and "reference.py" not in op.files.extra
+    assert not [i for i in op.issues if "reference" in i.message], op.issues
+    result = CliRunner().invoke(app, ["knobs", str(op_root), "--spec", str(outside), "--json"])
+    assert result.exit_code == 0, result.output
+    # The checkout is as it was: nothing written into it.
+    assert sorted(p.relative_to(tmp_path / "repo") for p in (tmp_path / "repo").rglob("*")) == before
+
+
+def test_a_spec_outside_with_a_wrong_reference_is_reported_at_its_file(tmp_path: Path) -> None:
+    op_root = write_repo(tmp_path / "repo")
+    outside = tmp_path / "mine" / "ascendopt.toml"
+    outside.parent.mkdir()
+    outside.write_text(starting_spec(load_operator(op_root)).text)
+    op = load_operator(op_root, spec=outside)
+    [issue] = [i for i in op.issues if "reference file" in i.message]
+    assert issue.file == str(outside.resolve()) and issue.line > 1

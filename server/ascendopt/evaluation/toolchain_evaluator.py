@@ -71,7 +71,7 @@ class ToolchainEvaluator:
             return evaluation
         try:
             reference = load_reference(
-                project.root, project.spec, candidate.files.get(project.spec.reference.split(":", 1)[0])
+                project.spec_root, project.spec, candidate.files.get(project.spec.reference.split(":", 1)[0])
             )
         except ReferenceError as exc:
             evaluation.status = "error"

@@ -55,6 +55,7 @@ class Discovery(BaseModel):
     unclaimed: dict[tuple[str, str], str] = Field(default_factory=dict, exclude=True)
     # absolute kernel file → why it is another SoC's variant of an operator (never a name clash)
     variants: dict[str, str] = Field(default_factory=dict, exclude=True)
+    external_spec: Path | None = Field(default=None, exclude=True)  # --spec PATH
 
     def find(self, name: str) -> OperatorProject:
         for op in self.operators:
@@ -64,9 +65,11 @@ class Discovery(BaseModel):
         raise KeyError(f"no operator named {name!r} (found: {names})")
 
 
-def discover(root: Path) -> Discovery:
+def discover(root: Path, spec: Path | None = None) -> Discovery:
+    """Every operator under `root`. `spec`: a spec file kept outside the tree (`--spec`), for the
+    operator it names; its reference is beside it, so the user's checkout stays clean."""
     root = root.resolve()
-    result = Discovery()
+    result = Discovery(external_spec=spec.resolve() if spec is not None else None)
     if root.is_file():
         root = root.parent
     if not root.is_dir():
@@ -134,9 +137,12 @@ def _why_unclaimed(folder: Path, name: str) -> str:
     )
 
 
-def load_operator(path: Path, name: str | None = None) -> OperatorProject:
-    """The one operator at `path` (or the one named `name` under it); KeyError if absent or ambiguous."""
-    found = discover(path)
+def load_operator(path: Path, name: str | None = None, spec: Path | None = None) -> OperatorProject:
+    """The one operator at `path` (or the one named `name` under it); KeyError if absent or ambiguous.
+    `spec`: its spec kept outside the tree (`--spec`)."""
+    if spec is not None and not spec.is_file():
+        raise KeyError(f"no spec file {spec}")
+    found = discover(path, spec)
     if name is not None:
         return found.find(name)
     here = [o for o in found.operators if o.root == path.resolve()] or found.operators
@@ -183,10 +189,16 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
     def_src = _read(def_path, issues) if def_path is not None else None
     if def_src is not None and def_path is not None:
         def_src = _rel(def_src, root, def_path)
-    soc = _spec_soc(root)
+    soc = _spec_soc(root, result.external_spec)
     family = cann_open.soc_family(soc)
     choice = cann_open.kernel_choice(def_src, root.name, family)
     kpath = kdir / f"{choice.stem}.cpp"
+    if not kpath.exists() and def_src is None:
+        # No OpDef to name it and a folder named otherwise: the one kernel that is no arch variant.
+        plain = [p for p in sorted(kdir.glob("*.cpp")) if not cann_open.is_arch_variant(p.name)]
+        if len(plain) == 1:
+            kpath = plain[0]
+            choice = cann_open.KernelChoice(kpath.stem, f"op_kernel/{kpath.name}, the one kernel file", {})
     ksrc = _read(kpath, result.issues) if kpath.exists() else None
     entries = extract.kernel_entries(_rel(ksrc, root, kpath)) if ksrc is not None else []
     if ksrc is None or not entries:
@@ -255,9 +267,9 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
     _build(root, name, "cann_open", files, ksrc, fn, hsrc, dsrc, issues, result, opdef_src=def_src or hsrc)
 
 
-def _spec_soc(root: Path) -> str:
+def _spec_soc(root: Path, external: Path | None = None) -> str:
     """The SoC of the operator's spec (read leniently: a broken spec is reported later), else 910B."""
-    for candidate in sorted(root.glob(f"*{SPEC_FILE}")):
+    for candidate in [*([external] if external else []), *sorted(root.glob(f"*{SPEC_FILE}"))]:
         try:
             return load_spec(candidate).soc
         except (SpecError, OSError, ValueError):
@@ -445,7 +457,14 @@ def _build(
     launch_site: tuple[launch.LaunchSite, dict[str, tuple[str, str]]] | None = None,
     opdef_src: CppSource | None = None,
 ) -> OperatorProject:
-    spec = _spec_for(root, name, files, issues)
+    spec_dir: Path | None = None
+    spec = _external_spec(result.external_spec, name, issues)
+    if spec is not None and result.external_spec is not None:
+        spec_dir = result.external_spec.parent
+        spec_file = str(result.external_spec)
+    else:
+        spec = _spec_for(root, name, files, issues)
+        spec_file = files.spec or SPEC_FILE
     opdef_src = opdef_src or hsrc
     opdef = extract.opdef_info(opdef_src) if opdef_src is not None and layout != "kernel_launch" else None
     inputs = [t.name for t in opdef.inputs] if opdef else [t.name for t in spec.inputs] if spec else []
@@ -481,12 +500,12 @@ def _build(
         knobs.extend(knobs_of(src, side_t, c, issues))
     knobs = _merge_knobs(knobs)
     if spec is not None:
-        issues.extend(_spec_vs_kernel(spec, kernel, files.spec or SPEC_FILE, root))
-    if spec is not None and (root / spec.reference.split(":", 1)[0]).exists():
+        issues.extend(_spec_vs_kernel(spec, kernel, spec_file, spec_dir or root))
+    if spec is not None and spec_dir is None and (root / spec.reference.split(":", 1)[0]).exists():
         files.extra.append(spec.reference.split(":", 1)[0])
     named = set(files.named())
     files.context = [rel for rel in project_files(root, layout) if rel not in named]
-    repo = _repo_context(root, files, issues) if layout == "cann_open" else None
+    repo = _repo_context(root, files, issues, result.external_spec) if layout == "cann_open" else None
     op = OperatorProject(
         name=name,
         root=root,
@@ -502,12 +521,15 @@ def _build(
         spec=spec,
         issues=issues,
         repo=repo,
+        external_spec=result.external_spec if spec_dir is not None else None,
     )
     result.operators.append(op)
     return op
 
 
-def _repo_context(root: Path, files: OperatorFiles, issues: list[Issue]) -> RepoContext | None:
+def _repo_context(
+    root: Path, files: OperatorFiles, issues: list[Issue], external: Path | None
+) -> RepoContext | None:
     """The repository around an open-repo operator, and the files its build reads there (the include
     closure of the operator's sources, at their repo-relative places), added to `files.context`."""
     repo = cann_open.find_repo_root(root)
@@ -531,7 +553,7 @@ def _repo_context(root: Path, files: OperatorFiles, issues: list[Issue]) -> Repo
     unresolved = [
         MissingInclude(header=m.header, file=m.file, line=m.line, searched=m.searched) for m in missing
     ]
-    family = cann_open.soc_family(_spec_soc(root))
+    family = cann_open.soc_family(_spec_soc(root, external))
     return RepoContext(
         root=repo, prefix=prefix, include_dirs=include_dirs, soc_family=family, unresolved=unresolved
     )
@@ -580,6 +602,18 @@ def _merge_knobs(knobs: list[Knob]) -> list[Knob]:
             k.name = f"{k.side}.{k.name}"
             merged.append(k)
     return merged
+
+
+def _external_spec(path: Path | None, name: str, issues: list[Issue]) -> OperatorSpec | None:
+    """A `--spec` file, when it is this operator's (it names the kernel entry)."""
+    if path is None:
+        return None
+    try:
+        spec = load_spec(path)
+    except SpecError as exc:
+        issues.extend(exc.issues)
+        return None
+    return spec if spec.name == name else None
 
 
 def _spec_for(root: Path, name: str, files: OperatorFiles, issues: list[Issue]) -> OperatorSpec | None:

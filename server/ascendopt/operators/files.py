@@ -17,7 +17,7 @@ def materialize(project: OperatorProject, candidate: Candidate, folder: Path) ->
     tree = folder / candidate.id
     if project.repo is None:
         tree = tree / project.root.name
-    return load_operator(write_tree(project, candidate.files, tree), project.name)
+    return load_operator(write_tree(project, candidate.files, tree), project.name, project.external_spec)
 
 
 def write_tree(project: OperatorProject, files: dict[str, str], tree: Path) -> Path:

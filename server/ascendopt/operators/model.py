@@ -170,6 +170,12 @@ class OperatorProject(BaseModel):
     spec: OperatorSpec | None = None
     issues: list[Issue] = Field(default_factory=list)
     repo: RepoContext | None = None
+    external_spec: Path | None = None  # a spec kept outside the tree (`--spec`); its reference beside it
+
+    @property
+    def spec_root(self) -> Path:
+        """The folder the spec's `reference = "file.py:fn"` is relative to."""
+        return self.external_spec.parent if self.external_spec is not None else self.root
 
     def tree_files(self, files: Mapping[str, str]) -> dict[str, str]:
         """`files` (keyed relative to the operator root) as laid out in a build folder: inside a

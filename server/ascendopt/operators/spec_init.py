@@ -49,6 +49,7 @@ class Tensor:
     name: str
     dtypes: list[str]
     hint: TensorHint | None = None
+    param: str = "REQUIRED"  # the OpDef's ParamType
 
 
 @dataclass
@@ -151,7 +152,15 @@ def _tensors(
     desc = op_description(op.root, op.op_type) if op.layout != "kernel_launch" else None
     if op.opdef is not None:
         notes.append(f"tensors and dtypes from the OpDef in {op.files.opdef or op.files.host}")
-        ins = [Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes]) for t in op.opdef.inputs]
+        ins = [
+            Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes], param=t.param_type)
+            for t in op.opdef.inputs
+        ]
+        for t in ins:
+            if t.param == "DYNAMIC":
+                notes.append(
+                    f"TODO input {t.name}: DYNAMIC in the OpDef (a list of tensors); the spec passes one"
+                )
         outs = [Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes]) for t in op.opdef.outputs]
         soc = soc_binary_dtypes(op, [t.name for t in (*ins, *outs)])
         if soc is not None:
@@ -217,6 +226,10 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
         for t in tensors:
             dtypes = ", ".join(f'"{d}"' for d in t.dtypes) or '"float16"'
             lines += ["", f"[[{table}]]", f'name = "{t.name}"', f"dtypes = [{dtypes}]"]
+            if t.param == "DYNAMIC":
+                lines.append(
+                    "# TODO: DYNAMIC in the OpDef (a list of tensors); the spec and the CPU twin pass one"
+                )
             if table == "inputs":
                 if t.hint is not None and t.hint.range is not None:
                     lo, hi = (float(v) + 0.0 for v in t.hint.range)  # + 0.0: no "-0.0"

@@ -328,8 +328,7 @@ def include_flags(
     against both), then the operator root (kernel-launch samples keep data_utils.h and
     *_tiling.h there). Inside a repository, then the folders its CMake lists (OP_TILING_INCLUDE:
     the repo root, `common/inc`, …; relative, since the build folder has the repo's shape), and
-    the ops-base folders of the twin (FindOPBASE.cmake's OPBASE_INC_DIRS: `op_common`,
-    `op_common/op_host`)."""
+    for every open-repo operator the twin's ops-base folders (FindOPBASE.cmake's OPBASE_INC_DIRS)."""
     folders = [str(PurePosixPath(source).parent)]
     dirs = {str(PurePosixPath(f).parent) for f in files}
     for d in ("op_kernel", "op_host", "."):
@@ -337,13 +336,14 @@ def include_flags(
             folders.append(d)
     if project.repo is not None:
         folders += [posixpath.relpath(d or ".", project.repo.prefix) for d in project.repo.include_dirs]
-        if twin is not None:
-            folders += [f"{twin}/include/{d}" for d in OPBASE_DIRS]
+    if project.layout == "cann_open" and twin is not None:
+        folders += [f"{twin}/include/{d}" for d in OPBASE_DIRS]
     return [flag for d in folders for flag in ("-I", d)]
 
 
-# The twin's ops-base headers, laid out as FindOPBASE.cmake's OPBASE_INC_DIRS (below include/).
-OPBASE_DIRS = ("op_common", "op_common/op_host")
+# The twin's ops-base headers (include/opbase/ is ops-base's include/), on the path as
+# FindOPBASE.cmake's OPBASE_INC_DIRS puts them: the folder, op_common/, op_common/op_host/.
+OPBASE_DIRS = ("opbase", "opbase/op_common", "opbase/op_common/op_host")
 _NO_SUCH_FILE = re.compile(r"([^\s:]+): No such file or directory")
 
 

@@ -50,7 +50,7 @@ class TilingPrecheck:
             assert self.project.spec is not None
             spec, data = self.project.spec, {}
             try:
-                reference = load_reference(self.project.root, spec)
+                reference = load_reference(self.project.spec_root, spec)
                 for case in self.cases:
                     inputs = {t.name: make_input(t, case, 0) for t in spec.inputs}
                     expected = run_reference(reference, spec, case, inputs)
