@@ -141,7 +141,10 @@ int main() {
     std::vector<int64_t> weightShape = {64};
     std::vector<int64_t> yShape = {4, 64};
     std::vector<int64_t> invShape = {4, 1};
-    ret = CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT16, &x);
+    ret = CreateAclTensor(invHostData, invShape, &invDeviceAddr, aclDataType::ACL_FLOAT, &inv);
+    ret = CreateAclTensor(selfXHostData, xShape, &selfXDeviceAddr, aclDataType::ACL_FLOAT16, &selfX);
+    ret = CreateAclTensor(weightHostData, weightShape, &weightDeviceAddr, aclDataType::ACL_FLOAT, &weight);
+    ret = CreateAclTensor(outHostData, yShape, &outDeviceAddr, aclDataType::ACL_FLOAT16, &out);
     return 0;
 }
 """

@@ -364,8 +364,10 @@ def explain_missing_headers(issues: list[Issue], project: OperatorProject) -> li
             out.append(issue)
             continue
         header = m.group(1)
-        where = next(
-            (u for u in (project.repo.unresolved if project.repo else []) if u.header == header), None
+        # The include the compiler stopped at (its file and line), else any place naming the header.
+        known = [u for u in (project.repo.unresolved if project.repo else []) if u.header == header]
+        where = next((u for u in known if (u.file, u.line) == (issue.file, issue.line)), None) or next(
+            (u for u in known if u.file == issue.file), known[0] if known else None
         )
         searched = list(where.searched) if where else [str(PurePosixPath(issue.file).parent)]
         searched += ["<twin>/include", *(f"<twin>/include/{d}" for d in OPBASE_DIRS)]
