@@ -21,6 +21,8 @@ from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import call_args
 
 DEFAULT_SOC = "Ascend910B4"
+# The per-architecture kernel folder of a SoC family (dav-2201 / dav-3510), where repos keep one.
+ARCH_DIRS = {"ascend910b": "arch22", "ascend910_93": "arch22", "ascend950": "arch35"}
 # Where a repository's CMake looks for headers, as OP_TILING_INCLUDE lists them (repo-relative).
 REPO_INCLUDE_DIRS = ("", "common/inc", "common/inc/op_host", "common/inc/op_kernel", "common/inc/common")
 # What a repository keeps at its root that its build reads (and that marks the root).
@@ -57,6 +59,7 @@ class KernelChoice:
     stem: str  # op_kernel/<stem>.cpp
     why: str  # where the choice came from, for the user
     variants: dict[str, str]  # other kernel stems → the SoC families that build them
+    socs: list[str]  # every SoC family the OpDef configures (empty: no OpDef, or none listed)
 
 
 def kernel_choice(def_src: CppSource | None, op_name: str, family: str) -> KernelChoice:
@@ -95,7 +98,7 @@ def kernel_choice(def_src: CppSource | None, op_name: str, family: str) -> Kerne
             f"{family} is not among the OpDef's AddConfig SoCs; op_kernel/{op_name}.cpp (the default opFile)"
         )
     variants.pop(stem, None)
-    return KernelChoice(stem=stem, why=why, variants=variants)
+    return KernelChoice(stem=stem, why=why, variants=variants, socs=list(socs))
 
 
 def _chain_owner(toks: list, i: int) -> str | None:

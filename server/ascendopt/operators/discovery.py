@@ -109,18 +109,34 @@ def _report_unclaimed(root: Path, result: Discovery) -> None:
             src = _read(path, result.issues)
             if src is None:
                 continue
+            test_kernel = _in_operator_tests(here)
             for name, fn in extract.kernel_entries(src):
                 if (str(path.resolve()), name) in claimed or str(path.resolve()) in result.variants:
                     continue
                 reason = result.unclaimed.get((str(path.resolve()), name))
+                if test_kernel:
+                    reason = f"kernel entry {name!r} is in an operator's tests/ (a unit-test kernel)"
                 result.issues.append(
                     Issue(
                         file=str(path),
                         line=fn.start_point[0] + 1,
+                        severity="info" if test_kernel else "error",
                         code="not-understood",
                         message=reason or _why_unclaimed(here, name),
                     )
                 )
+
+
+def _in_operator_tests(folder: Path) -> bool:
+    """Inside `<op>/tests/` of an operator folder (op_host/ + op_kernel/ beside tests/)."""
+    for parent in (folder, *folder.parents):
+        if (
+            parent.name == "tests"
+            and (parent.parent / "op_kernel").is_dir()
+            and (parent.parent / "op_host").is_dir()
+        ):
+            return True
+    return False
 
 
 def _why_unclaimed(folder: Path, name: str) -> str:
@@ -192,13 +208,35 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
     soc = _spec_soc(root, result.external_spec)
     family = cann_open.soc_family(soc)
     choice = cann_open.kernel_choice(def_src, root.name, family)
-    kpath = kdir / f"{choice.stem}.cpp"
-    if not kpath.exists() and def_src is None:
-        # No OpDef to name it and a folder named otherwise: the one kernel that is no arch variant.
-        plain = [p for p in sorted(kdir.glob("*.cpp")) if not cann_open.is_arch_variant(p.name)]
+    # op_kernel/<opFile>.cpp, or in the SoC's architecture folder (arch22/ for 910B, arch35/ for 950).
+    arch = cann_open.ARCH_DIRS.get(family, "")
+    places = [
+        kdir / f"{choice.stem}.cpp",
+        kdir / arch / f"{choice.stem}.cpp",
+        kdir / arch / f"{root.name}.cpp",
+    ]
+    kpath = next((p for p in places if p.is_file()), places[0])
+    if not kpath.exists() and (def_src is None or family in choice.socs):
+        # The file the OpDef names is not there (or no OpDef names one): the one kernel file there is.
+        plain = [p for p in sorted(kdir.glob("*.cpp")) if b"__global__" in p.read_bytes()]
         if len(plain) == 1:
             kpath = plain[0]
-            choice = cann_open.KernelChoice(kpath.stem, f"op_kernel/{kpath.name}, the one kernel file", {})
+            why = f"op_kernel/{kpath.name}, the one kernel file ({choice.why})"
+            choice = cann_open.KernelChoice(kpath.stem, why, {}, choice.socs)
+    if choice.socs and family not in choice.socs:
+        # An operator CANN builds only for other SoCs (a 950-only kernel): nothing for this one.
+        for other in _kernel_sources(kdir):
+            result.variants[str(other.resolve())] = f"built for {', '.join(choice.socs)}"
+        result.issues.append(
+            Issue(
+                file=str(def_path or root),
+                severity="warning",
+                code="other-soc",
+                message=f"{root.name}: the OpDef builds no kernel for {family} (it configures "
+                f"{', '.join(choice.socs)}); set `soc` in the spec to one of those to use it",
+            )
+        )
+        return
     ksrc = _read(kpath, result.issues) if kpath.exists() else None
     entries = extract.kernel_entries(_rel(ksrc, root, kpath)) if ksrc is not None else []
     if ksrc is None or not entries:
@@ -213,7 +251,7 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
     issues.append(
         Issue(file=ksrc.path, severity="info", code="variant", message=f"kernel variant: {choice.why}")
     )
-    for other in sorted(kdir.glob("*.cpp")):
+    for other in _kernel_sources(kdir):  # op_kernel/arch35/<op>.cpp too
         if other == kpath:
             continue
         built_by = choice.variants.get(other.stem)
@@ -265,6 +303,14 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
     issues.extend(ksrc.syntax_issues())
     name, fn = entries[0]
     _build(root, name, "cann_open", files, ksrc, fn, hsrc, dsrc, issues, result, opdef_src=def_src or hsrc)
+
+
+def _kernel_sources(kdir: Path) -> list[Path]:
+    """Kernel files of every architecture: op_kernel/*.cpp, and per-architecture sources and headers
+    (`arch35/…`) that hold an entry of their own."""
+    top = sorted(kdir.glob("*.cpp"))
+    nested = [p for p in sorted(kdir.rglob("*")) if p.parent != kdir and p.suffix in (".cpp", ".h", ".hpp")]
+    return [*top, *nested]
 
 
 def _spec_soc(root: Path, external: Path | None = None) -> str:
