@@ -16,6 +16,7 @@ from ascendopt.cli.common import (
     JsonOpt,
     NameOpt,
     OpArg,
+    SpecOpt,
     app,
     err,
     fail,
@@ -59,14 +60,16 @@ def optimize_cmd(
     workspace: Annotated[Path | None, typer.Option("--workspace", help="where .ascendopt/ lives")] = None,
     apply: Annotated[bool, typer.Option("--apply", help="apply the suggestion after showing it")] = False,
     as_json: JsonOpt = False,
+    spec: SpecOpt = None,
 ) -> None:
     """Tune the operator (tiling search; kernel rewriting with an LLM) and suggest one paired edit."""
     try:
         parse_backend(backend)
     except BackendError as exc:
         fail(f"--backend: {exc}")
-    op = load(op_path, name)
-    ws = workspace_for(workspace, op.root)
+    op = load(op_path, name, spec)
+    # With the spec kept outside the checkout, the journal and bank stay outside it too.
+    ws = workspace_for(workspace, op.spec_root if op.external_spec is not None else op.root)
     optimizer = Optimizer(ws)
     request = OptimizeRequest(
         budget=budget or DEFAULT_BUDGET,
