@@ -344,6 +344,9 @@ def _build(
     kernel: KernelEntry = extract.kernel_entry(ksrc, kfn, name, inputs, outputs)  # type: ignore[arg-type]
     if launch_site is not None:
         _bind_params(kernel, *launch_site)
+    kernel.tiling_key_template = (
+        layout != "kernel_launch" and kernel.template is not None and not kernel.template_args
+    )
     issues.extend(_unsupported(kernel, ksrc.path))
     if tiling is None and hsrc is not None:
         tiling = extract.tiling_program(hsrc, ("TilingFunc", *extract.registered_tiling_functions(hsrc)))
@@ -411,7 +414,7 @@ def _unsupported(kernel: KernelEntry, path: str) -> list[Issue]:
                     "main.cpp fills it in code, not from an ./input file: the CPU twin cannot make it",
                 )
             )
-    if kernel.template is not None and kernel.template_args is None:
+    if kernel.template is not None and kernel.template_args is None and not kernel.tiling_key_template:
         out.append(
             Issue(
                 file=path,

@@ -35,6 +35,9 @@ class KernelEntry(BaseModel):
     extern_c: bool = True
     template: str | None = None  # `<typename T, int N>` when the entry is a template
     template_args: str | None = None  # `<half, 8>`: the instantiation the launch site names
+    # A template no launch instantiates: CANN's build instantiates it for every ASCENDC_TPL_SEL combination
+    # and the tiling key picks one at run time (the CPU twin's entry shim does the same).
+    tiling_key_template: bool = False
 
     def names(self, role: ParamRole) -> list[str]:
         return [p.name for p in self.params if p.role == role]

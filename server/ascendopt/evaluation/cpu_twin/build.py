@@ -31,12 +31,38 @@ INCLUDE_DIR = TWIN_DIR / "include"
 RUNTIME_DIR = TWIN_DIR / "runtime"
 TWIN_PATTERNS = ("include/**/*", "runtime/*.cpp", "runtime/*.h")
 
+# The ops-base package CANN installs (log/log.h, util/math_util.h, op_host/tiling_base_util.h, …), searched
+# after the operator's own folders as ops-math's FindOPBASE.cmake lists OPBASE_INC_DIRS: <inc>,
+# <inc>/op_common, <inc>/op_common/op_host. Paths under the twin's include/ folder.
+OPBASE_INCLUDE_DIRS = ("opbase", "opbase/op_common", "opbase/op_common/op_host")
+
 CXX = os.environ.get("ASCENDOPT_CXX", "g++")
 CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
 # What CANN's CPU-debug build defines (newer / older samples), so that NPU-only code behind
 # `#ifndef ASCENDC_CPU_DEBUG` is left out as in Huawei's own CPU mode.
 CXXFLAGS += ["-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1"]
 _COMPILE_LIMITS = Limits(wall_seconds=120, cpu_seconds=120, memory_mb=4096, file_mb=512, no_network=False)
+
+# What CANN's compiler defines when it builds a kernel for a SoC (AscendC guide, "C++ language extensions":
+# __NPU_ARCH__ per product; __CCE_AICORE__ is its first three digits / 10), so `#if __CCE_AICORE__ == 220`
+# branches compile as on that SoC. Longest prefix first (Ascend910B before Ascend910).
+ARCH_DEFINES: tuple[tuple[str, dict[str, int]], ...] = (
+    ("Ascend910B", {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}),  # Atlas A2 training / inference
+    ("Ascend910_93", {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}),  # Atlas A3
+    ("Ascend310P", {"__CCE_AICORE__": 200, "__NPU_ARCH__": 2002}),  # Atlas inference
+    ("Ascend310B", {"__CCE_AICORE__": 300, "__NPU_ARCH__": 3002}),  # Atlas 200I/500 A2
+    ("Ascend950", {"__NPU_ARCH__": 3510}),  # the open repos' arch35 kernels; __CCE_AICORE__ not documented
+    ("Ascend910", {"__CCE_AICORE__": 100, "__NPU_ARCH__": 1001}),  # Atlas training (A1)
+)
+
+
+def arch_defines(soc: str) -> list[str]:
+    """The `-D` flags for the kernel of `soc` (none for a SoC the table does not know)."""
+    for prefix, macros in ARCH_DEFINES:
+        if soc.startswith(prefix):
+            return [f"-D{name}={value}" for name, value in macros.items()]
+    return []
+
 
 # spec dtype → the C++ type CANN's build puts in DTYPE_<NAME>
 CTYPES = {name: d.ctype for name, d in DTYPES.items()}
@@ -187,6 +213,7 @@ class Builder:
             "-I",
             f"{twin}/include",
             *include_flags(project, host, files),
+            *_opbase_flags(twin),
             "-c",
             host,
             "-o",
@@ -205,12 +232,17 @@ class Builder:
         twin = await self.twin_dir()
         kernel = project.files.kernel
         macros = [f"-DDTYPE_{name.upper()}={CTYPES[dt]}" for name, dt in sorted(dtypes.items())]
+        macros += arch_defines(project.spec.soc if project.spec else "Ascend910B4")
         include_tiling: list[str] = []
         if project.layout == "msopgen" and project.files.tiling_data and "GET_TILING_DATA" in files[kernel]:
             # CANN generates the kernel's view of the host tiling struct for GET_TILING_DATA; a
             # kernel that copies the tiling into a struct of its own (op_kernel/*_tiling.h, often
             # under the same include guard as op_host's) must not see op_host's header.
             include_tiling = ["-include", project.files.tiling_data]
+        if project.kernel.tiling_key_template and not any(
+            "ASCENDC_TPL_ARGS_DECL" in t for t in files.values()
+        ):
+            raise CompileError([_no_tiling_key_declaration(project)])
         shim = entry_shim(project)
         key = _digest(
             self._twin_digest,
@@ -235,6 +267,7 @@ class Builder:
             "-I",
             f"{twin}/include",
             *include_flags(project, kernel, files),
+            *_opbase_flags(twin),
             "-DASCENDOPT_TWIN_KERNEL",
             f"-DASCENDOPT_OP_TYPE={project.op_type}",
             *macros,
@@ -322,6 +355,10 @@ def include_flags(project: OperatorProject, source: str, files: dict[str, str]) 
     return [flag for d in folders for flag in ("-I", d)]
 
 
+def _opbase_flags(twin: str) -> list[str]:
+    return [flag for d in OPBASE_INCLUDE_DIRS for flag in ("-I", f"{twin}/include/{d}")]
+
+
 def _headers(files: dict[str, str]) -> list[str]:
     return [f"{p}\0{files[p]}" for p in sorted(files) if p.endswith((".h", ".hpp"))]
 
@@ -380,17 +417,94 @@ def _slots(project: OperatorProject) -> list[str]:
 def entry_shim(project: OperatorProject) -> str:
     """A file that includes the kernel and calls its entry from `extern "C" ascendopt_entry`, or ""
     when a plain `extern "C"` declaration reaches the entry. A by-value parameter (a tiling struct
-    main.cpp reads from a file) is read from its input buffer."""
+    main.cpp reads from a file) is read from its input buffer. An entry templated over its tiling key
+    is instantiated for every combination its ASCENDC_TPL_SEL allows, and the tiling key picks one."""
     k = project.kernel
     if k.extern_c and k.template is None and not any(p.by_value for p in k.params):
         return ""
-    args = [
+    args = ", ".join(
         f"*reinterpret_cast<{p.type}*>({slot})" if p.by_value else f"reinterpret_cast<GM_ADDR>({slot})"
         for p, slot in zip(k.params, _slots(project), strict=True)
-    ]
-    return (
+    )
+    head = (
         "// Generated by ascendopt: the kernel, and a C entry point the runner calls.\n"
         f'#include "{project.files.kernel}"\n'
-        'extern "C" void ascendopt_entry(uint8_t** a) '
-        f"{{ {k.name}{k.template_args or ''}({', '.join(args)}); }}\n"
+    )
+    if k.tiling_key_template and k.template:
+        return head + _tiling_key_dispatch(project, args)
+    return (
+        head
+        + f'extern "C" void ascendopt_entry(uint8_t** a) {{ {k.name}{k.template_args or ""}({args}); }}\n'
+    )
+
+
+def _no_tiling_key_declaration(project: OperatorProject) -> Issue:
+    k = project.kernel
+    return Issue(
+        file=project.files.kernel,
+        line=k.range.start_line,
+        message=f"kernel entry {k.name} is a template {k.template} that no launch instantiates, and no "
+        "ASCENDC_TPL_ARGS_DECL is among the operator's files: the instantiations its tiling key chooses "
+        "from are unknown",
+    )
+
+
+def template_params(template: str) -> list[tuple[str, str]]:
+    """`<typename T, uint32_t N = 2>` → [("typename", "T"), ("uint32_t", "N")]."""
+    inner = template.strip().removeprefix("<").removesuffix(">")
+    params, depth, cur = [], 0, ""
+    for ch in inner:
+        depth += (ch in "<([") - (ch in ">)]")
+        if ch == "," and depth == 0:
+            params.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        params.append(cur)
+    out = []
+    for p in params:
+        decl = p.split("=", 1)[0].split()
+        kind = " ".join(decl[:-1]) if len(decl) > 1 else decl[0]
+        out.append(("typename" if kind in ("typename", "class") else kind, decl[-1]))
+    return out
+
+
+def _tiling_key_dispatch(project: OperatorProject, args: str) -> str:
+    """Instantiations per ASCENDC_TPL_SEL combination (the product is computed by the compiler from the
+    operator's own ASCENDC_TPL_* tables) and a dispatch on the tiling key the tiling program set."""
+    k = project.kernel
+    params = template_params(k.template or "<>")
+    targs = []
+    for j, (kind, _name) in enumerate(params):
+        value = f"kTable.values[I][{j}]"
+        if kind == "typename":  # a DATATYPE argument: C_DT_* value → C++ type
+            targs.append(f"typename ::ascendopt_twin::tpl::CType<{value}>::type")
+        elif kind == "auto":
+            targs.append(value)
+        else:
+            targs.append(f"static_cast<{kind}>({value})")
+    n = len(params)
+    return (
+        '#include "ascendopt_twin/tpl_entry.h"\n'
+        "namespace {\n"
+        "namespace tpl = ::ascendopt_twin::tpl;\n"
+        "constexpr const tpl::Param* kDecl = g_ascendoptTplDecl;\n"
+        "constexpr const tpl::ArgsSel* kSel = g_ascendoptTplSel;\n"
+        "constexpr size_t kN = ASCENDOPT_TWIN_TPL_COUNT(g_ascendoptTplDecl);\n"
+        "constexpr size_t kS = ASCENDOPT_TWIN_TPL_COUNT(g_ascendoptTplSel);\n"
+        f'static_assert(kN == {n}, "kernel entry {k.name} has {n} template parameter(s), '
+        'a different number from its ASCENDC_TPL_ARGS_DECL");\n'
+        "constexpr size_t kM = tpl::CountCombos(kDecl, kN, kSel, kS);\n"
+        "constexpr auto kTable = tpl::BuildCombos<kM, kN>(kDecl, kSel, kS);\n"
+        f"template <size_t I> void Call(uint8_t** a) {{ {k.name}<{', '.join(targs)}>({args}); }}\n"
+        "template <size_t... I>\n"
+        "constexpr std::array<tpl::EntryFn, sizeof...(I)> Fns(std::index_sequence<I...>) {\n"
+        "    return {{&Call<I>...}};\n"
+        "}\n"
+        "constexpr auto kFns = Fns(std::make_index_sequence<kM>{});\n"
+        "}  // namespace\n"
+        'extern "C" void ascendopt_entry(uint8_t** a) {\n'
+        f'    tpl::Dispatch(kDecl, kTable, kFns.data(), a, "{project.files.kernel}", {k.range.start_line});\n'
+        "}\n"
     )
