@@ -43,7 +43,8 @@ ASCENDC_TPL_SEL(
     ASCENDC_TPL_ARGS_SEL(ASCENDC_TPL_KERNEL_TYPE_SEL(ASCENDC_TPL_AIV_ONLY),
         ASCENDC_TPL_UINT_SEL(DimNum, ASCENDC_TPL_UI_RANGE, 1, 1, 8), ASCENDC_TPL_BOOL_SEL(Split, 0, 1),
         ASCENDC_TPL_DATATYPE_SEL(D_T_X, C_DT_FLOAT, C_DT_BF16),
-        ASCENDC_TPL_UINT_SEL(Tile, ASCENDC_TPL_UI_LIST, 0, 9, 8), ASCENDC_TPL_UINT_SEL(Mode, ASCENDC_TPL_UI_LIST, 3, 5),
+        ASCENDC_TPL_UINT_SEL(Tile, ASCENDC_TPL_UI_LIST, 0, 9, 8),
+        ASCENDC_TPL_UINT_SEL(Mode, ASCENDC_TPL_UI_LIST, 3, 5),
         ASCENDC_TPL_TILING_STRUCT_SEL(SomeStruct)), );
 namespace tpl = ::ascendopt_twin::tpl;
 constexpr size_t kN = ASCENDOPT_TWIN_TPL_COUNT(g_ascendoptTplDecl);
@@ -54,8 +55,9 @@ int main() {
     std::printf("%llu\\n", (unsigned long long)GET_TPL_TILING_KEY(1, false, C_DT_FLOAT, 0, 3));
     std::printf("%llu\\n", (unsigned long long)GET_TPL_TILING_KEY(3, true, C_DT_BF16, 9, 5));
     std::printf("%llu\\n", (unsigned long long)GET_TPL_TILING_KEY(8, true, C_DT_FLOAT, 8, 3));
-    std::printf("%llu\\n", (unsigned long long)GET_TPL_TILING_KEY(3, true, C_DT_FLOAT16, 9, 5));  // dtype not selected
-    std::printf("%llu\\n", (unsigned long long)GET_TPL_TILING_KEY(3, true, C_DT_BF16, 9, 7));     // 7 declared only
+    // a dtype not selected; a mode declared but not selected
+    std::printf("%llu\\n", (unsigned long long)GET_TPL_TILING_KEY(3, true, C_DT_FLOAT16, 9, 5));
+    std::printf("%llu\\n", (unsigned long long)GET_TPL_TILING_KEY(3, true, C_DT_BF16, 9, 7));
     std::printf("%llu\\n", (unsigned long long)kTable.keys[kM - 1]);
     return 0;
 }
@@ -94,7 +96,8 @@ static int Check(const void* p) {
 int main() {
     using namespace Ops::Base;
     std::printf("%ld %ld %ld %ld\\n", CeilDiv(7L, 2L), CeilDiv(-7L, 2L), CeilDiv(7L, 0L), CeilDiv(7u, 2u));
-    std::printf("%ld %ld %ld %ld\\n", FloorDiv(7L, 2L), FloorDiv(7L, 0L), CeilAlign(33L, 32L), FloorAlign(33L, 32L));
+    std::printf("%ld %ld ", FloorDiv(7L, 2L), FloorDiv(7L, 0L));
+    std::printf("%ld %ld\\n", CeilAlign(33L, 32L), FloorAlign(33L, 32L));
     std::printf("%ld\\n", CeilAlign(5L, 0L));
     gert::Shape scalar, two{3, 4};
     std::printf("%zu %ld %zu\\n", EnsureNotScalar(scalar).GetDimNum(), EnsureNotScalar(scalar).GetDim(0),
