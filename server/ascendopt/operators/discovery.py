@@ -600,8 +600,19 @@ def _repo_context(
         MissingInclude(header=m.header, file=m.file, line=m.line, searched=m.searched) for m in missing
     ]
     family = cann_open.soc_family(_spec_soc(root, external))
+    here = root.resolve()
+    relocated = {
+        key: posixpath.relpath(real, here)
+        for key, real in closure.items()
+        if Path(posixpath.normpath(here / key)) != real.resolve()
+    }
     return RepoContext(
-        root=repo, prefix=prefix, include_dirs=include_dirs, soc_family=family, unresolved=unresolved
+        root=repo,
+        prefix=prefix,
+        include_dirs=include_dirs,
+        soc_family=family,
+        unresolved=unresolved,
+        relocated=relocated,
     )
 
 

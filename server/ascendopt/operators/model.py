@@ -151,6 +151,9 @@ class RepoContext(BaseModel):
     prefix: str  # the operator folder inside it, POSIX (`norm/rms_norm`)
     include_dirs: list[str] = Field(default_factory=list)  # repo-relative, as its CMake lists them
     soc_family: str = "ascend910b"  # the SoC whose variant was picked
+    # Headers carried where CANN's kernel build finds them, not where they sit (a kernel's
+    # `../rms_norm/x.h` is norm/rms_norm/op_kernel/x.h): context key → the file, from the op root.
+    relocated: dict[str, str] = Field(default_factory=dict)
     # Includes resolved nowhere in the repo: the toolchain (twin or CANN) must provide them.
     unresolved: list[MissingInclude] = Field(default_factory=list)
 
@@ -207,7 +210,8 @@ class OperatorProject(BaseModel):
         out = {}
         for rel in self.files.all():
             try:
-                out[rel] = (self.root / rel).read_text(encoding="utf-8")
+                real = self.repo.relocated.get(rel, rel) if self.repo is not None else rel
+                out[rel] = (self.root / real).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 if rel in self.files.named():
                     raise
