@@ -25,6 +25,10 @@ err = Console(stderr=True)
 OpArg = Annotated[Path, typer.Argument(help="operator folder (or a folder holding one operator)")]
 NameOpt = Annotated[str | None, typer.Option("--name", help="operator name when the folder holds several")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="print JSON instead of tables")]
+SpecOpt = Annotated[
+    Path | None,
+    typer.Option("--spec", help="the operator's ascendopt.toml kept elsewhere (its reference beside it)"),
+]
 
 
 def say(text: str) -> None:
@@ -40,9 +44,16 @@ def print_raw(text: str) -> None:
     file.flush()
 
 
-def load(path: Path, name: str | None) -> OperatorProject:
+def load(path: Path, name: str | None, spec: Path | None = None) -> OperatorProject:
     try:
-        return load_operator(path, name)
+        op = load_operator(path, name, spec)
     except KeyError as exc:
         err.print(f"[red]error:[/] {exc.args[0]}")
         raise typer.Exit(2) from exc
+    if spec is not None and op.external_spec is None:
+        err.print(f"[red]error:[/] {spec} is not a usable spec for {op.name} (see `ascendopt discover`)")
+        for issue in op.issues:
+            if Path(issue.file).name == spec.name:
+                err.print(str(issue), markup=False)
+        raise typer.Exit(2)
+    return op

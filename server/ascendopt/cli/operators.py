@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, err, load, out
 from ascendopt.evaluation.cpu_twin.precheck import precheck_spec
 from ascendopt.operators.discovery import discover
 from ascendopt.operators.issues import SpecError
@@ -51,9 +51,9 @@ def discover_cmd(path: Annotated[Path, typer.Argument()] = Path("."), as_json: J
 
 
 @app.command("knobs")
-def knobs_cmd(op_path: OpArg, name: NameOpt = None, as_json: JsonOpt = False) -> None:
+def knobs_cmd(op_path: OpArg, name: NameOpt = None, as_json: JsonOpt = False, spec: SpecOpt = None) -> None:
     """The tunable choices of one operator: where each lives, its value and the values it may take."""
-    op = load(op_path, name)
+    op = load(op_path, name, spec)
     if as_json:
         print(json.dumps([k.model_dump() for k in op.knobs], indent=2))
         return
@@ -75,10 +75,14 @@ def init_spec_cmd(
     op_path: OpArg,
     name: NameOpt = None,
     force: Annotated[bool, typer.Option("--force", help="overwrite an existing spec")] = False,
+    out_path: Annotated[
+        Path | None,
+        typer.Option("--out", help="write the spec here instead (outside the checkout; use it with --spec)"),
+    ] = None,
 ) -> None:
     """Write a starting ascendopt.toml beside the operator from its OpDef / kernel signature."""
     op = load(op_path, name)
-    target = op.root / SPEC_FILE
+    target = out_path.resolve() if out_path is not None else op.root / SPEC_FILE
     if target.exists() and not force:
         err.print(f"[red]error:[/] {target} exists; pass --force to overwrite it")
         raise typer.Exit(1)
@@ -90,7 +94,10 @@ def init_spec_cmd(
         spec = None
         draft.notes.append(f"the draft does not validate yet: {exc}")
     if spec is not None:
-        refused, unchecked = asyncio.run(precheck_spec(op.model_copy(update={"spec": spec})))
+        external = target if out_path is not None else None
+        refused, unchecked = asyncio.run(
+            precheck_spec(op.model_copy(update={"spec": spec, "external_spec": external}))
+        )
         for case, why in refused.items():
             text = drop_case(text, case, why)
             draft.notes.append(f"case {case} left out: the operator refuses it ({why})")
@@ -98,7 +105,13 @@ def init_spec_cmd(
             draft.notes.append(f"pre-check: {unchecked}")
         if not refused and (not unchecked or "kernel launch" in unchecked):
             draft.notes.append(f"pre-check: the operator takes every case ({', '.join(draft.case_names)})")
+    target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
+    if out_path is not None:
+        draft.notes.append(
+            f"the reference goes beside it ({target.parent / 'reference.py'}); "
+            f"run the other commands with --spec {target}"
+        )
     for note in draft.notes:
         out.print(f"  {note}", markup=False)
     out.print(f"wrote {target}")

@@ -13,7 +13,7 @@ from rich.table import Table
 from ascendopt.agent.episode import Progress as EpisodeProgress
 from ascendopt.agent.service import Optimizer, OptimizeRequest
 from ascendopt.agent.suggestion import StaleSuggestion
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out, print_raw, say
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, err, load, out, print_raw, say
 from ascendopt.evaluation import build_output
 from ascendopt.journal.store import episodes_dir, patch_name
 
@@ -34,10 +34,12 @@ def optimize_cmd(
     workspace: Annotated[Path | None, typer.Option("--workspace", help="where .ascendopt/ lives")] = None,
     apply: Annotated[bool, typer.Option("--apply", help="apply the suggestion after showing it")] = False,
     as_json: JsonOpt = False,
+    spec: SpecOpt = None,
 ) -> None:
     """Tune the operator (tiling search; kernel rewriting with an LLM) and suggest one paired edit."""
-    op = load(op_path, name)
-    ws = workspace or op.root
+    op = load(op_path, name, spec)
+    # With the spec kept outside the checkout, the journal and bank stay outside it too.
+    ws = workspace or (op.spec_root if op.external_spec is not None else op.root)
     optimizer = Optimizer(ws)
     request = OptimizeRequest(
         budget=budget, seed=seed, backend=backend, soc=soc, model=model, tiling_only=tiling_only

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, err, load, out
 from ascendopt.cli.live import build_panel
 from ascendopt.evaluation.backends import BackendError, make_evaluator
 from ascendopt.evaluation.evaluator import Evaluator
@@ -63,9 +63,10 @@ def verify_cmd(
     seed: Annotated[int, typer.Option("--seed", help="seed for the random inputs")] = 0,
     backend: BackendOpt = "cpu-twin",
     as_json: JsonOpt = False,
+    spec: SpecOpt = None,
 ) -> None:
     """Build the operator, run every case, compare with the reference, report findings."""
-    op = load(op_path, name)
+    op = load(op_path, name, spec)
     try:
         evaluation = asyncio.run(_verify(_evaluator(backend), op, case, seed, quiet=as_json))
     except VerifyError as exc:
@@ -146,10 +147,11 @@ def profile_cmd(
     seed: Annotated[int, typer.Option("--seed")] = 0,
     backend: BackendOpt = "cpu-twin",
     as_json: JsonOpt = False,
+    spec: SpecOpt = None,
 ) -> None:
     """Verify, then time every case: the 910B timing model on the twin (an estimate, labelled so),
     msprof op on a CANN backend (measured)."""
-    op = load(op_path, name)
+    op = load(op_path, name, spec)
     try:
         assignment = parse_assignments(sets or [], op)
         evaluator = _evaluator(backend, soc)

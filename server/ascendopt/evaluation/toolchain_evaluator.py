@@ -71,7 +71,7 @@ class ToolchainEvaluator:
             return evaluation
         try:
             reference = load_reference(
-                project.root, project.spec, candidate.files.get(project.spec.reference.split(":", 1)[0])
+                project.spec_root, project.spec, candidate.files.get(project.spec.reference.split(":", 1)[0])
             )
         except ReferenceError as exc:
             evaluation.status = "error"
@@ -131,8 +131,12 @@ class ToolchainEvaluator:
             return evaluation
         folder = await runner.workdir(project.name, candidate.id)
         try:
-            src_dir = f"{folder}/src"
-            await runner.put(src_dir, {rel: text.encode("utf-8") for rel, text in candidate.files.items()})
+            # Inside a repository the sources go up in its shape (repo headers at their repo paths).
+            tree = f"{folder}/src"
+            src_dir = project.source_dir(tree)
+            await runner.put(
+                tree, {rel: t.encode("utf-8") for rel, t in project.tree_files(candidate.files).items()}
+            )
             combos = sorted({combo_of(c) for c in cases if prepared[c.index][1] is not None})
             try:
                 artifacts = await self.toolchain.build(slot, project, candidate, src_dir, combos)

@@ -4,10 +4,18 @@ AscendC's qualifiers (`__aicore__`, `__global__`, `__gm__`) are blanked with the
 same number of spaces before parsing, so byte offsets into the original text
 stay exact. Macro-style lines that C++ grammar cannot read (the tiling-data
 macros, `<<<…>>>` launches) are read by their tokens instead.
+
+Parsing never decides whether code is valid (the compiler does); we need only the spans we edit.
+A file that does not parse cleanly is parsed a second time with what the grammar cannot read
+blanked out (same length, so offsets stay exact): macro calls that carry a statement
+(`OP_CHECK_IF(c, OP_LOGE(…), return ge::GRAPH_FAILED);`) and conditional-compilation lines
+(`#if`/`#else`/`#endif` that split an if/else chain; the first branch of each is kept). What
+still does not parse is a note on its line: nothing there is read or edited.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -56,6 +64,107 @@ def mask_qualifiers(data: bytes) -> bytes:
     return data
 
 
+def _blank(data: bytearray, start: int, end: int) -> None:
+    """Spaces over data[start:end], newlines kept (lines and offsets stay where they were)."""
+    for i in range(start, end):
+        if data[i] not in (0x0A, 0x0D):
+            data[i] = 0x20
+
+
+_MACRO_CALL = re.compile(rb"\b[A-Z][A-Z0-9_]*\s*\(")
+_STATEMENT_WORD = re.compile(rb"\b(return|break|continue|goto)\b")
+
+
+def _closing_paren(data: bytes, open_at: int) -> int | None:
+    """Index of the `)` matching data[open_at] == '(', skipping strings, chars and comments."""
+    depth, i, n = 0, open_at, len(data)
+    while i < n:
+        c = data[i]
+        if c in b"\"'":
+            j = i + 1
+            while j < n and data[j] != c and data[j] != 0x0A:
+                j += 2 if data[j] == 0x5C else 1
+            i = j
+        elif data.startswith(b"//", i):
+            i = data.find(b"\n", i)
+            if i < 0:
+                return None
+        elif data.startswith(b"/*", i):
+            i = data.find(b"*/", i + 2)
+            if i < 0:
+                return None
+            i += 1
+        elif c == 0x28:
+            depth += 1
+        elif c == 0x29:
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return None
+
+
+def mask_statement_macros(data: bytes) -> bytes:
+    """Blank macro calls whose arguments hold a statement (`OP_CHECK_IF(c, log, return x);`):
+    no C++ grammar reads them, and nothing we edit lives inside them."""
+    out = bytearray(data)
+    pos = 0
+    while (m := _MACRO_CALL.search(data, pos)) is not None:
+        close = _closing_paren(data, m.end() - 1)
+        if close is None:
+            break
+        if _STATEMENT_WORD.search(data, m.end(), close):
+            _blank(out, m.start(), close + 1)
+            pos = close + 1
+        else:
+            pos = m.end()
+    return bytes(out)
+
+
+_DIRECTIVE = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)
+
+
+def mask_preprocessor(data: bytes) -> bytes:
+    """Blank conditional-compilation lines and every branch after the first of each `#if`, so an
+    if/else chain split by `#if` reads as one chain (a parse-only view; the compiler sees all)."""
+    out = bytearray(data)
+    stack: list[bool] = []  # per open #if: is its current branch a later (blanked) one?
+    last = 0
+    for m in _DIRECTIVE.finditer(data):
+        end = m.start()
+        while True:  # the directive with its `\` continuation lines
+            nl = data.find(b"\n", end)
+            end = len(data) if nl < 0 else nl
+            if data[end - 1 : end] != b"\\" or end >= len(data):
+                break
+            end += 1
+        if any(stack):
+            _blank(out, last, m.start())
+        kind = m.group(1)
+        if kind.startswith(b"if"):
+            stack.append(False)
+        elif stack and kind == b"endif":
+            stack.pop()
+        elif stack:
+            stack[-1] = True
+        _blank(out, m.start(), end)
+        last = end
+    if any(stack):
+        _blank(out, last, len(data))
+    return bytes(out)
+
+
+def _error_count(node: Node) -> int:
+    count, stack = 0, [node]
+    while stack:
+        n = stack.pop()
+        if n.is_error or n.is_missing:
+            count += 1
+        elif n.has_error:
+            stack.extend(n.children)
+    return count
+
+
 @dataclass
 class Token:
     type: str
@@ -73,7 +182,13 @@ class CppSource:
     @classmethod
     def parse(cls, path: str, text: str) -> CppSource:
         data = text.encode("utf-8")
-        return cls(path=path, text=text, data=data, tree=_parser().parse(mask_qualifiers(data)))
+        masked = mask_qualifiers(data)
+        tree = _parser().parse(masked)
+        if tree.root_node.has_error:
+            tolerant = _parser().parse(mask_preprocessor(mask_statement_macros(masked)))
+            if _error_count(tolerant.root_node) < _error_count(tree.root_node):
+                tree = tolerant
+        return cls(path=path, text=text, data=data, tree=tree)
 
     @property
     def root(self) -> Node:
@@ -128,7 +243,8 @@ class CppSource:
         return [n for n in self.walk() if n.type == "comment"]
 
     def syntax_issues(self) -> list[Issue]:
-        """ERROR/MISSING nodes outside lines that are known macro forms."""
+        """ERROR/MISSING nodes outside lines that are known macro forms, as notes (never errors:
+        a construct we cannot read does not stop verification)."""
         issues: list[Issue] = []
         reported: list[Node] = []
         for n in self.walk():
@@ -152,7 +268,11 @@ class CppSource:
                     file=self.path,
                     line=line_no,
                     column=n.start_point[1] + 1,
-                    message=f"{what}" + (f" near `{snippet}`" if snippet else ""),
+                    severity="info",
+                    message=f"{what}"
+                    + (f" near `{snippet}`" if snippet else "")
+                    + ": nothing on this line is read or edited (no knob, region or entry); "
+                    "the compiler judges whether it is valid",
                     code="parse",
                 )
             )

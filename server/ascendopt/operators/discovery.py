@@ -16,12 +16,13 @@ from __future__ import annotations
 
 import ast
 import os
+import posixpath
 from pathlib import Path
 
 from pydantic import BaseModel, Field
 from tree_sitter import Node
 
-from ascendopt.operators import extract, launch
+from ascendopt.operators import cann_open, extract, launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.knobs import knobs_of
@@ -30,8 +31,10 @@ from ascendopt.operators.model import (
     KernelEntry,
     Knob,
     Layout,
+    MissingInclude,
     OperatorFiles,
     OperatorProject,
+    RepoContext,
     Side,
     TilingField,
     TilingProgram,
@@ -50,6 +53,9 @@ class Discovery(BaseModel):
     issues: list[Issue] = Field(default_factory=list)  # problems not tied to one discovered operator
     # (absolute file, entry) → why a kernel entry did not become an operator (issues at the end)
     unclaimed: dict[tuple[str, str], str] = Field(default_factory=dict, exclude=True)
+    # absolute kernel file → why it is another SoC's variant of an operator (never a name clash)
+    variants: dict[str, str] = Field(default_factory=dict, exclude=True)
+    external_spec: Path | None = Field(default=None, exclude=True)  # --spec PATH
 
     def find(self, name: str) -> OperatorProject:
         for op in self.operators:
@@ -59,9 +65,11 @@ class Discovery(BaseModel):
         raise KeyError(f"no operator named {name!r} (found: {names})")
 
 
-def discover(root: Path) -> Discovery:
+def discover(root: Path, spec: Path | None = None) -> Discovery:
+    """Every operator under `root`. `spec`: a spec file kept outside the tree (`--spec`), for the
+    operator it names; its reference is beside it, so the user's checkout stays clean."""
     root = root.resolve()
-    result = Discovery()
+    result = Discovery(external_spec=spec.resolve() if spec is not None else None)
     if root.is_file():
         root = root.parent
     if not root.is_dir():
@@ -72,7 +80,8 @@ def discover(root: Path) -> Discovery:
         here = Path(dirpath)
         if "op_kernel" in dirnames and "op_host" in dirnames:
             _discover_opdir(here, result)
-            dirnames[:] = [d for d in dirnames if d not in ("op_kernel", "op_host")]
+            # An operator's own tests (tests/ut/op_kernel, …) hold no operator of their own.
+            dirnames[:] = [d for d in dirnames if d not in ("op_kernel", "op_host", "tests")]
         elif "main.cpp" in filenames:
             _discover_launch(here, sorted(filenames), result)
     _flag_duplicate_names(result)
@@ -100,18 +109,34 @@ def _report_unclaimed(root: Path, result: Discovery) -> None:
             src = _read(path, result.issues)
             if src is None:
                 continue
+            test_kernel = _in_operator_tests(here)
             for name, fn in extract.kernel_entries(src):
-                if (str(path.resolve()), name) in claimed:
+                if (str(path.resolve()), name) in claimed or str(path.resolve()) in result.variants:
                     continue
                 reason = result.unclaimed.get((str(path.resolve()), name))
+                if test_kernel:
+                    reason = f"kernel entry {name!r} is in an operator's tests/ (a unit-test kernel)"
                 result.issues.append(
                     Issue(
                         file=str(path),
                         line=fn.start_point[0] + 1,
+                        severity="info" if test_kernel else "error",
                         code="not-understood",
                         message=reason or _why_unclaimed(here, name),
                     )
                 )
+
+
+def _in_operator_tests(folder: Path) -> bool:
+    """Inside `<op>/tests/` of an operator folder (op_host/ + op_kernel/ beside tests/)."""
+    for parent in (folder, *folder.parents):
+        if (
+            parent.name == "tests"
+            and (parent.parent / "op_kernel").is_dir()
+            and (parent.parent / "op_host").is_dir()
+        ):
+            return True
+    return False
 
 
 def _why_unclaimed(folder: Path, name: str) -> str:
@@ -128,9 +153,12 @@ def _why_unclaimed(folder: Path, name: str) -> str:
     )
 
 
-def load_operator(path: Path, name: str | None = None) -> OperatorProject:
-    """The one operator at `path` (or the one named `name` under it); KeyError if absent or ambiguous."""
-    found = discover(path)
+def load_operator(path: Path, name: str | None = None, spec: Path | None = None) -> OperatorProject:
+    """The one operator at `path` (or the one named `name` under it); KeyError if absent or ambiguous.
+    `spec`: its spec kept outside the tree (`--spec`)."""
+    if spec is not None and not spec.is_file():
+        raise KeyError(f"no spec file {spec}")
+    found = discover(path, spec)
     if name is not None:
         return found.find(name)
     here = [o for o in found.operators if o.root == path.resolve()] or found.operators
@@ -161,7 +189,144 @@ def _rel(src: CppSource, root: Path, path: Path) -> CppSource:
     return src
 
 
+def _is_cann_open(root: Path) -> bool:
+    hdir = root / "op_host"
+    return any(hdir.glob("*_def.cpp")) or (
+        any(hdir.glob("*_tiling*.cpp")) and not (hdir / f"{root.name}.cpp").exists()
+    )
+
+
+def _discover_cann_open(root: Path, result: Discovery) -> None:
+    """A CANN open-repo operator folder: the OpDef in op_host/<op>_def.cpp names the kernel file per
+    SoC; the spec's SoC (910B by default) picks which one is built, the others are its variants."""
+    kdir, hdir = root / "op_kernel", root / "op_host"
+    issues: list[Issue] = []
+    def_path = next((p for p in sorted(hdir.glob("*_def.cpp"))), None)
+    def_src = _read(def_path, issues) if def_path is not None else None
+    if def_src is not None and def_path is not None:
+        def_src = _rel(def_src, root, def_path)
+    soc = _spec_soc(root, result.external_spec)
+    family = cann_open.soc_family(soc)
+    choice = cann_open.kernel_choice(def_src, root.name, family)
+    # op_kernel/<opFile>.cpp, or in the SoC's architecture folder (arch22/ for 910B, arch35/ for 950).
+    arch = cann_open.ARCH_DIRS.get(family, "")
+    places = [
+        kdir / f"{choice.stem}.cpp",
+        kdir / arch / f"{choice.stem}.cpp",
+        kdir / arch / f"{root.name}.cpp",
+    ]
+    kpath = next((p for p in places if p.is_file()), places[0])
+    if not kpath.exists() and (def_src is None or family in choice.socs):
+        # The file the OpDef names is not there (or no OpDef names one): the one kernel file there is.
+        plain = [p for p in sorted(kdir.glob("*.cpp")) if b"__global__" in p.read_bytes()]
+        if len(plain) == 1:
+            kpath = plain[0]
+            why = f"op_kernel/{kpath.name}, the one kernel file ({choice.why})"
+            choice = cann_open.KernelChoice(kpath.stem, why, {}, choice.socs)
+    if choice.socs and family not in choice.socs:
+        # An operator CANN builds only for other SoCs (a 950-only kernel): nothing for this one.
+        for other in _kernel_sources(kdir):
+            result.variants[str(other.resolve())] = f"built for {', '.join(choice.socs)}"
+        result.issues.append(
+            Issue(
+                file=str(def_path or root),
+                severity="warning",
+                code="other-soc",
+                message=f"{root.name}: the OpDef builds no kernel for {family} (it configures "
+                f"{', '.join(choice.socs)}); set `soc` in the spec to one of those to use it",
+            )
+        )
+        return
+    ksrc = _read(kpath, result.issues) if kpath.exists() else None
+    entries = extract.kernel_entries(_rel(ksrc, root, kpath)) if ksrc is not None else []
+    if ksrc is None or not entries:
+        result.issues.append(
+            Issue(
+                file=str(kpath if kpath.exists() else root),
+                code="not-understood",
+                message=f"no kernel entry in op_kernel/{choice.stem}.cpp ({choice.why})",
+            )
+        )
+        return
+    issues.append(
+        Issue(file=ksrc.path, severity="info", code="variant", message=f"kernel variant: {choice.why}")
+    )
+    for other in _kernel_sources(kdir):  # op_kernel/arch35/<op>.cpp too
+        if other == kpath:
+            continue
+        built_by = choice.variants.get(other.stem)
+        note = (
+            f"per-SoC variant built for {built_by}, not for {soc}"
+            if built_by
+            else f"not the kernel {soc} builds ({choice.why})"
+        )
+        result.variants[str(other.resolve())] = note
+        if b"__global__" in other.read_bytes():
+            issues.append(
+                Issue(file=str(other.relative_to(root)), severity="info", code="variant", message=note)
+            )
+    # The host program: the tiling source registering the tiling function; the other tiling
+    # sources (per-architecture ones it calls into) are linked with it, as CANN's host library is.
+    tiling_paths = [*sorted(hdir.glob("*_tiling*.cpp")), *sorted((hdir / "arch35").glob("*.cpp"))]
+    preferred = hdir / f"{root.name}_tiling.cpp"
+    host_path = (
+        preferred
+        if preferred.exists()
+        else next((p for p in tiling_paths if not cann_open.is_arch_variant(str(p.relative_to(root)))), None)
+    )
+    files = OperatorFiles(kernel=ksrc.path)
+    hsrc = dsrc = None
+    if host_path is not None:
+        hsrc = _read(host_path, issues)
+        if hsrc is not None:
+            hsrc = _rel(hsrc, root, host_path)
+            files.host = hsrc.path
+            issues.extend(hsrc.syntax_issues())
+        files.host_sources = [str(p.relative_to(root)) for p in tiling_paths if p != host_path]
+    else:
+        issues.append(
+            Issue(file=ksrc.path, message=f"no tiling program: expected op_host/{root.name}_tiling.cpp")
+        )
+    for data_path in (
+        kdir / f"{choice.stem}_tiling_data.h",
+        kdir / f"{root.name}_tiling_data.h",
+        hdir / f"{root.name}_tiling.h",
+    ):
+        if data_path.exists():
+            dsrc = _read(data_path, issues)
+            if dsrc is not None:
+                dsrc = _rel(dsrc, root, data_path)
+                files.tiling_data = dsrc.path
+            break
+    if def_src is not None:
+        files.opdef = def_src.path
+    issues.extend(ksrc.syntax_issues())
+    name, fn = entries[0]
+    _build(root, name, "cann_open", files, ksrc, fn, hsrc, dsrc, issues, result, opdef_src=def_src or hsrc)
+
+
+def _kernel_sources(kdir: Path) -> list[Path]:
+    """Kernel files of every architecture: op_kernel/*.cpp, and per-architecture sources and headers
+    (`arch35/…`) that hold an entry of their own."""
+    top = sorted(kdir.glob("*.cpp"))
+    nested = [p for p in sorted(kdir.rglob("*")) if p.parent != kdir and p.suffix in (".cpp", ".h", ".hpp")]
+    return [*top, *nested]
+
+
+def _spec_soc(root: Path, external: Path | None = None) -> str:
+    """The SoC of the operator's spec (read leniently: a broken spec is reported later), else 910B."""
+    for candidate in [*([external] if external else []), *sorted(root.glob(f"*{SPEC_FILE}"))]:
+        try:
+            return load_spec(candidate).soc
+        except (SpecError, OSError, ValueError):
+            continue
+    return cann_open.DEFAULT_SOC
+
+
 def _discover_opdir(root: Path, result: Discovery) -> None:
+    if _is_cann_open(root):
+        _discover_cann_open(root, result)
+        return
     kdir, hdir = root / "op_kernel", root / "op_host"
     for kpath in sorted(kdir.glob("*.cpp")):
         issues: list[Issue] = []
@@ -336,9 +501,18 @@ def _build(
     result: Discovery,
     tiling: TilingProgram | None = None,
     launch_site: tuple[launch.LaunchSite, dict[str, tuple[str, str]]] | None = None,
+    opdef_src: CppSource | None = None,
 ) -> OperatorProject:
-    spec = _spec_for(root, name, files, issues)
-    opdef = extract.opdef_info(hsrc) if hsrc is not None and layout != "kernel_launch" else None
+    spec_dir: Path | None = None
+    spec = _external_spec(result.external_spec, name, issues)
+    if spec is not None and result.external_spec is not None:
+        spec_dir = result.external_spec.parent
+        spec_file = str(result.external_spec)
+    else:
+        spec = _spec_for(root, name, files, issues)
+        spec_file = files.spec or SPEC_FILE
+    opdef_src = opdef_src or hsrc
+    opdef = extract.opdef_info(opdef_src) if opdef_src is not None and layout != "kernel_launch" else None
     inputs = [t.name for t in opdef.inputs] if opdef else [t.name for t in spec.inputs] if spec else []
     outputs = [t.name for t in opdef.outputs] if opdef else [t.name for t in spec.outputs] if spec else []
     kernel: KernelEntry = extract.kernel_entry(ksrc, kfn, name, inputs, outputs)  # type: ignore[arg-type]
@@ -360,7 +534,7 @@ def _build(
             )
     struct, fields = None, list[TilingField]()
     if dsrc is not None:
-        if layout == "msopgen":
+        if layout == "msopgen" or "BEGIN_TILING_DATA_DEF" in dsrc.text:
             struct, fields, _ = extract.macro_tiling_fields(dsrc)
         else:
             struct, fields = extract.struct_tiling_fields(dsrc)
@@ -375,11 +549,12 @@ def _build(
         knobs.extend(knobs_of(src, side_t, c, issues))
     knobs = _merge_knobs(knobs)
     if spec is not None:
-        issues.extend(_spec_vs_kernel(spec, kernel, files.spec or SPEC_FILE, root))
-    if spec is not None and (root / spec.reference.split(":", 1)[0]).exists():
+        issues.extend(_spec_vs_kernel(spec, kernel, spec_file, spec_dir or root))
+    if spec is not None and spec_dir is None and (root / spec.reference.split(":", 1)[0]).exists():
         files.extra.append(spec.reference.split(":", 1)[0])
     named = set(files.named())
     files.context = [rel for rel in project_files(root, layout) if rel not in named]
+    repo = _repo_context(root, files, issues, result.external_spec) if layout == "cann_open" else None
     op = OperatorProject(
         name=name,
         root=root,
@@ -394,9 +569,54 @@ def _build(
         knobs=knobs,
         spec=spec,
         issues=issues,
+        repo=repo,
+        external_spec=result.external_spec if spec_dir is not None else None,
     )
     result.operators.append(op)
     return op
+
+
+def _repo_context(
+    root: Path, files: OperatorFiles, issues: list[Issue], external: Path | None
+) -> RepoContext | None:
+    """The repository around an open-repo operator, and the files its build reads there (the include
+    closure of the operator's sources, at their repo-relative places), added to `files.context`."""
+    repo = cann_open.find_repo_root(root)
+    if repo is None:
+        return None
+    prefix = root.resolve().relative_to(repo).as_posix()
+    include_dirs = cann_open.repo_include_dirs(repo)
+    local = [d for d in ("op_kernel", "op_host", ".") if (root / d).is_dir()]
+    from_op = [posixpath.relpath(d or ".", prefix) for d in include_dirs]
+    # What the build compiles: the named sources and the headers beside them (not tests/, examples/).
+    sources = [
+        f
+        for f in files.all()
+        if f.endswith((".cpp", ".cc", ".h", ".hpp", ".inc"))
+        and (f in files.named() or (f.startswith(("op_kernel/", "op_host/")) and "/op_api/" not in f))
+    ]
+    closure, missing = cann_open.include_closure(root, repo, sources, [*local, *from_op])
+    markers = cann_open.repo_markers(root, repo)
+    known = set(files.all())
+    files.context += [rel for rel in sorted({**closure, **markers}) if rel not in known]
+    unresolved = [
+        MissingInclude(header=m.header, file=m.file, line=m.line, searched=m.searched) for m in missing
+    ]
+    family = cann_open.soc_family(_spec_soc(root, external))
+    here = root.resolve()
+    relocated = {
+        key: posixpath.relpath(real, here)
+        for key, real in closure.items()
+        if Path(posixpath.normpath(here / key)) != real.resolve()
+    }
+    return RepoContext(
+        root=repo,
+        prefix=prefix,
+        include_dirs=include_dirs,
+        soc_family=family,
+        unresolved=unresolved,
+        relocated=relocated,
+    )
 
 
 def _unsupported(kernel: KernelEntry, path: str) -> list[Issue]:
@@ -442,6 +662,18 @@ def _merge_knobs(knobs: list[Knob]) -> list[Knob]:
             k.name = f"{k.side}.{k.name}"
             merged.append(k)
     return merged
+
+
+def _external_spec(path: Path | None, name: str, issues: list[Issue]) -> OperatorSpec | None:
+    """A `--spec` file, when it is this operator's (it names the kernel entry)."""
+    if path is None:
+        return None
+    try:
+        spec = load_spec(path)
+    except SpecError as exc:
+        issues.extend(exc.issues)
+        return None
+    return spec if spec.name == name else None
 
 
 def _spec_for(root: Path, name: str, files: OperatorFiles, issues: list[Issue]) -> OperatorSpec | None:

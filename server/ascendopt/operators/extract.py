@@ -288,7 +288,11 @@ def opdef_info(src: CppSource) -> OpDefInfo | None:
                 continue
             dtypes = _chain_dtypes(toks, end)
             (info.inputs if t.text == "Input" else info.outputs).append(
-                OpDefTensor(name=tname, dtypes=dtypes)
+                OpDefTensor(
+                    name=tname,
+                    dtypes=dtypes,
+                    param_type=_chain_call_arg(toks, end, "ParamType") or "REQUIRED",
+                )
             )
     return info
 
@@ -319,6 +323,17 @@ def _attr(toks: list[Token], start: int, name: str, line: int) -> OpDefAttr:
             return OpDefAttr(name=name, line=line)
         j += 1
     return OpDefAttr(name=name, line=line)
+
+
+def _chain_call_arg(toks: list[Token], start: int, method: str) -> str | None:
+    """The argument of `.method(ARG)` in a builder chain that begins after `start`, up to its `;`."""
+    j = start
+    while j < len(toks) and toks[j].text != ";":
+        if toks[j].text == method and j + 1 < len(toks) and toks[j + 1].text == "(":
+            args, _ = call_args(toks, j + 1)
+            return args[0].replace(" ", "") if args else None
+        j += 1
+    return None
 
 
 def _chain_dtypes(toks: list[Token], start: int) -> list[str]:

@@ -14,11 +14,19 @@ from ascendopt.operators.model import OperatorProject
 def materialize(project: OperatorProject, candidate: Candidate, folder: Path) -> OperatorProject:
     """The operator as `candidate`'s files describe it, written under `folder` (knob ranges move with
     kernel edits, so a candidate's own knobs come from its own files). The caller owns `folder`."""
-    root = folder / candidate.id / project.root.name
-    for rel, text in candidate.files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text, encoding="utf-8")
-    return load_operator(root, project.name)
+    tree = folder / candidate.id
+    if project.repo is None:
+        tree = tree / project.root.name
+    return load_operator(write_tree(project, candidate.files, tree), project.name, project.external_spec)
+
+
+def write_tree(project: OperatorProject, files: dict[str, str], tree: Path) -> Path:
+    """Write `files` under `tree` as the build sees them (inside a repository: in its shape);
+    returns where the operator folder is."""
+    for rel, text in project.tree_files(files).items():
+        (tree / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tree / rel).write_text(text, encoding="utf-8")
+    return Path(project.source_dir(str(tree)))
 
 
 def unified_diff(path: str, before: str, after: str) -> str:

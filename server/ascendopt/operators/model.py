@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import posixpath
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Literal
 
@@ -71,6 +73,7 @@ class Constant(BaseModel):
 class OpDefTensor(BaseModel):
     name: str
     dtypes: list[str]  # ge::DataType names as written (DT_FLOAT16, …)
+    param_type: str = "REQUIRED"  # ParamType(REQUIRED | OPTIONAL | DYNAMIC)
 
 
 class OpDefAttr(BaseModel):
@@ -117,15 +120,45 @@ class OperatorFiles(BaseModel):
     extra: list[str] = Field(
         default_factory=list
     )  # other files the candidate carries (reference, launch main)
-    # The rest of the build context (project_files): local headers, CMake files, scripts.
+    # The rest of the build context (project_files): local headers, CMake files, scripts; for an
+    # operator inside a repository also the repo files its sources include, keyed relative to the
+    # operator root (`../../common/inc/op_host/x.h`; see OperatorProject.tree_files).
     context: list[str] = Field(default_factory=list)
+    # Other host sources linked with the tiling program (`*_tiling_arch35.cpp` it calls into).
+    host_sources: list[str] = Field(default_factory=list)
+    opdef: str | None = None  # the file with the OpDef, when not the host file (`op_host/<op>_def.cpp`)
 
     def named(self) -> list[str]:
-        return [f for f in (self.kernel, self.host, self.tiling_data, self.spec, *self.extra) if f]
+        named = (self.kernel, self.host, self.tiling_data, self.opdef, self.spec, *self.host_sources)
+        named += tuple(self.extra)
+        return list(dict.fromkeys(f for f in named if f))
 
     def all(self) -> list[str]:
         named = self.named()
         return [*named, *(f for f in self.context if f not in named)]
+
+
+class MissingInclude(BaseModel):
+    """A quoted `#include` found in neither the operator folder nor its repository."""
+
+    header: str
+    file: str  # relative to the operator root
+    line: int
+    searched: list[str]  # folders looked in, relative to the operator root
+
+
+class RepoContext(BaseModel):
+    """The repository a CANN open-repo operator sits in: its build reads more than the operator folder."""
+
+    root: Path
+    prefix: str  # the operator folder inside it, POSIX (`norm/rms_norm`)
+    include_dirs: list[str] = Field(default_factory=list)  # repo-relative, as its CMake lists them
+    soc_family: str = "ascend910b"  # the SoC whose variant was picked
+    # Headers carried where CANN's kernel build finds them, not where they sit (a kernel's
+    # `../rms_norm/x.h` is norm/rms_norm/op_kernel/x.h): context key → the file, from the op root.
+    relocated: dict[str, str] = Field(default_factory=dict)
+    # Includes resolved nowhere in the repo: the toolchain (twin or CANN) must provide them.
+    unresolved: list[MissingInclude] = Field(default_factory=list)
 
 
 class OperatorProject(BaseModel):
@@ -142,6 +175,25 @@ class OperatorProject(BaseModel):
     knobs: list[Knob] = Field(default_factory=list)
     spec: OperatorSpec | None = None
     issues: list[Issue] = Field(default_factory=list)
+    repo: RepoContext | None = None
+    external_spec: Path | None = None  # a spec kept outside the tree (`--spec`); its reference beside it
+
+    @property
+    def spec_root(self) -> Path:
+        """The folder the spec's `reference = "file.py:fn"` is relative to."""
+        return self.external_spec.parent if self.external_spec is not None else self.root
+
+    def tree_files(self, files: Mapping[str, str]) -> dict[str, str]:
+        """`files` (keyed relative to the operator root) as laid out in a build folder: inside a
+        repository, the repository's shape (operator files under its prefix, repo headers at their
+        repo paths), so relative includes resolve as in the checkout; else unchanged."""
+        if self.repo is None:
+            return dict(files)
+        return {posixpath.normpath(f"{self.repo.prefix}/{rel}"): text for rel, text in files.items()}
+
+    def source_dir(self, tree: str) -> str:
+        """Where the operator folder is inside a build folder laid out by `tree_files`."""
+        return f"{tree}/{self.repo.prefix}" if self.repo is not None else tree
 
     @property
     def op_type(self) -> str:
@@ -161,7 +213,8 @@ class OperatorProject(BaseModel):
         out = {}
         for rel in self.files.all():
             try:
-                out[rel] = (self.root / rel).read_text(encoding="utf-8")
+                real = self.repo.relocated.get(rel, rel) if self.repo is not None else rel
+                out[rel] = (self.root / real).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 if rel in self.files.named():
                     raise

@@ -36,6 +36,7 @@ ACL_DTYPES = {
     "ACL_INT8": "int8",
     "ACL_INT16": "int16",
     "ACL_INT32": "int32",
+    "ACL_BOOL": "bool",
 }
 
 
@@ -270,6 +271,51 @@ def naive_main_hints(path: Path, rel: str) -> dict[str, TensorHint]:
             dtype=dtypes.get(name.lower()),
             source=f"{rel}:{line}",
         )
+    return hints
+
+
+_ACLNN_SHAPE = re.compile(r"std::vector<int64_t>\s+(\w+)\s*=\s*\{([^}]*)\}")
+# CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT, &x), or with the
+# arguments in another order (…, xShape, aclDataType::ACL_FLOAT, xDeviceAddr, x)
+_ACLNN_CALL = re.compile(r"CreateAclTensor\(([^;{]*)\)\s*;")
+
+
+def aclnn_example_hints(path: Path, rel: str, inputs: list[str], outputs: list[str]) -> dict[str, TensorHint]:
+    """A CANN open-repo `examples/test_aclnn_<op>.cpp`: the shape vector and dtype each
+    `CreateAclTensor(…, xShape, …, aclDataType::ACL_FLOAT16, &x)` passes, in call order. A tensor
+    variable named after an OpDef input is that input; the other inputs take the remaining
+    non-output tensors in order (`selfX` → x1)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return {}
+    src = CppSource.parse(rel, text)
+    shapes: dict[str, tuple[list[int], int]] = {}
+    for m in _ACLNN_SHAPE.finditer(text):
+        dims = [int_value(d.strip(), src) for d in m.group(2).split(",") if d.strip()]
+        if dims and all(d is not None for d in dims):
+            shapes[m.group(1)] = ([int(d) for d in dims if d is not None], text.count("\n", 0, m.start()) + 1)
+    by_lower = {n.lower(): n for n in inputs}
+    out_lower = {n.lower() for n in outputs}
+    hints: dict[str, TensorHint] = {}
+    spare: list[TensorHint] = []
+    for m in _ACLNN_CALL.finditer(text):
+        args = [a.strip() for a in m.group(1).split(",")]
+        shape_var = next((a for a in args if a in shapes), None)
+        if shape_var is None or not args[-1].lstrip("&").isidentifier():
+            continue
+        var = args[-1].lstrip("&")
+        acl = next((a.rsplit("::", 1)[-1] for a in args if "aclDataType::" in a), "")
+        shape, line = shapes[shape_var]
+        hint = TensorHint(shape=shape, dtype=ACL_DTYPES.get(acl), source=f"{rel}:{line}")
+        low = var.lower()
+        if low in by_lower and by_lower[low] not in hints:
+            hints[by_lower[low]] = hint
+        elif low not in out_lower and not low.startswith("out"):
+            spare.append(hint)
+    for name in inputs:
+        if name not in hints and spare:
+            hints[name] = spare.pop(0)
     return hints
 
 

@@ -10,6 +10,7 @@ block dim from the launch. `TODO` marks only what none of them says.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,6 +20,7 @@ from ascendopt.operators.launch import initializer, int_value
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.sample_data import (
     TensorHint,
+    aclnn_example_hints,
     gen_data_hints,
     naive_main_attrs,
     naive_main_hints,
@@ -47,6 +49,7 @@ class Tensor:
     name: str
     dtypes: list[str]
     hint: TensorHint | None = None
+    param: str = "REQUIRED"  # the OpDef's ParamType
 
 
 @dataclass
@@ -69,12 +72,52 @@ def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
             if hints:
                 notes.append(f"shapes, dtypes and ranges from {_shown(path, root)}")
                 return hints, notes
+    if op.layout == "cann_open" and op.opdef is not None:
+        names = ([t.name for t in op.opdef.inputs], [t.name for t in op.opdef.outputs])
+        for path in sorted(root.glob("examples/test_aclnn_*.cpp")):
+            hints = aclnn_example_hints(path, _shown(path, root), *names)
+            if hints:
+                notes.append(f"shapes from {_shown(path, root)}")
+                return hints, notes
     for path in sorted(root.parent.glob("*Naive*/main.cpp")) if op.layout != "kernel_launch" else []:
         hints = naive_main_hints(path, _shown(path, root))
         if hints:
             notes.append(f"shapes and dtypes from {_shown(path, root)}")
             return hints, notes
     return {}, notes
+
+
+def soc_binary_dtypes(op: OperatorProject, names: list[str]) -> tuple[dict[str, list[str]], str] | None:
+    """The dtype columns the spec's SoC builds, from `op_host/config/<soc>/<op>_binary.json` (each
+    `op_list` entry one combination), when the repository ships one."""
+    family = op.repo.soc_family if op.repo is not None else "ascend910b"
+    for path in sorted((op.root / "op_host" / "config" / family).glob("*_binary.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        columns: dict[str, list[str]] = {n: [] for n in names}
+        seen: set[tuple[str, ...]] = set()
+        for entry in data.get("op_list", []) if isinstance(data, dict) else []:
+            combo = {
+                t.get("name"): _BINARY_DTYPES.get(str(t.get("dtype")), str(t.get("dtype")))
+                for t in (*entry.get("inputs", []), *entry.get("outputs", []))
+                if isinstance(t, dict)
+            }
+            key = tuple(combo.get(n, "") for n in names)
+            if "" in key or key in seen:
+                continue
+            seen.add(key)
+            for n, d in zip(names, key, strict=True):
+                columns[n].append(d)
+        if seen:
+            return columns, str(path.relative_to(op.root))
+    return None
+
+
+_BINARY_DTYPES = {"float": "float32", "float32": "float32", "float16": "float16", "bfloat16": "bfloat16"}
+_BINARY_DTYPES |= {"int32": "int32", "int8": "int8", "int16": "int16", "int64": "int64", "uint8": "uint8"}
+_BINARY_DTYPES |= {"bool": "bool", "bf16": "bfloat16", "fp16": "float16", "fp32": "float32"}
 
 
 def _shown(path: Path, root: Path) -> str:
@@ -108,9 +151,23 @@ def _tensors(
     notes: list[str] = []
     desc = op_description(op.root, op.op_type) if op.layout != "kernel_launch" else None
     if op.opdef is not None:
-        notes.append(f"tensors and dtypes from the OpDef in {op.files.host}")
-        ins = [Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes]) for t in op.opdef.inputs]
+        notes.append(f"tensors and dtypes from the OpDef in {op.files.opdef or op.files.host}")
+        ins = [
+            Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes], param=t.param_type)
+            for t in op.opdef.inputs
+        ]
+        for t in ins:
+            if t.param == "DYNAMIC":
+                notes.append(
+                    f"TODO input {t.name}: DYNAMIC in the OpDef (a list of tensors); the spec passes one"
+                )
         outs = [Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes]) for t in op.opdef.outputs]
+        soc = soc_binary_dtypes(op, [t.name for t in (*ins, *outs)])
+        if soc is not None:
+            columns, where = soc
+            for t in (*ins, *outs):
+                t.dtypes = columns[t.name]
+            notes.append(f"dtype columns the SoC builds from {where}")
     elif desc is not None:
         notes.append(f"tensors and dtypes from the op description {op.op_type}.json")
         ins = [Tensor(n, d) for n, d in desc[0]]
@@ -169,6 +226,10 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
         for t in tensors:
             dtypes = ", ".join(f'"{d}"' for d in t.dtypes) or '"float16"'
             lines += ["", f"[[{table}]]", f'name = "{t.name}"', f"dtypes = [{dtypes}]"]
+            if t.param == "DYNAMIC":
+                lines.append(
+                    "# TODO: DYNAMIC in the OpDef (a list of tensors); the spec and the CPU twin pass one"
+                )
             if table == "inputs":
                 if t.hint is not None and t.hint.range is not None:
                     lo, hi = (float(v) + 0.0 for v in t.hint.range)  # + 0.0: no "-0.0"
@@ -181,7 +242,7 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
             default = str(attr.default).lower() if attr.type == "bool" else repr(attr.default)
             lines += [
                 f'type = "{attr.type}"',
-                f"default = {default}  # the OpDef default ({op.files.host}:{attr.line})",
+                f"default = {default}  # the OpDef default ({op.files.opdef or op.files.host}:{attr.line})",
             ]
         else:
             lines += [
@@ -197,7 +258,7 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
             if case_attrs:
                 notes.append(f"attr values of the sample's call from {_shown(path, op.root)}")
                 break
-    case_lines, case_names, case_notes = _cases(op, ins, case_attrs)
+    case_lines, case_names, case_notes = _cases(op, ins, case_attrs, outs)
     lines += case_lines
     notes += case_notes
     return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=case_names)
@@ -222,8 +283,9 @@ def _domain(op: OperatorProject, ins: list[Tensor]) -> list[str]:
 
 
 def _cases(
-    op: OperatorProject, ins: list[Tensor], attrs: dict[str, int]
+    op: OperatorProject, ins: list[Tensor], attrs: dict[str, int], outs: list[Tensor] | None = None
 ) -> tuple[list[str], list[str], list[str]]:
+    outs = outs or []
     notes: list[str] = []
     shapes: dict[str, list[int]] = {}
     values: dict[str, list[float]] = {}
@@ -247,17 +309,29 @@ def _cases(
             "TODO cases: the sample gives no shape for " + ", ".join(t.name for t in ins if t.hint is None)
         )
     dtype = None
+    column = 0
     for t in ins:
         hint_dtype = t.hint.dtype if t.hint else None
         if t.hint is None or t.hint.values is None:
             dtype = hint_dtype if hint_dtype in t.dtypes else t.dtypes[0] if t.dtypes else "float16"
+            column = t.dtypes.index(dtype) if dtype in t.dtypes else 0
             break
+    # A column whose tensors differ (x float16 with rstd float32): the others named per tensor.
+    tensors = [*ins, *outs]
+    mixed = {
+        t.name: t.dtypes[column]
+        for t in tensors
+        if len(t.dtypes) > column and len(t.dtypes) > 1 and t.dtypes[column] != dtype
+    }
+    mixed_line = ("dtypes = { " + ", ".join(f'{n} = "{d}"' for n, d in mixed.items()) + " }") if mixed else ""
     names = ["sample"]
     out = ["", "[[cases]]", f'name = "sample"{"  # TODO: shapes" if todo else ""}']
     if all(len(t.dtypes) == 1 for t in ins):
         pass  # one dtype per tensor: nothing to choose
     elif dtype:
         out.append(f'dtype = "{dtype}"')
+        if mixed_line:
+            out.append(mixed_line)
     out.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in shapes.items()) + " }")
     if values:
         out.append(
@@ -274,6 +348,8 @@ def _cases(
             out += ["", "[[cases]]", 'name = "sample-x4"  # the sample\'s shape with 4x the first dim']
             if dtype and not all(len(t.dtypes) == 1 for t in ins):
                 out.append(f'dtype = "{dtype}"')
+                if mixed_line:
+                    out.append(mixed_line)
             out.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in grown.items()) + " }")
             if attr_line:
                 out.append(attr_line)

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR, OPBASE_INCLUDE_DIRS
+from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR, OPBASE_DIRS
 
 pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not available")
 
@@ -19,7 +19,7 @@ INVALID = 2**64 - 1
 
 def _run(tmp_path: Path, source: str) -> list[str]:
     (tmp_path / "t.cpp").write_text(source)
-    flags = ["-I", str(INCLUDE_DIR), *(f for d in OPBASE_INCLUDE_DIRS for f in ("-I", str(INCLUDE_DIR / d)))]
+    flags = ["-I", str(INCLUDE_DIR), *(f for d in OPBASE_DIRS for f in ("-I", str(INCLUDE_DIR / d)))]
     subprocess.run(
         ["g++", "-std=c++17", "-O0", *flags, str(tmp_path / "t.cpp"), "-o", str(tmp_path / "t")],
         check=True,

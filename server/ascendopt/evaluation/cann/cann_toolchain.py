@@ -127,7 +127,8 @@ class CannToolchain:
             if (runner.name, key) not in self._built and (await runner.get(base, [".built"]))[
                 ".built"
             ] is None:
-                await runner.put(values["build"], {p: t.encode() for p, t in candidate.files.items()})
+                tree = project.tree_files(candidate.files)
+                await runner.put(values["build"], {p: t.encode() for p, t in tree.items()})
                 if project.layout != "kernel_launch" and project.spec is not None:
                     await runner.put(
                         values["driver"], {"ascendopt_driver.cpp": driver_source(project).encode()}
@@ -223,8 +224,6 @@ def _build_issues(
     )
     issues = map_diagnostics(text, set(candidate.files), fallback)
     return issues or [fallback]
-
-
 
 
 def local_cann_evaluator(

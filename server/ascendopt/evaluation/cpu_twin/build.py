@@ -12,6 +12,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import os
+import posixpath
+import re
 import shutil
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -30,11 +32,6 @@ TWIN_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = TWIN_DIR / "include"
 RUNTIME_DIR = TWIN_DIR / "runtime"
 TWIN_PATTERNS = ("include/**/*", "runtime/*.cpp", "runtime/*.h")
-
-# The ops-base package CANN installs (log/log.h, util/math_util.h, op_host/tiling_base_util.h, …), searched
-# after the operator's own folders as ops-math's FindOPBASE.cmake lists OPBASE_INC_DIRS: <inc>,
-# <inc>/op_common, <inc>/op_common/op_host. Paths under the twin's include/ folder.
-OPBASE_INCLUDE_DIRS = ("opbase", "opbase/op_common", "opbase/op_common/op_host")
 
 CXX = os.environ.get("ASCENDOPT_CXX", "g++")
 CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
@@ -142,7 +139,14 @@ class Builder:
             return self._twin_dir
 
     async def _cached(
-        self, key: str, suffix: str, argv_for: list[str], cwd: str, user_files: set[str], fallback: Issue
+        self,
+        key: str,
+        suffix: str,
+        argv_for: list[str],
+        cwd: str,
+        user_files: set[str],
+        fallback: Issue,
+        project: OperatorProject | None = None,
     ) -> str:
         """Run a compile/link command that writes `{out}` unless its product is already cached."""
         out = self._path(key, suffix)
@@ -151,12 +155,17 @@ class Builder:
             if out in self._known:
                 return out
             async with self._compiles:
-                result = await self.runner.produce(argv_for, cwd=cwd, out=out, limits=self._limits(cwd, out))
+                # Inside a repository the compiler reads the whole tree the sources were laid out in.
+                read = tree_root(project, cwd) if project is not None else cwd
+                result = await self.runner.produce(argv_for, cwd=cwd, out=out, limits=self._limits(read, out))
             if result.returncode != 0:
                 detail = result.killed_reason
                 if detail:
                     raise CompileError([fallback.model_copy(update={"message": f"compiler {detail}"})])
-                raise CompileError(map_diagnostics(result.stderr, user_files, fallback, supported_names()))
+                issues = map_diagnostics(result.stderr, user_files, fallback, supported_names())
+                raise CompileError(
+                    explain_missing_headers(issues, project) if project is not None else issues
+                )
             self._known.add(out)
             return out
 
@@ -206,25 +215,21 @@ class Builder:
             return None
         twin = await self.twin_dir()
         headers = _headers(files)
-        key = _digest(self._twin_digest, "host", host, files[host], *headers)
-        argv = [
-            CXX,
-            *CXXFLAGS,
-            "-I",
-            f"{twin}/include",
-            *include_flags(project, host, files),
-            *_opbase_flags(twin),
-            "-c",
-            host,
-            "-o",
-            "{out}",
-        ]
+        sources = [host, *(s for s in project.files.host_sources if s in files)]
+        key = _digest(self._twin_digest, "host", *(f"{s}\0{files[s]}" for s in sources), *headers)
+        argv = [CXX, *CXXFLAGS, "-I", f"{twin}/include", *include_flags(project, host, files, twin)]
+        if len(sources) == 1:
+            argv += ["-c", host, "-o", "{out}"]
+        else:
+            # Several host sources (a tiling program calling into `*_tiling_arch35.cpp`): one
+            # relocatable object, as CANN links them into one host library.
+            argv += ["-r", "-nostdlib", *sources, "-o", "{out}"]
         fallback = Issue(
             file=host,
             line=project.tiling.range.start_line if project.tiling else 1,
             message="the tiling program failed to build",
         )
-        return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback)
+        return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback, project)
 
     async def kernel_object(
         self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], dtypes: dict[str, str]
@@ -266,8 +271,7 @@ class Builder:
             *CXXFLAGS,
             "-I",
             f"{twin}/include",
-            *include_flags(project, kernel, files),
-            *_opbase_flags(twin),
+            *include_flags(project, kernel, files, twin),
             "-DASCENDOPT_TWIN_KERNEL",
             f"-DASCENDOPT_OP_TYPE={project.op_type}",
             *macros,
@@ -280,7 +284,7 @@ class Builder:
         fallback = Issue(
             file=kernel, line=project.kernel.range.start_line, message="the kernel failed to build"
         )
-        return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback)
+        return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback, project)
 
     async def launcher_object(self, project: OperatorProject, src_dir: Path | str, noop: bool = False) -> str:
         twin = await self.twin_dir()
@@ -342,21 +346,64 @@ class Builder:
         return Path(await self.link([*runtime, *([host] if host else []), launcher], src_dir, project))
 
 
-def include_flags(project: OperatorProject, source: str, files: dict[str, str]) -> list[str]:
+def include_flags(
+    project: OperatorProject, source: str, files: dict[str, str], twin: str | None = None
+) -> list[str]:
     """The include paths CANN's build uses for this layout, relative to the build folder: the
     source's own folder, then op_kernel/ and op_host/ (msOpGen and CANN open repos compile each
     against both), then the operator root (kernel-launch samples keep data_utils.h and
-    *_tiling.h there)."""
+    *_tiling.h there). Inside a repository, then the folders its CMake lists (OP_TILING_INCLUDE:
+    the repo root, `common/inc`, …; relative, since the build folder has the repo's shape), and
+    for every open-repo operator the twin's ops-base folders (FindOPBASE.cmake's OPBASE_INC_DIRS)."""
     folders = [str(PurePosixPath(source).parent)]
     dirs = {str(PurePosixPath(f).parent) for f in files}
     for d in ("op_kernel", "op_host", "."):
         if d in dirs and d not in folders:
             folders.append(d)
+    if project.repo is not None:
+        folders += [posixpath.relpath(d or ".", project.repo.prefix) for d in project.repo.include_dirs]
+    if project.layout == "cann_open" and twin is not None:
+        folders += [f"{twin}/include/{d}" for d in OPBASE_DIRS]
     return [flag for d in folders for flag in ("-I", d)]
 
 
-def _opbase_flags(twin: str) -> list[str]:
-    return [flag for d in OPBASE_INCLUDE_DIRS for flag in ("-I", f"{twin}/include/{d}")]
+# The twin's ops-base headers (include/opbase/ is ops-base's include/), on the path as
+# FindOPBASE.cmake's OPBASE_INC_DIRS puts them: the folder, op_common/, op_common/op_host/.
+OPBASE_DIRS = ("opbase", "opbase/op_common", "opbase/op_common/op_host")
+_NO_SUCH_FILE = re.compile(r"([^\s:]+): No such file or directory")
+
+
+def tree_root(project: OperatorProject, src_dir: str) -> str:
+    """The build folder's root: above the operator folder by its depth inside the repository."""
+    if project.repo is None:
+        return src_dir
+    return str(PurePosixPath(src_dir).parents[len(PurePosixPath(project.repo.prefix).parts) - 1])
+
+
+def explain_missing_headers(issues: list[Issue], project: OperatorProject) -> list[Issue]:
+    """A header the compiler did not find, told as which header, from which file:line, and the
+    folders searched (the operator's, the repository's, the twin's)."""
+    out = []
+    for issue in issues:
+        m = _NO_SUCH_FILE.search(issue.message)
+        if m is None:
+            out.append(issue)
+            continue
+        header = m.group(1)
+        # The include the compiler stopped at (its file and line), else any place naming the header.
+        known = [u for u in (project.repo.unresolved if project.repo else []) if u.header == header]
+        where = next((u for u in known if (u.file, u.line) == (issue.file, issue.line)), None) or next(
+            (u for u in known if u.file == issue.file), known[0] if known else None
+        )
+        searched = list(where.searched) if where else [str(PurePosixPath(issue.file).parent)]
+        searched += ["<twin>/include", *(f"<twin>/include/{d}" for d in OPBASE_DIRS)]
+        origin = f" (included from {where.file}:{where.line})" if where else ""
+        message = (
+            f"header `{header}`{origin} was not found; searched: {', '.join(dict.fromkeys(searched))}. "
+            "It is neither in the operator folder nor in its repository, and the CPU twin does not provide it"
+        )
+        out.append(issue.model_copy(update={"message": message}))
+    return out
 
 
 def _headers(files: dict[str, str]) -> list[str]:

@@ -21,6 +21,7 @@ from ascendopt.evaluation.reference import ReferenceError, load_reference, run_r
 from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_input
 from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.files import write_tree
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
@@ -49,7 +50,7 @@ class TilingPrecheck:
             assert self.project.spec is not None
             spec, data = self.project.spec, {}
             try:
-                reference = load_reference(self.project.root, spec)
+                reference = load_reference(self.project.spec_root, spec)
                 for case in self.cases:
                     inputs = {t.name: make_input(t, case, 0) for t in spec.inputs}
                     expected = run_reference(reference, spec, case, inputs)
@@ -68,10 +69,7 @@ class TilingPrecheck:
             return TilingCheck(ok=True, reason=self._skip)
         model = soc_model(self.soc or project.spec.soc)
         with tempfile.TemporaryDirectory(prefix="ascendopt-precheck-") as tmp:
-            src = Path(tmp) / "src"
-            for rel, text in candidate.files.items():
-                (src / rel).parent.mkdir(parents=True, exist_ok=True)
-                (src / rel).write_text(text, encoding="utf-8")
+            src = write_tree(project, candidate.files, Path(tmp) / "src")
             try:
                 exe = await self.builder.build_tiling_runner(project, src, candidate.files)
             except CompileError as exc:
@@ -114,11 +112,8 @@ async def precheck_spec(
     builder = builder or Builder()
     failed: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="ascendopt-precheck-") as tmp:
-        src = Path(tmp) / "src"
         files = project.read_files()
-        for rel, text in files.items():
-            (src / rel).parent.mkdir(parents=True, exist_ok=True)
-            (src / rel).write_text(text, encoding="utf-8")
+        src = write_tree(project, files, Path(tmp) / "src")
         tiling = project.layout != "kernel_launch" and project.files.host is not None
         exes: dict[tuple[tuple[str, str], ...], Path] = {}
         try:
