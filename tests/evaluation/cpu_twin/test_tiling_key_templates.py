@@ -91,3 +91,14 @@ def test_template_parameter_lists() -> None:
         ("int", "BUFFER_MODE"),
         ("bool", "B"),
     ]
+
+
+async def test_a_templated_entry_without_a_declaration_says_so(tmp_path: Path) -> None:
+    op = write_axpy_like(tmp_path)
+    key_h = op / "op_kernel" / "axpy_like_tiling_key.h"
+    key_h.write_text(key_h.read_text().split("ASCENDC_TPL_ARGS_DECL")[0] + "#endif\n")
+    host = op / "op_host" / "axpy_like_tiling.cpp"
+    host.write_text(host.read_text().replace("GET_TPL_TILING_KEY(mode, doubleBuffer)", "mode"))
+    ev = await _verify(op)
+    assert ev.status == "compile_error"
+    assert any("no ASCENDC_TPL_ARGS_DECL" in e.message for e in ev.compile_errors), ev.compile_errors

@@ -244,11 +244,8 @@ class Builder:
             # kernel that copies the tiling into a struct of its own (op_kernel/*_tiling.h, often
             # under the same include guard as op_host's) must not see op_host's header.
             include_tiling = ["-include", project.files.tiling_data]
-        if project.kernel.tiling_key_template and not any(
-            "ASCENDC_TPL_ARGS_DECL" in t for t in files.values()
-        ):
-            raise CompileError([_no_tiling_key_declaration(project)])
-        shim = entry_shim(project)
+        declared = any("ASCENDC_TPL_ARGS_DECL" in t for t in files.values())
+        shim = entry_shim(project, tiling_key_declared=declared)
         key = _digest(
             self._twin_digest,
             "kernel",
@@ -461,7 +458,7 @@ def _slots(project: OperatorProject) -> list[str]:
     return slots
 
 
-def entry_shim(project: OperatorProject) -> str:
+def entry_shim(project: OperatorProject, tiling_key_declared: bool = True) -> str:
     """A file that includes the kernel and calls its entry from `extern "C" ascendopt_entry`, or ""
     when a plain `extern "C"` declaration reaches the entry. A by-value parameter (a tiling struct
     main.cpp reads from a file) is read from its input buffer. An entry templated over its tiling key
@@ -478,6 +475,9 @@ def entry_shim(project: OperatorProject) -> str:
         f'#include "{project.files.kernel}"\n'
     )
     if k.tiling_key_template and k.template:
+        if not tiling_key_declared:
+            # After the kernel's own errors (a missing header stops g++ first), this one.
+            return head + f'#error "{_no_tiling_key_declaration(project)}"\n'
         return head + _tiling_key_dispatch(project, args)
     return (
         head
@@ -485,14 +485,12 @@ def entry_shim(project: OperatorProject) -> str:
     )
 
 
-def _no_tiling_key_declaration(project: OperatorProject) -> Issue:
+def _no_tiling_key_declaration(project: OperatorProject) -> str:
     k = project.kernel
-    return Issue(
-        file=project.files.kernel,
-        line=k.range.start_line,
-        message=f"kernel entry {k.name} is a template {k.template} that no launch instantiates, and no "
+    return (
+        f"kernel entry {k.name} is a template {k.template} that no launch instantiates, and no "
         "ASCENDC_TPL_ARGS_DECL is among the operator's files: the instantiations its tiling key chooses "
-        "from are unknown",
+        "from are unknown"
     )
 
 
