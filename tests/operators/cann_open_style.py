@@ -1,7 +1,8 @@
 """A look-alike of a CANN open operator repository (ops-math / ops-nn style), written for the tests.
 
 `<repo>/build.sh`, `<repo>/CMakeLists.txt`, `<repo>/common/inc/op_host/scale_registry.h`,
-`<repo>/norm/norm_helpers/blend.h` (reached by a relative include) and one operator
+`<repo>/norm/norm_helpers/blend.h` (reached by a relative include), another operator's kernel
+header (reached as CANN's kernel build lays kernels out: `../other_op/other.h`) and one operator
 `<repo>/norm/scale_norm/` with an OpDef in `op_host/scale_norm_def.cpp` (two inputs, a float32
 secondary output, an attr), a tiling program full of `OP_CHECK_IF(…, return …)` and an `#if`-split
 if/else chain, a templated kernel entry, an `arch35` variant for the 950 and an aclnn example.
@@ -102,6 +103,7 @@ KERNEL = """\
 #include "kernel_operator.h"
 #include "scale_norm.h"
 #include "../../norm_helpers/blend.h"
+#include "../other_op/other.h"
 
 template <uint32_t schMode>
 __global__ __aicore__ void scale_norm(GM_ADDR x, GM_ADDR weight, GM_ADDR y, GM_ADDR inv,
@@ -160,7 +162,8 @@ def write_repo(root: Path, *, missing_header: bool = False) -> Path:
         "common/inc/op_host/unused_registry.h": "#pragma once\n",
         "norm/norm_helpers/blend.h": '#pragma once\n#include "blend_impl.h"\n',
         "norm/norm_helpers/blend_impl.h": "#pragma once\ninline int Blend(int a) { return a; }\n",
-        "norm/other_op/op_kernel/other.h": "#pragma once\n",
+        "norm/other_op/op_kernel/other.h": "#pragma once\n// other_op's kernel header\n",
+        "norm/other_op/op_kernel/unused.h": "#pragma once\n",
         "norm/scale_norm/op_host/scale_norm_def.cpp": DEF,
         "norm/scale_norm/op_host/scale_norm_tiling.cpp": TILING,
         "norm/scale_norm/op_host/scale_norm_tiling_arch35.cpp": TILING_ARCH35,

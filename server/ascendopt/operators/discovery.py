@@ -534,6 +534,9 @@ def _build(
     kernel: KernelEntry = extract.kernel_entry(ksrc, kfn, name, inputs, outputs)  # type: ignore[arg-type]
     if launch_site is not None:
         _bind_params(kernel, *launch_site)
+    kernel.tiling_key_template = (
+        layout != "kernel_launch" and kernel.template is not None and not kernel.template_args
+    )
     issues.extend(_unsupported(kernel, ksrc.path, hsrc if launch_site is not None else None, launch_site))
     if tiling is None and hsrc is not None:
         tiling = extract.tiling_program(hsrc, ("TilingFunc", *extract.registered_tiling_functions(hsrc)))
@@ -616,8 +619,19 @@ def _repo_context(
         MissingInclude(header=m.header, file=m.file, line=m.line, searched=m.searched) for m in missing
     ]
     family = cann_open.soc_family(_spec_soc(root, external))
+    here = root.resolve()
+    relocated = {
+        key: posixpath.relpath(real, here)
+        for key, real in closure.items()
+        if Path(posixpath.normpath(here / key)) != real.resolve()
+    }
     return RepoContext(
-        root=repo, prefix=prefix, include_dirs=include_dirs, soc_family=family, unresolved=unresolved
+        root=repo,
+        prefix=prefix,
+        include_dirs=include_dirs,
+        soc_family=family,
+        unresolved=unresolved,
+        relocated=relocated,
     )
 
 
@@ -675,7 +689,7 @@ def _unsupported(
                 "main.cpp fills it in code, not from an ./input file: the CPU twin cannot make it",
             )
         )
-    if kernel.template is not None and kernel.template_args is None:
+    if kernel.template is not None and kernel.template_args is None and not kernel.tiling_key_template:
         out.append(
             Issue(
                 file=path,

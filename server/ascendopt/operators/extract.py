@@ -111,6 +111,12 @@ def _roles(names: list[str], inputs: list[str], outputs: list[str]) -> list[Para
             roles.append("input" if sum(r == "input" for r in roles) < len(inputs) else "output")
         else:
             roles.append("output" if low.startswith(_OUTPUT_HINTS) else "input")
+    data = [i for i, r in enumerate(roles) if r in ("input", "output")]
+    if (inputs or outputs) and len(data) == len(inputs) + len(outputs):
+        # CANN binds the entry's data parameters by position (OpDef inputs, then outputs), whatever
+        # they are called: `add_example(x, y, z)` with OpDef x1, x2 → y has `y` as its second input.
+        for k, i in enumerate(data):
+            roles[i] = "input" if k < len(inputs) else "output"
     if "output" not in roles:
         # With no declaration to go by, the last data parameter is the output.
         data = [i for i, r in enumerate(roles) if r == "input"]

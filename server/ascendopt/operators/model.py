@@ -37,6 +37,9 @@ class KernelEntry(BaseModel):
     extern_c: bool = True
     template: str | None = None  # `<typename T, int N>` when the entry is a template
     template_args: str | None = None  # `<half, 8>`: the instantiation the launch site names
+    # A template no launch instantiates: CANN's build instantiates it for every ASCENDC_TPL_SEL combination
+    # and the tiling key picks one at run time (the CPU twin's entry shim does the same).
+    tiling_key_template: bool = False
 
     def names(self, role: ParamRole) -> list[str]:
         return [p.name for p in self.params if p.role == role]
@@ -151,6 +154,9 @@ class RepoContext(BaseModel):
     prefix: str  # the operator folder inside it, POSIX (`norm/rms_norm`)
     include_dirs: list[str] = Field(default_factory=list)  # repo-relative, as its CMake lists them
     soc_family: str = "ascend910b"  # the SoC whose variant was picked
+    # Headers carried where CANN's kernel build finds them, not where they sit (a kernel's
+    # `../rms_norm/x.h` is norm/rms_norm/op_kernel/x.h): context key → the file, from the op root.
+    relocated: dict[str, str] = Field(default_factory=dict)
     # Includes resolved nowhere in the repo: the toolchain (twin or CANN) must provide them.
     unresolved: list[MissingInclude] = Field(default_factory=list)
 
@@ -207,7 +213,8 @@ class OperatorProject(BaseModel):
         out = {}
         for rel in self.files.all():
             try:
-                out[rel] = (self.root / rel).read_text(encoding="utf-8")
+                real = self.repo.relocated.get(rel, rel) if self.repo is not None else rel
+                out[rel] = (self.root / real).read_text(encoding="utf-8")
             except (OSError, UnicodeDecodeError):
                 if rel in self.files.named():
                     raise

@@ -245,9 +245,12 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
                 f"default = {default}  # the OpDef default ({op.files.opdef or op.files.host}:{attr.line})",
             ]
         else:
+            # A required attr (`.Attr("N").Int()`) has a type but no default; a list or string none.
+            kind = attr.type or "float"
             lines += [
-                'type = "float"',
-                "default = 0.0  # TODO: the OpDef gives no default of a type the spec takes",
+                f'type = "{kind}"',
+                f"default = {'0' if kind == 'int' else 'false' if kind == 'bool' else '0.0'}"
+                "  # TODO: the OpDef gives no default (a required attr, or a type the spec does not take)",
             ]
             notes.append(f"TODO attr {attr.name}: no default in the OpDef")
     lines += _domain(op, ins)

@@ -3,12 +3,19 @@
 #ifndef ASCENDOPT_TWIN_HOST_H
 #define ASCENDOPT_TWIN_HOST_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <initializer_list>
+#include <map>
+#include <memory>
+#include <set>
 #include <string>
 #include <vector>
+
+#include "securec.h"  // CANN's host headers bring securec in with them; host code calls memset_s unannounced
 
 #include "register/tilingdata_base.h"
 
@@ -245,6 +252,12 @@ public:
     const char *GetNodeType() const { return opType_.c_str(); }
     size_t GetComputeNodeInputNum() const { return inShapes_.size(); }
     int32_t GetDeterministic() const { return 0; }
+    // Untyped form: zeroed bytes (the twin always provides a platform, which repos consult first).
+    const void *GetCompileInfo() const
+    {
+        static const uint64_t zeros[64] = {};
+        return zeros;
+    }
     template <typename T> const T *GetCompileInfo() const
     {
         static T info{};

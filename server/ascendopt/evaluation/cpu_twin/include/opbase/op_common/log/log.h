@@ -1,0 +1,161 @@
+// AscendOptimizer CPU twin: the ops-base logging and check macros CANN's open operator repos include as
+// "log/log.h" / "op_common/log/log.h" (written from their use in the repos and CANN's logging docs).
+// Errors and warnings go to stderr, where the runner shows them when a tiling program fails; info and debug
+// logs are printed only with ASCENDOPT_TWIN_LOG=debug (their arguments are not evaluated otherwise).
+#ifndef ASCENDOPT_TWIN_OPBASE_LOG_H
+#define ASCENDOPT_TWIN_OPBASE_LOG_H
+
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "ascendopt_twin/host.h"
+
+#define DLOG_DEBUG 0
+#define DLOG_INFO 1
+#define DLOG_WARN 2
+#define DLOG_ERROR 3
+
+namespace Ops {
+namespace Base {
+namespace twin_log {
+inline bool Enabled(int level)
+{
+    if (level >= DLOG_WARN) return true;
+    const char *v = std::getenv("ASCENDOPT_TWIN_LOG");
+    return v != nullptr && std::strcmp(v, "debug") == 0;
+}
+inline const char *Name(const char *s) { return s == nullptr ? "nil" : s; }
+inline const char *Name(const std::string &s) { return s.c_str(); }
+template <typename C> inline auto Name(const C *context) -> decltype(context->GetNodeName())
+{
+    return context == nullptr ? "nil" : context->GetNodeName();
+}
+template <typename C> inline auto Name(C *context) -> decltype(context->GetNodeName())
+{
+    return context == nullptr ? "nil" : context->GetNodeName();
+}
+inline void Log(int level, const char *op, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+inline void Log(int level, const char *op, const char *fmt, ...)
+{
+    static const char *const kLevel[] = {"DEBUG", "INFO", "WARNING", "ERROR"};
+    char buf[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    std::vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    std::fprintf(stderr, "[%s] %s: %s\n", kLevel[level & 3], op, buf);
+}
+inline void Log(int level, const char *op) { Log(level, op, "%s", ""); }
+
+inline std::string Text(const char *s) { return s == nullptr ? "nil" : s; }
+inline std::string Text(const std::string &s) { return s; }
+template <typename T> inline typename std::enable_if<std::is_arithmetic<T>::value, std::string>::type Text(T v)
+{
+    std::ostringstream o;
+    o << +v;
+    return o.str();
+}
+// OP_LOGE_FOR_INVALID_*: "<what>: a, b, c" with each argument as text.
+template <typename E, typename... A> inline void Invalid(const E &entity, const char *what, const A &...args)
+{
+    std::string msg = what;
+    const char *sep = ": ";
+    for (const std::string &s : {Text(args)...}) {
+        msg += sep;
+        msg += s;
+        sep = ", ";
+    }
+    Log(DLOG_ERROR, Name(entity), "%s", msg.c_str());
+}
+}  // namespace twin_log
+
+inline std::string ToString(const gert::Shape &shape)
+{
+    std::string s = "[";
+    for (size_t i = 0; i < shape.GetDimNum(); ++i) s += (i ? ", " : "") + std::to_string(shape.GetDim(i));
+    return s + "]";
+}
+inline std::string ToString(ge::DataType type) { return "DT(" + std::to_string(static_cast<int>(type)) + ")"; }
+inline std::string ToString(ge::Format format) { return "FORMAT(" + std::to_string(static_cast<int>(format)) + ")"; }
+inline std::string ToString(const std::vector<const gert::Shape *> &v)
+{
+    std::string s;
+    for (const gert::Shape *p : v) s += (s.empty() ? "" : ", ") + (p ? ToString(*p) : std::string("nil"));
+    return s;
+}
+}  // namespace Base
+}  // namespace Ops
+
+#define ASCENDOPT_TWIN_OP_LOG(level, opName, ...)                                                   \
+    do {                                                                                            \
+        if (::Ops::Base::twin_log::Enabled(level))                                                  \
+            ::Ops::Base::twin_log::Log(level, ::Ops::Base::twin_log::Name(opName), ##__VA_ARGS__); \
+    } while (0)
+#define OP_LOGD(opName, ...) ASCENDOPT_TWIN_OP_LOG(DLOG_DEBUG, opName, __VA_ARGS__)
+#define OP_LOGI(opName, ...) ASCENDOPT_TWIN_OP_LOG(DLOG_INFO, opName, __VA_ARGS__)
+#define OP_LOGW(opName, ...) ASCENDOPT_TWIN_OP_LOG(DLOG_WARN, opName, __VA_ARGS__)
+#define OP_LOGE(opName, ...) ASCENDOPT_TWIN_OP_LOG(DLOG_ERROR, opName, __VA_ARGS__)
+#define OP_LOGE_WITHOUT_REPORT(opName, ...) OP_LOGE(opName, __VA_ARGS__)
+#define D_OP_LOGD(opName, ...) OP_LOGD(opName, __VA_ARGS__)
+#define D_OP_LOGI(opName, ...) OP_LOGI(opName, __VA_ARGS__)
+#define D_OP_LOGW(opName, ...) OP_LOGW(opName, __VA_ARGS__)
+#define D_OP_LOGE(opName, ...) OP_LOGE(opName, __VA_ARGS__)
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+
+// OP_CHECK_IF(condition, log, return_expr): when the condition holds, log and run return_expr.
+#define OP_CHECK_IF(condition, log, return_expr) \
+    do {                                         \
+        if (unlikely(condition)) {               \
+            log;                                 \
+            return_expr;                         \
+        }                                        \
+    } while (0)
+// A null pointer fails the tiling (or infer-shape) function with GRAPH_FAILED, naming the pointer.
+#define OP_CHECK_NULL_WITH_CONTEXT(context, ptr)                  \
+    do {                                                          \
+        if ((ptr) == nullptr) {                                   \
+            OP_LOGE(context, "%s is nullptr!", #ptr);             \
+            return ge::GRAPH_FAILED;                              \
+        }                                                         \
+    } while (0)
+
+#define ASCENDOPT_TWIN_INVALID(entity, what, ...) ::Ops::Base::twin_log::Invalid(entity, what, __VA_ARGS__)
+#define OP_LOGE_WITH_INVALID_INPUT_SHAPE(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid input shape", __VA_ARGS__)
+#define OP_LOGE_WITH_INVALID_ATTR(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid attr", __VA_ARGS__)
+#define OP_LOGE_WITH_INVALID_ATTR_SIZE(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid attr size", __VA_ARGS__)
+#define OP_LOGE_WITH_INVALID_INPUT(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid input", __VA_ARGS__)
+#define OP_LOGE_WITH_INVALID_INPUT_SHAPESIZE(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid input shape size", __VA_ARGS__)
+#define OP_LOGE_WITH_INVALID_INPUT_FORMAT(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid input format", __VA_ARGS__)
+#define OP_LOGE_WITH_INVALID_INPUT_DTYPE(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid input dtype", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPE(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid shape", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPE_WITH_REASON(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid shape", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPES_WITH_REASON(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid shapes", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPEDIM(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid dim count", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPEDIM_WITH_REASON(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid dim count", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPEDIMS_WITH_REASON(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid dim counts", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPESIZE(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid shape size", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_SHAPESIZE_WITH_REASON(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid shape size", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_FORMAT(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid format", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_FORMAT_WITH_REASON(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid format", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_DTYPE(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid dtype", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_DTYPE_WITH_REASON(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid dtype", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_DTYPES_WITH_REASON(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid dtypes", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_VALUE(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid value", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_VALUE_WITH_REASON(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid value", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_VALUES_WITH_REASON(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid values", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_LISTSIZE(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid list size", __VA_ARGS__)
+#define OP_LOGE_FOR_INVALID_TENSORNUM(e, ...) ASCENDOPT_TWIN_INVALID(e, "invalid tensor count", __VA_ARGS__)
+
+#endif
