@@ -241,11 +241,12 @@ class Optimizer:
 
 
 def _recorded_settings(journal: EpisodeJournal) -> EpisodeSettings | None:
-    """The settings an episode started with (None: no start record that this version can read)."""
-    start = [e.data for e in journal.events("start") if isinstance(e.data, StartEvent)]
-    with contextlib.suppress(ValidationError):
-        if start:
-            return EpisodeSettings.model_validate(start[0].settings)
+    """The settings of the episode's latest start (a resume that extended the budget starts again
+    with the new one); None: no start record that this version can read."""
+    for event in reversed(journal.events("start")):
+        if isinstance(event.data, StartEvent):
+            with contextlib.suppress(ValidationError):
+                return EpisodeSettings.model_validate(event.data.settings)
     return None
 
 

@@ -1,0 +1,114 @@
+"""Workflow holes of the terminal: --version, invalid options, Ctrl-C and resume, which bank."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from ascendopt.cli import app
+from ascendopt.experience.bank import BANK_FILE
+
+runner = CliRunner()
+
+
+def test_version() -> None:
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and re.fullmatch(r"ascendopt \S+\n", result.stdout)
+
+
+def test_an_invalid_option_is_one_sentence_naming_it_with_exit_code_2(add_op: Path) -> None:
+    for args, option in (
+        (["optimize", str(add_op), "--budget", "0"], "--budget"),
+        (["campaign", str(add_op), "--budget", "2"], "--budget"),
+        (["campaign", str(add_op), "--jobs", "0"], "--jobs"),
+        (["optimize", str(add_op), "--backend", "bogus"], "--backend"),
+    ):
+        result = runner.invoke(app, args)
+        assert result.exit_code == 2, (args, result.output)
+        assert option in result.output and "Traceback" not in result.output, result.output
+        assert len(result.output.strip().splitlines()) <= 6, result.output
+    assert not (add_op / ".ascendopt" / "episodes").exists()  # nothing was started
+
+
+def test_commands_in_an_operator_and_its_parent_share_one_bank(tmp_path: Path, add_op: Path) -> None:
+    repo = add_op.parent  # tmp/ws, made a repository: the operator is one folder of it
+    (repo / ".git").mkdir()
+    env = {**os.environ, "COLUMNS": "80"}
+    done = subprocess.run(
+        [sys.executable, "-m", "ascendopt", "experience", "list", "--json"],
+        cwd=add_op,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert f"bank: {repo / BANK_FILE}" in done.stderr and json.loads(done.stdout)
+    assert (repo / BANK_FILE).exists() and not (add_op / ".ascendopt").exists()
+    from_parent = subprocess.run(
+        [sys.executable, "-m", "ascendopt", "experience", "list", "--json"],
+        cwd=repo,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert f"bank: {repo / BANK_FILE}" in from_parent.stderr
+
+
+def _starts(events: Path) -> list[dict[str, object]]:
+    lines = [json.loads(line) for line in events.read_text().splitlines() if line.strip()]
+    return [e["data"]["settings"] for e in lines if e["type"] == "start"]
+
+
+def test_ctrl_c_prints_the_resume_command_and_a_larger_budget_extends_the_episode(add_op: Path) -> None:
+    env = {**os.environ, "COLUMNS": "80"}
+    cmd = [sys.executable, "-m", "ascendopt", "optimize", str(add_op), "--seed", "2"]
+    episodes = add_op / ".ascendopt" / "episodes"
+    proc = subprocess.Popen(
+        [*cmd, "--budget", "8"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,
+    )
+    deadline = time.time() + 180
+    while time.time() < deadline and proc.poll() is None:
+        found = list(episodes.glob("*/events.jsonl")) if episodes.exists() else []
+        if found and '"evaluation"' in found[0].read_text():
+            break
+        time.sleep(0.2)
+    os.killpg(proc.pid, signal.SIGINT)  # what Ctrl-C in a terminal does: the whole foreground group
+    _, stderr = proc.communicate(timeout=180)
+    assert proc.returncode == 130, stderr[-2000:]
+    assert "Traceback" not in stderr
+    match = re.search(r"ascendopt optimize (\S+) --resume (\S+)", stderr)
+    assert match, stderr[-2000:]
+    episode = match.group(2)
+    assert Path(match.group(1)) == add_op and (episodes / episode / "events.jsonl").exists()
+
+    resumed = subprocess.run(
+        [*cmd, "--resume", episode, "--budget", "10", "--json"], capture_output=True, text=True, env=env
+    )
+    assert resumed.returncode == 0, resumed.stderr[-2000:]
+    assert "budget extended from 8 to 10 evaluations" in resumed.stderr
+    assert json.loads(resumed.stdout)["episode"] == episode
+    assert [s["budget"] for s in _starts(episodes / episode / "events.jsonl")][-1] == 10
+
+    smaller = runner.invoke(app, ["optimize", str(add_op), "--resume", episode, "--budget", "6", "--json"])
+    assert smaller.exit_code == 0, smaller.output
+    assert "budget stays at 10 evaluations" in smaller.output and "only ever extended" in smaller.output
+    assert [s["budget"] for s in _starts(episodes / episode / "events.jsonl")][-1] == 10
+
+
+def test_resume_of_an_unknown_episode_is_a_clear_error(add_op: Path) -> None:
+    result = runner.invoke(app, ["optimize", str(add_op), "--resume", "nope"])
+    assert result.exit_code == 2 and "--resume: no episode 'nope'" in result.output
