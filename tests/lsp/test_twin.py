@@ -103,6 +103,10 @@ async def test_real_episode_end_to_end_then_accept(twin: LanguageClient, workspa
     assert started["status"] == "started"
     ended = await wait_for(lambda: twin.seen.episodes, timeout=300, what="the episode")  # type: ignore[attr-defined]
     assert ended[0]["cancelled"] is False
+    outcome = ended[0]["outcome"]  # the episode's outcome record, worded by the server
+    assert outcome["headline"] == ended[0]["message"] and not outcome["headline"].startswith(OP)
+    assert outcome["status"] in ("suggestion", "no_gain")
+    assert "durations: estimate, on cpu-twin" in outcome["details"]
 
     token = next(
         t for t, v in twin.progress_reports.items() if v and getattr(v[0], "title", "") == f"Optimize {OP}"
@@ -116,6 +120,7 @@ async def test_real_episode_end_to_end_then_accept(twin: LanguageClient, workspa
         pytest.skip(f"the episode found nothing to suggest: {ended[0]['message']}")
     offered = (await wait_for(lambda: twin.seen.suggestions, timeout=30, what="the suggestion"))[-1]  # type: ignore[attr-defined]
     assert offered["id"] == suggestion_id and offered["files"]
+    assert offered["title"] == f"{OP}: {outcome['headline']}" and offered["outcome"]["status"] == "suggestion"
     result = await _run(twin, "ascendopt.acceptSuggestion", suggestion_id)
     assert result["applied"] is True
     after = {rel: (root / rel).read_text() for rel in (HOST, KERNEL)}

@@ -80,6 +80,9 @@ def test_report_html_has_the_plot_every_case_and_every_candidate(ran: tuple[Path
     if report.outcome is not None and report.outcome.status == "suggestion":
         assert [r.verdict for r in report.candidates].count("winner") == 1
         assert "<h2>The paired diff</h2>" in page and "+++ b/op_host/add_custom.cpp" in page
+    for row in report.candidates:  # a new best shows on the curve from its own evaluation on
+        if row.verdict in ("winner", "accepted") and row.evaluation and row.speedup:
+            assert report.curve[row.evaluation - 1].best_speedup >= row.speedup - 1e-9
     for c in report.cases:  # a regression is marked in the table row
         if c.regression:
             assert "▼ slower" in page

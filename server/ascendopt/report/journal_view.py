@@ -88,17 +88,19 @@ class JournalView(BaseModel):
 
 
 def budget_curve(journal: EpisodeJournal) -> list[CurvePoint]:
-    """Best speedup found so far after each evaluation (search-time, before the re-check)."""
-    used, best, points = 0, 1.0, []
+    """Best speedup found so far after each evaluation (search-time, before the re-check). A batch's
+    decisions come after all its evaluations: a new best counts from its own evaluation on."""
+    best: list[float] = []
+    first: dict[str, int] = {}  # candidate -> the index of its first evaluation
     for event in journal.events():
-        if event.type == "evaluation":
-            used += 1
-            points.append(CurvePoint(evaluations=used, best_speedup=best))
-        elif isinstance(d := event.data, DecisionEvent) and d.accepted and d.score:
-            best = max(best, 1.0 / d.score)
-            if points:
-                points[-1] = CurvePoint(evaluations=used, best_speedup=best)
-    return points
+        d = event.data
+        if isinstance(d, EvaluationEvent):
+            first.setdefault(d.candidate, len(best))
+            best.append(best[-1] if best else 1.0)
+        elif isinstance(d, DecisionEvent) and d.accepted and d.score:
+            at = first.get(d.candidate, len(best) - 1)
+            best[at:] = [max(b, 1.0 / d.score) for b in best[at:]]
+    return [CurvePoint(evaluations=i + 1, best_speedup=b) for i, b in enumerate(best)]
 
 
 def rejections(journal: EpisodeJournal) -> dict[str, int]:
