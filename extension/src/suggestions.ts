@@ -249,7 +249,7 @@ export class SuggestionReview {
     if (input instanceof vscode.TabInputTextDiff) {
       return parseSuggestionUri(input.modified)?.id;
     }
-    const reviewed = tab ? this.reviewing.get(tab.label) : undefined;
+    const reviewed = tab ? [...this.reviewing].find(([title]) => sameEditor(tab.label, title))?.[1] : undefined;
     return reviewed ?? this.store.latest()?.id;
   }
 }
@@ -262,13 +262,18 @@ async function readFileText(uri: vscode.Uri): Promise<string | undefined> {
   }
 }
 
+/** A multi-diff editor's tab label is its title plus VS Code's " (N files)". */
+function sameEditor(label: string, title: string): boolean {
+  return label === title || label.startsWith(title + ' (');
+}
+
 /** Close every diff tab of suggestion `id` (and its multi-diff editor, known by its titles). */
 export async function closeDiffs(id: string, titles: string[] = []): Promise<void> {
   const tabs: vscode.Tab[] = [];
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
       const input = tab.input;
-      if ((input instanceof vscode.TabInputTextDiff && parseSuggestionUri(input.modified)?.id === id) || titles.includes(tab.label)) {
+      if ((input instanceof vscode.TabInputTextDiff && parseSuggestionUri(input.modified)?.id === id) || titles.some((t) => sameEditor(tab.label, t))) {
         tabs.push(tab);
       }
     }
