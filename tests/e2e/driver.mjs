@@ -179,6 +179,8 @@ try {
       await shot(page, 'progress');
       // The status-bar entry during the episode: operator, percentage, evaluations.
       const running = page.locator('.statusbar-item').filter({ hasText: /add_custom \d+%/ });
+      // Past the baseline if the episode gets there in time, so the entry shows real progress.
+      await page.locator('.statusbar-item').filter({ hasText: /add_custom [1-9]\d*%/ }).first().waitFor({ timeout: 20_000 }).catch(() => undefined);
       await running.first().waitFor({ timeout: 10_000 }).then(
         async () => {
           emit('status-episode', { text: (await running.first().innerText()).replace(/\s+/g, ' ') });
