@@ -42,13 +42,22 @@ export function diffTitle(s: SuggestionParams, file: SuggestionFile): string {
   return `${s.operator} ${what}: ${file.path} (current ↔ proposed)`;
 }
 
-/** `ascendopt-proposed:/<id>/<path relative to the operator>`: the path keeps the language mode. */
-export function proposedUri(id: string, path: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: Scheme.proposed, path: `/${encodeURIComponent(id)}/${path}` });
+/** `ascendopt-proposed:/<id>/<path relative to the operator>`: the path keeps the language mode.
+ * With `onDisk`, the path is the file's own and the id and relative path ride in the query, so a
+ * diff of the two reads as a change of that file (the multi-diff editor shows no rename). */
+export function proposedUri(id: string, path: string, onDisk?: vscode.Uri): vscode.Uri {
+  return suggestionUri(Scheme.proposed, id, path, onDisk);
 }
 
-export function baseUri(id: string, path: string): vscode.Uri {
-  return vscode.Uri.from({ scheme: Scheme.base, path: `/${encodeURIComponent(id)}/${path}` });
+export function baseUri(id: string, path: string, onDisk?: vscode.Uri): vscode.Uri {
+  return suggestionUri(Scheme.base, id, path, onDisk);
+}
+
+function suggestionUri(scheme: string, id: string, path: string, onDisk?: vscode.Uri): vscode.Uri {
+  if (onDisk) {
+    return vscode.Uri.from({ scheme, path: onDisk.path, query: `${encodeURIComponent(id)}/${path}` });
+  }
+  return vscode.Uri.from({ scheme, path: `/${encodeURIComponent(id)}/${path}` });
 }
 
 /** The suggestion id and file path of a proposed/base document URI. */
@@ -56,7 +65,7 @@ export function parseSuggestionUri(uri: vscode.Uri): { id: string; path: string 
   if (uri.scheme !== Scheme.proposed && uri.scheme !== Scheme.base) {
     return undefined;
   }
-  const m = /^\/([^/]+)\/(.+)$/.exec(uri.path);
+  const m = /^\/?([^/]+)\/(.+)$/.exec(uri.query || uri.path);
   if (!m) {
     return undefined;
   }
@@ -159,9 +168,9 @@ export class SuggestionReview {
     for (const file of s.files) {
       const onDisk = vscode.Uri.parse(file.uri);
       const text = await this.readDisk(onDisk);
-      const left = text === file.current ? onDisk : baseUri(s.id, file.path);
+      const left = text === file.current ? onDisk : baseUri(s.id, file.path, onDisk);
       moved ||= text !== file.current;
-      sides.push([onDisk, left, proposedUri(s.id, file.path), file]);
+      sides.push([onDisk, left, proposedUri(s.id, file.path, onDisk), file]);
     }
     const title = reviewTitle(s);
     try {
@@ -266,7 +275,7 @@ export class SuggestionReview {
     if (input instanceof vscode.TabInputTextDiff) {
       return parseSuggestionUri(input.modified)?.id;
     }
-    const reviewed = tab ? this.reviewing.get(tab.label) : undefined;
+    const reviewed = tab ? [...this.reviewing].find(([title]) => sameEditor(tab.label, title))?.[1] : undefined;
     return reviewed ?? this.store.latest()?.id;
   }
 }
@@ -279,13 +288,18 @@ async function readFileText(uri: vscode.Uri): Promise<string | undefined> {
   }
 }
 
+/** A multi-diff editor's tab label is its title plus VS Code's " (N files)". */
+function sameEditor(label: string, title: string): boolean {
+  return label === title || label.startsWith(title + ' (');
+}
+
 /** Close every diff tab of suggestion `id` (and its multi-diff editor, known by its titles). */
 export async function closeDiffs(id: string, titles: string[] = []): Promise<void> {
   const tabs: vscode.Tab[] = [];
   for (const group of vscode.window.tabGroups.all) {
     for (const tab of group.tabs) {
       const input = tab.input;
-      if ((input instanceof vscode.TabInputTextDiff && parseSuggestionUri(input.modified)?.id === id) || titles.includes(tab.label)) {
+      if ((input instanceof vscode.TabInputTextDiff && parseSuggestionUri(input.modified)?.id === id) || titles.some((t) => sameEditor(tab.label, t))) {
         tabs.push(tab);
       }
     }

@@ -92,7 +92,9 @@ test('Review opens both files in one multi-diff editor: the file on disk vs the 
   const [label, left, right] = resources[1]!;
   assert.equal(label.fsPath, '/ws/add_custom/op_kernel/add_custom.cpp');
   assert.equal(left.scheme, 'file');
-  assert.equal(right.toString(), proposedUri('s1', 'op_kernel/add_custom.cpp').toString());
+  assert.equal(right.toString(), proposedUri('s1', 'op_kernel/add_custom.cpp', label).toString());
+  assert.equal(right.path, label.path, 'the same path as the file: a change, not a rename');
+  assert.deepEqual(parseSuggestionUri(right), { id: 's1', path: 'op_kernel/add_custom.cpp' });
   assert.equal(mock.messages.length, 1, 'no warning when the disk matches the episode base');
 });
 

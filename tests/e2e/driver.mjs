@@ -5,7 +5,9 @@
 // checks the files on disk. Prints one JSON object per line: {"event": ..., ...}.
 //
 //   node driver.mjs --url http://127.0.0.1:PORT --folder /ws --decision accept|reject
-//                   --shots DIR [--profile] [--first-run] [--timeout-s 150] [--lens-timeout-s 60]
+//                   --shots DIR [--profile] [--sidebar] [--first-run] [--timeout-s 150] [--lens-timeout-s 60]
+//   node driver.mjs --url … --folder /ws --decision quickfix --shots DIR --bad-line N
+//     (Verify a kernel with a misaligned DataCopy on line N, apply the quick fix, save, Verify again)
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -107,6 +109,42 @@ try {
   await lens('Optimize').waitFor({ timeout: Number(args['lens-timeout-s'] ?? 60) * 1000 });
   emit('lens', { text: await page.locator('.codelens-decoration').first().innerText() });
 
+  flow: {
+  if (args.decision === 'quickfix') {
+    // A misaligned DataCopy: Verify puts a diagnostic on its line, the light bulb's quick fix
+    // rewrites it as DataCopyPad, and the save re-verifies (the diagnostic goes away).
+    await lens('Verify').click();
+    const verified = toast('Verify:');
+    await verified.first().waitFor({ timeout });
+    emit('verified', { text: (await verified.first().innerText()).replace(/\s+/g, ' ') });
+    const bad = Number(args['bad-line']);
+    const col = kernelLines[bad - 1].indexOf('DataCopy') + 3;
+    await page.keyboard.press('F1');
+    await input.waitFor();
+    await input.fill(`:${bad}:${col}`);
+    await input.press('Enter');
+    await page.locator('.squiggly-error').first().waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(500);
+    await palette('Quick Fix...');
+    const fix = page.locator('.action-widget .monaco-list-row').filter({ hasText: 'Use DataCopyPad' });
+    await fix.first().waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(400);
+    emit('quickfix-offered', { text: (await fix.first().innerText()).replace(/\s+/g, ' ') });
+    await shot(page, 'menu');
+    await page.keyboard.press('Enter'); // the preferred (first) fix is focused; the widget re-renders under a mouse click
+    await page.locator('.view-line').filter({ hasText: 'DataCopyExtParams{1' }).first().waitFor({ timeout: 10_000 });
+    await page.keyboard.press('Escape');
+    await page.waitForTimeout(400);
+    await shot(page, 'applied');
+    await page.keyboard.press('Control+S');
+    const clean = page.locator('.notification-toast').filter({ hasText: /Verify: .* (\d+)\/\1 case\(s\) correct/ });
+    await clean.first().waitFor({ timeout });
+    emit('reverified', { text: (await clean.first().innerText()).replace(/\s+/g, ' ') });
+    await page.waitForTimeout(600);
+    await shot(page, 'verified');
+    break flow;
+  }
+
   if (args.profile) {
     await lens('Profile').click();
     await toast('Profile:').waitFor({ timeout });
@@ -139,6 +177,17 @@ try {
       await page.waitForTimeout(500); // the toast fades in
       emit('progress', { text: (await progress.first().innerText()).replace(/\s+/g, ' ').slice(0, 200) });
       await shot(page, 'progress');
+      // The status-bar entry during the episode: operator, percentage, evaluations.
+      const running = page.locator('.statusbar-item').filter({ hasText: /add_custom \d+%/ });
+      // Past the baseline if the episode gets there in time, so the entry shows real progress.
+      await page.locator('.statusbar-item').filter({ hasText: /add_custom [1-9]\d*%/ }).first().waitFor({ timeout: 20_000 }).catch(() => undefined);
+      await running.first().waitFor({ timeout: 10_000 }).then(
+        async () => {
+          emit('status-episode', { text: (await running.first().innerText()).replace(/\s+/g, ' ') });
+          await shot(page, 'status-episode');
+        },
+        () => emit('status-episode-missed'),
+      );
     },
     () => emit('progress-missed'),
   );
@@ -148,6 +197,16 @@ try {
   const offer = toast('Review the paired diff');
   const entry = page.locator('.statusbar-item').filter({ hasText: '— Review' });
   await entry.first().waitFor({ timeout });
+  if (args.sidebar) {
+    // The AscendOptimizer view while the suggestion is pending: operators, the suggestion with
+    // Review/Accept/Reject, the episodes, the bank.
+    await page.locator('.activitybar a.action-label[aria-label="AscendOptimizer"]').first().click();
+    const view = page.locator('.pane').filter({ hasText: 'Pending suggestions' });
+    await view.first().waitFor({ timeout: 20_000 });
+    await page.waitForTimeout(800);
+    emit('sidebar', { text: (await view.first().innerText()).replace(/\s+/g, ' ').slice(0, 600) });
+    await shot(page, 'sidebar');
+  }
   const viaToast = await offer.first().waitFor({ timeout: 5_000 }).then(() => true, () => false);
   if (viaToast) {
     emit('suggestion', { via: 'notification', text: (await offer.first().innerText()).replace(/\s+/g, ' ') });
@@ -174,6 +233,7 @@ try {
   await tabs.first().waitFor({ state: 'detached', timeout: 10_000 });
   emit('diffs-closed');
   await shot(page, 'after');
+  }
 } catch (err) {
   failed = true;
   emit('error', { message: String(err && err.message ? err.message : err).slice(0, 2000) });

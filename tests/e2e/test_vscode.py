@@ -286,20 +286,25 @@ def test_optimize_review_accept_then_reject(
     ws = _workspace(tmp_path / "accept")
     before = _snapshot(ws)
     start = time.monotonic()
-    events = _drive(code_server, ws, "accept", profile=True)
-    timings.note("accept run (profile, hover, optimize, review, accept)", start)
+    events = _drive(code_server, ws, "accept", profile=True, extra=("--sidebar",))
+    timings.note("accept run (profile, hover, optimize, sidebar, review, accept)", start)
 
     assert "Optimize" in _event(events, "lens")["text"]
     assert "estimate" in _event(events, "hover")["text"]
     suggestion = _event(events, "suggestion")["text"]
     assert "add_custom" in suggestion and ("faster" in suggestion or "Review" in suggestion)
     assert all("add_custom" in t and "×" in t for t in _event(events, "diff")["tabs"])
+    sidebar = _event(events, "sidebar")["text"]
+    assert (
+        "Operators (1)" in sidebar and "Pending suggestions (1)" in sidebar and "Experience bank" in sidebar
+    )
+    assert "add_custom" in _event(events, "status-episode")["text"]
     assert "applied to" in _event(events, "decided")["text"]
     _event(events, "diffs-closed")
     after = _snapshot(ws)
     changed = [f for f in OPERATOR_FILES if after[f] != before[f]]
     assert changed, "Accept changed no file on disk"
-    for name in ("profile-hover", "diff"):
+    for name in ("profile-hover", "diff", "sidebar", "status-episode"):
         assert (ARTIFACTS / f"accept-{name}.png").stat().st_size > 10_000
 
     # Run 2: a fresh copy, Optimize, Review, Reject → no file changes; the decision is journaled.
@@ -315,6 +320,33 @@ def test_optimize_review_accept_then_reject(
     journal = "".join(p.read_text() for p in (ws / ".ascendopt").rglob("*.jsonl"))
     assert "rejected" in journal, "the decision was not journaled"
     print(f"\naccepted: {suggestion}; changed {changed}; rejected the second; screenshots in {ARTIFACTS}")
+
+
+GOOD_COPY = "AscendC::DataCopyPad(xLocal, xGm[progress * tileLength], params, pad);"
+BAD_COPY = "AscendC::DataCopy(xLocal, xGm[progress * tileLength], count);"
+
+
+def test_quick_fix_rewrites_a_misaligned_copy_and_the_save_reverifies(
+    code_server: CodeServer, tmp_path: Path, timings: Timings
+) -> None:
+    """Verify from the lens flags the misaligned DataCopy on its line; the light bulb's quick fix
+    rewrites it as DataCopyPad; Ctrl+S saves, the server re-verifies and every case passes."""
+    ws = _workspace(tmp_path / "quickfix")
+    kernel = ws / "op_kernel" / "add_custom.cpp"
+    kernel.write_text(kernel.read_text().replace(GOOD_COPY, BAD_COPY, 1))
+    bad_line = next(i for i, t in enumerate(kernel.read_text().splitlines(), 1) if BAD_COPY in t)
+    start = time.monotonic()
+    events = _drive(code_server, ws, "quickfix", profile=False, extra=("--bad-line", str(bad_line)))
+    timings.note("quick fix run (verify, quick fix, save, re-verify)", start)
+    assert "Use DataCopyPad" in _event(events, "quickfix-offered")["text"]
+    assert "correct" in _event(events, "reverified")["text"]
+    fixed = kernel.read_text()
+    assert (
+        BAD_COPY not in fixed
+        and "DataCopyPad(xLocal, xGm[progress * tileLength], AscendC::DataCopyExtParams{1," in fixed
+    )
+    for name in ("menu", "applied", "verified"):
+        assert (ARTIFACTS / f"quickfix-{name}.png").stat().st_size > 10_000
 
 
 @pytest.mark.skipif(

@@ -287,7 +287,8 @@ export const commands = {
     if (command === 'vscode.changes') {
       // The multi-diff editor: one tab, titled; its input is no type the API exposes.
       const group = mock.groups[0]!;
-      const tab: MockTab = { label: args[0] as string, input: { resources: args[1] }, group };
+      const files = (args[1] as unknown[]).length;
+      const tab: MockTab = { label: `${args[0] as string} (${files} file${files === 1 ? '' : 's'})`, input: { resources: args[1] }, group };
       group.tabs.push(tab);
       group.activeTab = tab;
       return undefined;

@@ -10,6 +10,7 @@ from typing import Any
 from lsprotocol import types
 
 from ascendopt.experience.bank import Bank
+from ascendopt.experience.records import ExperienceEntry
 from ascendopt.experience.schema import SchemaError
 from ascendopt.lsp import protocol
 from ascendopt.lsp.locations import uri_to_path
@@ -45,10 +46,15 @@ def workspace_of(ls: AscendServer, arg: dict[str, Any]) -> Path | None:
     return find_workspace_root(ls.index.folders[0]) if ls.index.folders else None
 
 
-def _lessons(workspace: Path, family: str | None, limit: int) -> list[dict[str, Any]]:
+def newest_lessons(workspace: Path, family: str | None, limit: int) -> list[ExperienceEntry]:
+    """The bank's lessons, newest first (the list the editor shows, here and in the sidebar)."""
     with Bank.open(workspace) as bank:
         entries = bank.all(family)
-    newest = sorted(entries, key=lambda e: e.created, reverse=True)[:limit]
+    return sorted(entries, key=lambda e: e.created, reverse=True)[:limit]
+
+
+def _lessons(workspace: Path, family: str | None, limit: int) -> list[dict[str, Any]]:
+    newest = newest_lessons(workspace, family, limit)
     return [
         {
             "id": e.id,

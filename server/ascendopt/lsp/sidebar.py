@@ -8,11 +8,11 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from ascendopt.experience.bank import Bank
 from ascendopt.experience.markdown import lesson_markdown
 from ascendopt.experience.schema import SchemaError
 from ascendopt.journal.listing import recent_episodes
 from ascendopt.lsp import protocol, render
+from ascendopt.lsp.experience import newest_lessons
 from ascendopt.lsp.index import op_key
 from ascendopt.lsp.locations import path_to_uri
 from ascendopt.lsp.server import AscendServer
@@ -71,8 +71,7 @@ def _stored(
         if not (folder / ".ascendopt").is_dir():
             continue  # no bank yet; opening one would create it
         try:
-            with Bank.open(folder) as bank:
-                entries = sorted(bank.all(None), key=lambda e: e.created, reverse=True)[:LESSONS_SHOWN]
+            entries = newest_lessons(folder, None, LESSONS_SHOWN)
         except SchemaError as exc:
             message = str(exc)
             continue
