@@ -45,3 +45,16 @@ def test_errors_inside_twin_headers_land_on_the_user_line() -> None:
     assert "no matching function" in issues[0].message
     assert issues[1].message.startswith("`Mmad` is not supported by the CPU twin; supported:")
     assert "SSH" in issues[1].message
+
+
+def test_an_error_in_an_included_header_lands_on_the_include_line() -> None:
+    # The twin's kernel_operator_list_tensor_intf.h says with #error what it does not model.
+    stderr = (
+        "In file included from op_kernel/k.cpp:11:\n"
+        f'{INCLUDE_DIR}/kernel_operator_list_tensor_intf.h:4:2: error: #error "no list tensors"\n'
+        "op_kernel/k.cpp:84:14: error: 'ListTensorDesc' is not a member of 'AscendC'\n"
+    )
+    fallback = Issue(file="op_kernel/k.cpp", line=80, message="build failed")
+    issues = map_diagnostics(stderr, {"op_kernel/k.cpp"}, fallback, supported_names())
+    assert [(i.file, i.line) for i in issues] == [("op_kernel/k.cpp", 11), ("op_kernel/k.cpp", 84)]
+    assert "no list tensors" in issues[0].message

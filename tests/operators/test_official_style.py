@@ -262,7 +262,13 @@ def test_a_tiling_buffer_main_cpp_computes_and_copies_is_refused_on_the_computin
     line = main.read_text().splitlines().index("    GenerateTiling(4096, tilingBuf);") + 1
     assert (issue.file, issue.line) == ("main.cpp", line)
     assert "GenerateTiling(…)" in issue.message and "ReadFile" in issue.message
-    with pytest.raises(VerifyError, match="GenerateTiling"):
-        import asyncio
+    import asyncio
 
+    from ascendopt.agent.service import Optimizer, OptimizeRequest
+
+    with pytest.raises(VerifyError, match="GenerateTiling"):
         asyncio.run(verify(CpuTwinEvaluator(), load_operator(_with_spec(root))))
+    # optimize stops on the same reason, on the same line, without spending budget
+    outcome = asyncio.run(Optimizer(tmp_path).optimize(load_operator(root), OptimizeRequest(budget=6)))
+    assert outcome.suggestion is None and outcome.evaluations == 0
+    assert f"main.cpp:{line}:" in outcome.message and "GenerateTiling" in outcome.message

@@ -47,6 +47,7 @@ from ascendopt.journal.events import (
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import Candidate, KnobError, apply_knobs, baseline
 from ascendopt.operators.files import materialize
+from ascendopt.operators.issues import blocking
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
@@ -314,6 +315,13 @@ class Episode:
             )
         )
         self.journal.save_candidate(self.base)
+        if refused := blocking(self.project.issues):
+            # What verify refuses, optimize does not spend budget on (the reason is on its line).
+            return self._finish(
+                None,
+                "the operator cannot be evaluated as it is: "
+                + "; ".join(f"{i.file}:{i.line}: {i.message}" for i in refused),
+            )
         self.progress("measuring the baseline")
         first = await self.measure(self.base, "baseline")
         base_us = first.durations()

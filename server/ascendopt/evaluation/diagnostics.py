@@ -18,6 +18,11 @@ _DIAG = re.compile(
 _CONTEXT = re.compile(
     r"^(?P<file>[^:\n]+):(?P<line>\d+):(?P<col>\d+):\s+(?:required from|  required from|in )"
 )
+# `In file included from op_kernel/k.cpp:11:` (and the `                 from x.cpp:3,` lines under it):
+# an error in the included header (an `#error`) belongs on the user's #include line.
+_INCLUDED = re.compile(
+    r"^(?:In file included from|\s+from) (?P<file>[^:\n]+):(?P<line>\d+)(?::(?P<col>\d+))?[:,]$"
+)
 _MISSING = re.compile(
     r"'(?:AscendC::)?(?P<name>[A-Za-z_]\w*)' "
     r"(?:is not a member of '(?P<ns>[\w:]+)'|was not declared in this scope)"
@@ -35,9 +40,9 @@ def map_diagnostics(
     for raw in stderr.splitlines():
         m = _DIAG.match(raw)
         if m is None:
-            c = _CONTEXT.match(raw)
+            c = _CONTEXT.match(raw) or _INCLUDED.match(raw)
             if c is not None and c.group("file") in user_files:
-                context = (c.group("file"), int(c.group("line")), int(c.group("col")))
+                context = (c.group("file"), int(c.group("line")), int(c.group("col") or 1))
             elif raw and not raw.startswith(" ") and ": In " in raw:
                 context = None  # a new "In function …" block starts
             continue

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.operators.candidate import KnobValue, apply_knobs, baseline
+from ascendopt.operators.issues import blocking
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
@@ -55,9 +56,7 @@ async def verify(
     assignment: dict[str, KnobValue] | None = None,
 ) -> Evaluation:
     """Evaluate the operator as on disk (with `assignment` applied to a copy, never to the files)."""
-    errors = [
-        i for i in project.issues if i.severity == "error" and i.code in ("parse", "duplicate", "unsupported")
-    ]
+    errors = blocking(project.issues)
     if errors:
         raise VerifyError("; ".join(str(i) for i in errors))
     candidate = baseline(project)

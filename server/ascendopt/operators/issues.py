@@ -33,3 +33,8 @@ class SpecError(Exception):
     def __init__(self, issues: list[Issue]) -> None:
         super().__init__("\n".join(str(i) for i in issues))
         self.issues = issues
+
+
+def blocking(issues: list[Issue]) -> list[Issue]:
+    """The issues that stop an operator from being evaluated at all (verify refuses, optimize stops)."""
+    return [i for i in issues if i.severity == "error" and i.code in ("parse", "duplicate", "unsupported")]
