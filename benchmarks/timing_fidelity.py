@@ -304,13 +304,15 @@ class Runner:
         self.n = 0
 
     def _materialize(self, key: str, project: OperatorProject, ref: Callable[..., object]) -> Loaded:
+        """The baseline's files laid out as the evaluator lays them out (inside a repository, in its
+        shape: repo headers at their repo paths); the operator folder's place in that tree."""
         cand = baseline(project)
-        src = self.work / key / "src"
-        for rel, text in cand.files.items():
-            p = src / rel
+        tree = self.work / key / "src"
+        for rel, text in project.tree_files(cand.files).items():
+            p = tree / rel
             p.parent.mkdir(parents=True, exist_ok=True)
             p.write_text(text, encoding="utf-8")
-        return project, src, cand.files, ref
+        return project, Path(project.source_dir(str(tree))), cand.files, ref
 
     def project(self, case: Case) -> tuple[Loaded, OperatorSpec]:
         if self.open_ops is None:
