@@ -38,7 +38,10 @@ def build_server(
     """`service_factory` is the seam for episodes: the episode service by default; tests pass a
     scripted one (tests/lsp/scripted_server.py)."""
     ls = AscendServer(service_factory, evaluator_factory)
-    features = (sync, lenses, actions, hover, evaluate, optimize, suggestions, experience, mine, campaign)
-    for feature in (*features, report):
+    features = (
+        *(sync, lenses, actions, hover, evaluate, optimize, suggestions),
+        *(experience, mine, campaign, report),
+    )
+    for feature in features:
         feature.register(ls)
     return ls
