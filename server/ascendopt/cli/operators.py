@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 from pathlib import Path
 from typing import Annotated
@@ -135,12 +136,17 @@ def init_spec_cmd(
 def templates_cmd(
     copy: Annotated[str | None, typer.Option("--copy", help="template to copy")] = None,
     to: Annotated[Path | None, typer.Option("--to", help="destination folder for --copy")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """List the shipped operator templates, or copy one into a workspace."""
     base = templates_dir()
     if copy is None:
-        for d in sorted(p for p in base.iterdir() if (p / SPEC_FILE).exists()):
-            out.print(d.name)
+        names = sorted(p.name for p in base.iterdir() if (p / SPEC_FILE).exists())
+        if as_json:
+            print(json.dumps(names))
+            return
+        for name in names:
+            out.print(name, highlight=False)
         return
     src = base / copy
     if not (src / SPEC_FILE).exists():
