@@ -78,7 +78,9 @@ def register(ls: AscendServer) -> None:
             path = CampaignStore(service.workspace, record.id).folder / "report.html"
             lines = [
                 f"{s.strategy}: {s.correct}/{s.operators} correct, {s.improved} improved, geomean "
-                f"{s.geomean:.3f}x" if s.geomean else f"{s.strategy}: none correct"
+                f"{s.geomean:.3f}x"
+                if s.geomean
+                else f"{s.strategy}: none correct"
                 for s in report.strategies
             ]
             message = f"campaign {record.id}: " + "; ".join(lines) + f" — report {path}"
