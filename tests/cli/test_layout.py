@@ -148,3 +148,8 @@ def test_long_output_is_paged_on_a_terminal_only() -> None:
     short = RecordingPager()
     show(tty, records(tty, fields, rows[:3]), pager=short)
     assert short.shown == []
+
+
+def test_templates_json_lists_the_names(monkeypatch: pytest.MonkeyPatch) -> None:
+    names = json.loads(run(monkeypatch, 80, "templates", "--json").stdout)
+    assert "add_custom" in names and names == sorted(names)

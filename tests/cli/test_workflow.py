@@ -41,26 +41,15 @@ def test_an_invalid_option_is_one_sentence_naming_it_with_exit_code_2(add_op: Pa
 def test_commands_in_an_operator_and_its_parent_share_one_bank(tmp_path: Path, add_op: Path) -> None:
     repo = add_op.parent  # tmp/ws, made a repository: the operator is one folder of it
     (repo / ".git").mkdir()
-    env = {**os.environ, "COLUMNS": "80"}
-    done = subprocess.run(
-        [sys.executable, "-m", "ascendopt", "experience", "list", "--json"],
-        cwd=add_op,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+
+    def experience_list(cwd: Path) -> subprocess.CompletedProcess[str]:
+        cmd = [sys.executable, "-m", "ascendopt", "experience", "list", "--json"]
+        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=True)
+
+    done = experience_list(add_op)
     assert f"bank: {repo / BANK_FILE}" in done.stderr and json.loads(done.stdout)
     assert (repo / BANK_FILE).exists() and not (add_op / ".ascendopt").exists()
-    from_parent = subprocess.run(
-        [sys.executable, "-m", "ascendopt", "experience", "list", "--json"],
-        cwd=repo,
-        env=env,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    assert f"bank: {repo / BANK_FILE}" in from_parent.stderr
+    assert f"bank: {repo / BANK_FILE}" in experience_list(repo).stderr
 
 
 def _starts(events: Path) -> list[dict[str, object]]:

@@ -118,4 +118,6 @@ def campaign_cmd(
         f"campaign {record.id} ({record.settings.budget} evaluations each)",
     )
     show_all(out, ops, Text(""), summary)
-    out.print(f"report: {folder / 'report.html'} (and report.md, report.json)", highlight=False)
+    out.print(
+        f"report: {folder / 'report.html'} (and report.md, report.json)", highlight=False, soft_wrap=True
+    )

@@ -7,9 +7,10 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out, workspace_for
+from ascendopt.cli.layout import Field, records
+from ascendopt.cli.layout import show as show_records
 from ascendopt.cli.live import build_panel
 from ascendopt.evaluation.backends import make_evaluator
 from ascendopt.experience.bank import Bank
@@ -51,17 +52,21 @@ def mine_cmd(
     if as_json:
         print(report.model_dump_json(indent=2))
         return
-    table = Table(
-        title=f"{op.name}: rewind mining ({report.evaluations} evaluations, noise {report.noise:.1%})"
-    )
-    for col in ("de-optimization", "family", "slowdown", "kept"):
-        table.add_column(col)
-    for s in report.steps:
-        table.add_row(
+    fields = [
+        Field("de-optimization"),
+        Field("family"),
+        Field("slowdown", right=True),
+        Field("kept", free=True),
+    ]
+    rows = [
+        [
             s.deoptimization,
             s.family,
             f"{s.slowdown:.2f}x" if s.slowdown else "-",
             "yes" if s.kept else s.reason,
-        )
-    out.print(table)
+        ]
+        for s in report.steps
+    ]
+    title = f"{op.name}: rewind mining ({report.evaluations} evaluations, noise {report.noise:.1%})"
+    show_records(out, records(out, fields, rows, title, narrow="lines"))
     out.print(f"{added} new lesson(s) in {bank.path}")

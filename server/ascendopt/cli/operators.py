@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Annotated
 
@@ -149,13 +150,18 @@ def init_spec_cmd(
 def templates_cmd(
     copy: Annotated[str | None, typer.Option("--copy", help="template to copy")] = None,
     to: Annotated[Path | None, typer.Option("--to", help="destination folder for --copy")] = None,
+    as_json: JsonOpt = False,
 ) -> None:
     """List the shipped operator templates (one line each), or copy one into a workspace."""
     if copy is None:
+        listed = list_templates()
+        if as_json:
+            print(json.dumps([{"name": t.name, "summary": t.summary} for t in listed]))
+            return
         grid = Table.grid(padding=(0, 2))
         grid.add_column(no_wrap=True)
         grid.add_column()  # the summary wraps under itself at any width
-        for t in list_templates():
+        for t in listed:
             grid.add_row(t.name, escape(t.summary))
         out.print(grid, highlight=False)
         return

@@ -75,7 +75,7 @@ def episode_progress(
         def show(p: EpisodeProgress) -> None:
             best = f"best {p.best_speedup:.2f}x" if p.best_speedup else "best -"
             status = " · ".join(x for x in (best, p.phase, p.message) if x)
-            eta = _eta(pace.eta(p.used, p.budget))
+            eta = _eta(0 if p.phase == "done" else pace.eta(p.used, p.budget))
             bar.update(task, completed=p.used, total=p.budget, status=status, eta=eta)
 
         yield show
@@ -99,7 +99,7 @@ def campaign_progress(
                 completed=p.evaluations,
                 total=p.budget,
                 operators=f"{p.done}/{p.total} episodes",
-                eta=_eta(p.eta_s),
+                eta=_eta(0 if p.done + p.failed >= p.total else p.eta_s),
                 status=f"{p.running} running · {p.failed} failed · {best}",
             )
 
@@ -127,6 +127,8 @@ class _Pace:
 def _eta(seconds: float | None) -> str:
     if seconds is None:
         return "-:--"
+    if seconds == 0:
+        return "0:00"
     m, s = divmod(int(seconds), 60)
     h, m = divmod(m, 60)
     return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"
