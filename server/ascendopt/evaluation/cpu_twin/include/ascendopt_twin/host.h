@@ -380,6 +380,21 @@ enum class SocVersion {
     ASCEND350,
     RESERVED_VERSION = 99999
 };
+}  // namespace platform_ascendc
+// The AI Core architecture of the platform (platform/soc_spec.h): the SoC's __NPU_ARCH__ number.
+enum class NpuArch : uint32_t {
+    DAV_1001 = 1001,
+    DAV_2002 = 2002,
+    DAV_2201 = 2201,
+    DAV_3002 = 3002,
+    DAV_3003 = 3003,
+    DAV_3102 = 3102,
+    DAV_3113 = 3113,
+    DAV_3510 = 3510,
+    DAV_5102 = 5102,
+    DAV_RESV = 0xFFFFFFFF,
+};
+namespace platform_ascendc {
 class PlatformAscendC {
 public:
     PlatformAscendC() = delete;
@@ -397,6 +412,7 @@ public:
     void GetCoreMemSize(const CoreMemType &memType, uint64_t &size) const;
     void GetCoreMemBw(const CoreMemType &memType, uint64_t &bwSize) const;
     SocVersion GetSocVersion() const;
+    NpuArch GetCurNpuArch() const;
     uint32_t GetLibApiWorkSpaceSize() const { return 16u * 1024u * 1024u; }
     fe::PlatFormInfos *GetPlatFormInfo() const { return info_; }
 
