@@ -239,11 +239,20 @@ class Builder:
         macros = [f"-DDTYPE_{name.upper()}={CTYPES[dt]}" for name, dt in sorted(dtypes.items())]
         macros += arch_defines(project.spec.soc if project.spec else "Ascend910B4")
         include_tiling: list[str] = []
-        if project.layout == "msopgen" and project.files.tiling_data and "GET_TILING_DATA" in files[kernel]:
+        tiling_data = project.files.tiling_data
+        generated = project.layout == "msopgen" or (
+            # open-repo operators whose tiling data is op_host's BEGIN_TILING_DATA_DEF (ops-nn style)
+            project.layout == "cann_open"
+            and tiling_data
+            and "BEGIN_TILING_DATA_DEF" in files.get(tiling_data, "")
+        )
+        if generated and tiling_data and "GET_TILING_DATA" in files[kernel]:
             # CANN generates the kernel's view of the host tiling struct for GET_TILING_DATA; a
             # kernel that copies the tiling into a struct of its own (op_kernel/*_tiling.h, often
             # under the same include guard as op_host's) must not see op_host's header.
-            include_tiling = ["-include", project.files.tiling_data]
+            include_tiling = ["-include", tiling_data]
+            if project.layout == "cann_open":
+                include_tiling += ["-include", "ascendopt_twin/tiling_global.h"]
         declared = any("ASCENDC_TPL_ARGS_DECL" in t for t in files.values())
         shim = entry_shim(project, tiling_key_declared=declared)
         key = _digest(

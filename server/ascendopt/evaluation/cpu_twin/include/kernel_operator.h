@@ -5,6 +5,9 @@
 #ifndef ASCENDOPT_TWIN_KERNEL_OPERATOR_H
 #define ASCENDOPT_TWIN_KERNEL_OPERATOR_H
 
+// Scalar math (sqrt, exp, …) that the device compiler offers in AI Core code, as the host libm.
+#include <cmath>
+
 #include "ascendopt_twin/base.h"
 #include "ascendopt_twin/rt.h"
 #include "ascendopt_twin/tensor.h"

@@ -144,6 +144,19 @@ SocVersion PlatformAscendC::GetSocVersion() const
     if (s.rfind("Ascend310", 0) == 0) return SocVersion::ASCEND310;
     return SocVersion::RESERVED_VERSION;
 }
+// The same table as build.py's ARCH_DEFINES (the __NPU_ARCH__ a SoC's kernels are compiled with).
+NpuArch PlatformAscendC::GetCurNpuArch() const
+{
+    switch (GetSocVersion()) {
+    case SocVersion::ASCEND910B:
+    case SocVersion::ASCEND910_93: return NpuArch::DAV_2201;
+    case SocVersion::ASCEND310P: return NpuArch::DAV_2002;
+    case SocVersion::ASCEND310B: return NpuArch::DAV_3002;
+    case SocVersion::ASCEND950: return NpuArch::DAV_3510;
+    case SocVersion::ASCEND910: return NpuArch::DAV_1001;
+    default: return NpuArch::DAV_RESV;
+    }
+}
 PlatformAscendC *PlatformAscendCManager::GetInstance()
 {
     static PlatformAscendC p(&ascendopt_twin::host::Platform());

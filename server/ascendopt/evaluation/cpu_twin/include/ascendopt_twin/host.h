@@ -61,6 +61,8 @@ enum Format {
 };
 
 int GetSizeByDataType(DataType dt);
+// The primary format of a (possibly sub-formatted) format value: its low byte.
+inline int32_t GetPrimaryFormat(int32_t format) { return format & 0xff; }
 }  // namespace ge
 
 // ------------------------------------------------------------------ fe
@@ -72,6 +74,15 @@ public:
     uint32_t twinCoreNumAic = 20;
     uint64_t twinUbSize = 196608;
     std::string twinSoc = "Ascend910B4";
+    // The platform ini entries tiling code asks for by (label, key); false (and "") for any other.
+    bool GetPlatformRes(const std::string &label, const std::string &key, std::string &val) const
+    {
+        val.clear();
+        if (label == "version" && key == "SoC_version") val = twinSoc;
+        else if (label == "version" && key == "Short_SoC_version") val = twinSoc.substr(0, twinSoc.find_first_of("0123456789", 6) + 4);
+        else if (label == "AICoreintrinsicDtypeMap" && key == "Intrinsic_mmad") val = "f162f32,s82s32";
+        return !val.empty();
+    }
 };
 }  // namespace fe
 
@@ -222,6 +233,21 @@ public:
     size_t size_ = 0;
 };
 
+// What a tiling function learns about its node: name, type, input and output counts.
+class ComputeNodeInfo {
+public:
+    ComputeNodeInfo() = default;
+    ComputeNodeInfo(const char *name, size_t in, size_t out) : name_(name), in_(in), out_(out) {}
+    const char *GetNodeName() const { return name_; }
+    const char *GetNodeType() const { return name_; }
+    size_t GetInputsNum() const { return in_; }
+    size_t GetOutputsNum() const { return out_; }
+
+private:
+    const char *name_ = "";
+    size_t in_ = 0, out_ = 0;
+};
+
 class TilingContext {
 public:
     const StorageShape *GetInputShape(size_t i) const { return i < inShapes_.size() ? &inShapes_[i] : nullptr; }
@@ -251,6 +277,11 @@ public:
     const char *GetNodeName() const { return opType_.c_str(); }
     const char *GetNodeType() const { return opType_.c_str(); }
     size_t GetComputeNodeInputNum() const { return inShapes_.size(); }
+    const ComputeNodeInfo *GetComputeNodeInfo() const
+    {
+        node_ = ComputeNodeInfo(opType_.c_str(), inShapes_.size(), outShapes_.size());
+        return &node_;
+    }
     int32_t GetDeterministic() const { return 0; }
     // Untyped form: zeroed bytes (the twin always provides a platform, which repos consult first).
     const void *GetCompileInfo() const
@@ -286,6 +317,7 @@ public:
     fe::PlatFormInfos *platform_ = nullptr;
     std::string opType_;
     size_t plainTilingSize_ = 0;
+    mutable ComputeNodeInfo node_;
 };
 
 class InferShapeContext {
@@ -323,6 +355,8 @@ public:
         static T info{};
         return &info;
     }
+    const char *GetNodeName() const { return "TilingParse"; }
+    const char *GetNodeType() const { return "TilingParse"; }
     fe::PlatFormInfos *GetPlatformInfo() const { return platform_; }
     fe::PlatFormInfos *platform_ = nullptr;
 };
@@ -384,6 +418,21 @@ enum class SocVersion {
     ASCEND350,
     RESERVED_VERSION = 99999
 };
+}  // namespace platform_ascendc
+// The AI Core architecture of the platform (platform/soc_spec.h): the SoC's __NPU_ARCH__ number.
+enum class NpuArch : uint32_t {
+    DAV_1001 = 1001,
+    DAV_2002 = 2002,
+    DAV_2201 = 2201,
+    DAV_3002 = 3002,
+    DAV_3003 = 3003,
+    DAV_3102 = 3102,
+    DAV_3113 = 3113,
+    DAV_3510 = 3510,
+    DAV_5102 = 5102,
+    DAV_RESV = 0xFFFFFFFF,
+};
+namespace platform_ascendc {
 class PlatformAscendC {
 public:
     PlatformAscendC() = delete;
@@ -401,6 +450,7 @@ public:
     void GetCoreMemSize(const CoreMemType &memType, uint64_t &size) const;
     void GetCoreMemBw(const CoreMemType &memType, uint64_t &bwSize) const;
     SocVersion GetSocVersion() const;
+    NpuArch GetCurNpuArch() const;
     uint32_t GetLibApiWorkSpaceSize() const { return 16u * 1024u * 1024u; }
     fe::PlatFormInfos *GetPlatFormInfo() const { return info_; }
 

@@ -1,11 +1,15 @@
-// AscendOptimizer CPU twin: host-side tiling functions of the AscendC advanced APIs (CANN's tiling/tiling_api.h).
-// Only the families the twin implements on the kernel side; anything else fails to compile on purpose.
+// AscendOptimizer CPU twin: host-side "tiling/tiling_api.h". Host tiling code includes it for the
+// tiling-data macros, the platform and the advanced APIs' host tiling functions. Only the families
+// the twin implements on the kernel side are here (BroadCast); a tiling program calling another
+// (SoftMax, LayerNorm, Matmul, …) fails to compile naming it.
 #ifndef ASCENDOPT_TWIN_TILING_TILING_API_H
 #define ASCENDOPT_TWIN_TILING_TILING_API_H
 
 #include "ascendopt_twin/broadcast_size.h"
 #include "ascendopt_twin/host.h"
 #include "graph/tensor.h"
+#include "register/tilingdata_base.h"
+#include "tiling/platform/platform_ascendc.h"
 
 namespace AscendC {
 // BroadCast: the temporary space range for broadcasting srcShape to dstShape (1-D {1} -> {k}, or 2-D with one
