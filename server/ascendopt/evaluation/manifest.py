@@ -21,7 +21,9 @@ class SocModel(BaseModel):
 
     name: str = "Ascend910B4"
     core_num_aiv: int = 40
-    ub_size: int = 196608 - 8192 - 256  # 192 KB, less the 8 KB + 256 B the compiler reserves
+    # 192 KB: what GetCoreMemSize(UB) returns and a kernel may fill (CANN's own kernels do); the
+    # platform reserves part of it only when the tiling program asks (ReserveLocalMemory).
+    ub_size: int = 196608
 
 
 SOCS = {
