@@ -76,6 +76,15 @@ template <typename E, typename... A> inline void Invalid(const E &entity, const 
 }
 }  // namespace twin_log
 
+// A printable C string for a name (nullptr → "nil").
+inline const char *GetSafeStr(const char *s) { return s == nullptr ? "nil" : s; }
+inline const char *GetSafeStr(const std::string &s) { return s.c_str(); }
+
+// The name a log line carries for an op: a string as it is, a context's node name.
+inline const char *GetOpInfo(const char *s) { return s == nullptr ? "nil" : s; }
+inline const std::string &GetOpInfo(const std::string &s) { return s; }
+template <typename C> inline std::string GetOpInfo(const C *context) { return twin_log::Name(context); }
+
 inline std::string ToString(const gert::Shape &shape)
 {
     std::string s = "[";
