@@ -402,10 +402,13 @@ def explain_missing_headers(issues: list[Issue], project: OperatorProject) -> li
             (u for u in known if u.file == issue.file), known[0] if known else None
         )
         searched = list(where.searched) if where else [str(PurePosixPath(issue.file).parent)]
-        searched += ["<twin>/include", *(f"<twin>/include/{d}" for d in OPBASE_DIRS)]
+        searched.append("<twin>/include")
+        if project.layout == "cann_open":
+            searched += [f"<twin>/include/{d}" for d in OPBASE_DIRS]
         origin = f" (included from {where.file}:{where.line})" if where else ""
+        dirs = ", ".join(dict.fromkeys(searched))
         message = (
-            f"header `{header}`{origin} was not found; searched: {', '.join(dict.fromkeys(searched))}. "
+            f"header `{header}`{origin}: No such file or directory; searched: {dirs}. "
             "It is neither in the operator folder nor in its repository, and the CPU twin does not provide it"
         )
         out.append(issue.model_copy(update={"message": message}))
