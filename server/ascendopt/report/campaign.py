@@ -204,7 +204,10 @@ def render_html(report: CampaignReport, curve: bytes) -> str:
         if o.patch
     )
     rejected_html = (
-        "<h2>What did not count, and why</h2>" + table(REJECTED_HEADER, rejected) if rejected else ""
+        "<h2>What did not count, and why</h2>"
+        + table(REJECTED_HEADER, rejected)
+        if rejected
+        else ""
     )
     not_run = (
         "<h2>Not run</h2>" + table(["operator", "root", "why"], [list(r) for r in report.not_run])
