@@ -4,6 +4,17 @@
 
 #include "ascendopt_twin/tpipe.h"
 
+// The kernel-side ASSERT of CANN's debug builds: a failed condition stops the block, on its line.
+#ifndef ASSERT
+#define ASSERT(cond)                                                                                           \
+    ((cond) ? (void)0                                                                                          \
+            : ascendopt_twin::rt::Fatal("kernel_assert", __FILE__, __LINE__, "ASSERT(%s) failed", #cond))
+#endif
+
+// The core a kernel runs on, as CANN's kernels test it (`g_coreType == AIV`): the twin is a vector core.
+enum CoreTypeTwin : int32_t { AIC = 1, AIV = 2, MIX = 3 };
+constexpr int32_t g_coreType = AIV;
+
 #define ASCEND_IS_AIV (true)
 #define ASCEND_IS_AIC (false)
 #define ASCEND_IS_NOT_AIV (false)

@@ -90,6 +90,14 @@ inline void SetVectorMask(int32_t len, ascendopt_twin::Loc loc = ascendopt_twin:
     uint64_t hi = n <= 64 ? 0 : n >= 128 ? ~0ull : ((1ull << (n - 64)) - 1);
     twin_detail::SetMaskRegister(hi, lo);
 }
+// CANN's kernels also set the normal-mode mask through the utility class: the first len lanes.
+struct AscendCUtils {
+    template <typename T>
+    static inline void SetMask(int32_t len, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        SetVectorMask<T, MaskMode::NORMAL>(len, loc);
+    }
+};
 // Back to the default (every lane).
 inline void ResetMask(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
