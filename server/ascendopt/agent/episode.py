@@ -469,10 +469,8 @@ class Episode:
             if self.ledger.used <= 2 and not cancelled:  # the baseline and its noise run only
                 knobs = len(self.project.knobs)
                 why = "no tunable knob" if knobs == 0 else f"{knobs} knob(s) but no new assignment"
-                rewriting = self.kernel_note or ("on" if self.kernel is not None else "off")
-                return self._finish(
-                    None, f"nothing to try: {why}, and kernel rewriting {rewriting}", cancelled
-                )
+                # The outcome record adds whether kernel rewriting ran and why not.
+                return self._finish(None, f"nothing to try: {why}", cancelled)
             tally = f"{self.tried} tried, {self.wrong} of them wrong or failed to build"
             return self._finish(
                 None, f"no candidate beat the baseline beyond the noise band ({tally})", cancelled
