@@ -151,5 +151,7 @@ def test_long_output_is_paged_on_a_terminal_only() -> None:
 
 
 def test_templates_json_lists_the_names(monkeypatch: pytest.MonkeyPatch) -> None:
-    names = json.loads(run(monkeypatch, 80, "templates", "--json").stdout)
+    listed = json.loads(run(monkeypatch, 80, "templates", "--json").stdout)
+    names = [t["name"] for t in listed]
     assert "add_custom" in names and names == sorted(names)
+    assert all(t["summary"] for t in listed)  # one line each, as the plain listing shows
