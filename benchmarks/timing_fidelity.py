@@ -67,6 +67,7 @@ from ascendopt.evaluation.tensors import make_input
 from ascendopt.evaluation.timing import calibration
 from ascendopt.evaluation.timing.model import TimingEstimate, estimate
 from ascendopt.operators.candidate import baseline
+from ascendopt.operators.cann_open import is_arch_variant
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
@@ -149,10 +150,9 @@ def find_open_op(repos: list[Path], folder: str) -> Path | None:
 
 
 def has_910b_kernel(path: Path) -> bool:
-    """A kernel source outside `arch35/` that is not the 950-only `*_apt.cpp` entry."""
+    """A kernel source the 910B family builds (discovery's own rule for per-architecture files)."""
     return any(
-        "arch35" not in p.relative_to(path).parts and not p.name.endswith("_apt.cpp")
-        for p in (path / "op_kernel").rglob("*.cpp")
+        not is_arch_variant(p.relative_to(path).as_posix()) for p in (path / "op_kernel").rglob("*.cpp")
     )
 
 
