@@ -44,6 +44,19 @@ def test_a_terminated_run_leaves_nothing_behind(tmp_path: Path, templates: Path,
     assert list(base.iterdir()) == []
 
 
+def test_sigterm_at_any_moment_of_the_builds_exits_143_and_cleans_up(tmp_path: Path, templates: Path) -> None:
+    # A SystemExit raised from the handler once landed inside subprocess start-up: the child
+    # was never reaped and the run hung. Signals sent at staggered moments catch that.
+    for i, delay in enumerate((0.0, 0.15, 0.3, 0.6, 1.0)):
+        base = tmp_path / str(i) / "ascendopt" / "scratch"
+        proc = _start(["verify", str(templates / "add_custom")], tmp_path / str(i))
+        _wait_for_work(base, proc)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+        assert list(base.iterdir()) == []
+
+
 def test_after_kill_9_the_next_start_cleans_up(tmp_path: Path, templates: Path) -> None:
     base = tmp_path / "cache" / "ascendopt" / "scratch"
     proc = _start(["verify", str(templates / "add_custom")], tmp_path / "cache")

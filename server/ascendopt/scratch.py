@@ -16,7 +16,6 @@ import os
 import secrets
 import shutil
 import signal
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -93,13 +92,31 @@ def _age_seconds(path: Path) -> float:
         return 0.0
 
 
-def exit_on_termination() -> None:
-    """SIGTERM (and SIGHUP) exit through the normal path, so `finally` and atexit clean up;
-    SIGINT already does (KeyboardInterrupt)."""
+class Termination:
+    """SIGTERM and SIGHUP end the run the way Ctrl-C does, and the exit code says which signal.
 
-    def _exit(signum: int, _frame: FrameType | None) -> None:
-        sys.exit(128 + signum)
+    Inside `asyncio.run` that means its SIGINT handler: the main task is cancelled, every
+    `finally` runs and every child is reaped. A SystemExit raised from the handler instead
+    lands at an arbitrary bytecode, e.g. inside subprocess start-up, where it left a child
+    nobody waited for and the run hung (seen in CI). Outside a loop it is KeyboardInterrupt.
+    """
 
-    for sig in (signal.SIGTERM, signal.SIGHUP):
-        with contextlib.suppress(ValueError, OSError):  # not the main thread: leave it
-            signal.signal(sig, _exit)
+    def __init__(self) -> None:
+        self.signum: int | None = None
+
+    def install(self) -> None:
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(ValueError, OSError):  # not the main thread: leave it
+                signal.signal(sig, self._on_signal)
+
+    def exit_code(self, code: object) -> object:
+        """The code to exit with: 128 + the signal's number once one arrived, else `code`."""
+        return code if self.signum is None else 128 + self.signum
+
+    def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        self.signum = signum
+        handler = signal.getsignal(signal.SIGINT)
+        if callable(handler):
+            handler(signal.SIGINT, frame)
+        else:
+            raise KeyboardInterrupt

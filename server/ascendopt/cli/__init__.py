@@ -7,13 +7,17 @@ from __future__ import annotations
 
 from ascendopt.cli import campaign, experience, mine, operators, optimize, remote, report, serve, verify  # noqa: F401  (registers commands)
 from ascendopt.cli.common import app
-from ascendopt.scratch import Scratch, exit_on_termination
+from ascendopt.scratch import Scratch, Termination
 
 
 def main() -> None:
-    exit_on_termination()
+    termination = Termination()
+    termination.install()
     Scratch().claim()  # temporary folders under the cache, removed at exit (or by the next start)
-    app()
+    try:
+        app()
+    except SystemExit as exc:  # click ends every run with one; after SIGTERM it says "Aborted!"
+        raise SystemExit(termination.exit_code(exc.code)) from None
 
 
 __all__ = ["app", "main"]
