@@ -30,6 +30,7 @@ def test_an_invalid_option_is_one_sentence_naming_it_with_exit_code_2(add_op: Pa
         (["campaign", str(add_op), "--budget", "2"], "--budget"),
         (["campaign", str(add_op), "--jobs", "0"], "--jobs"),
         (["optimize", str(add_op), "--backend", "bogus"], "--backend"),
+        (["profile", str(add_op), "--soc", "Ascend310P"], "--soc"),  # refused before any build
     ):
         result = runner.invoke(app, args)
         assert result.exit_code == 2, (args, result.output)

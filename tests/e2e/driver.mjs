@@ -8,6 +8,9 @@
 //                   --shots DIR [--profile] [--sidebar] [--first-run] [--timeout-s 150] [--lens-timeout-s 60]
 //   node driver.mjs --url … --folder /ws --decision quickfix --shots DIR --bad-line N
 //     (Verify a kernel with a misaligned DataCopy on line N, apply the quick fix, save, Verify again)
+//   node driver.mjs --url … --folder /ws --decision nogain|cancel --shots DIR
+//     (Optimize; let it end without a gain, or press Cancel on its progress; read the outcome's
+//     notification, then open its episode report webview from the "Show report" button)
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -142,6 +145,30 @@ try {
     emit('reverified', { text: (await clean.first().innerText()).replace(/\s+/g, ' ') });
     await page.waitForTimeout(600);
     await shot(page, 'verified');
+    break flow;
+  }
+
+  if (args.decision === 'nogain' || args.decision === 'cancel') {
+    await palette('AscendOptimizer: Optimize operator');
+    emit('optimize-started');
+    if (args.decision === 'cancel') {
+      const progress = page.locator('.notification-toast').filter({ hasText: 'Optimize add_custom' });
+      await progress.first().waitFor({ timeout: 30_000 });
+      await progress.first().getByRole('button', { name: 'Cancel' }).click();
+      emit('cancel-clicked');
+    }
+    const ended = toast(args.decision === 'cancel' ? 'add_custom: cancelled' : 'add_custom: no gain');
+    await ended.first().waitFor({ timeout });
+    await page.waitForTimeout(600); // the toast fades in
+    emit('outcome', { text: (await ended.first().innerText()).replace(/\s+/g, ' ') });
+    await shot(page, 'outcome');
+    await ended.first().getByRole('button', { name: 'Show report' }).click();
+    // The webview's page sits two frames down (VS Code's webview host, then the page itself).
+    const report = page.frameLocator('iframe.webview').frameLocator('iframe').locator('body');
+    await report.locator('h1').first().waitFor({ timeout: 30_000 });
+    await page.waitForTimeout(800);
+    emit('report', { text: (await report.innerText()).replace(/\s+/g, ' ').slice(0, 1500) });
+    await shot(page, 'report');
     break flow;
   }
 

@@ -349,6 +349,40 @@ def test_quick_fix_rewrites_a_misaligned_copy_and_the_save_reverifies(
         assert (ARTIFACTS / f"quickfix-{name}.png").stat().st_size > 10_000
 
 
+def test_no_gain_and_cancelled_episodes_say_so_and_open_their_report(
+    code_server: CodeServer, tmp_path: Path, timings: Timings
+) -> None:
+    """An episode that finds nothing says "no gain" and why; one the user cancels says
+    "cancelled", not the finished wording. Both notifications open the episode report webview."""
+    # The template's best tile on the twin is already in place: nothing beats the baseline.
+    ws = _workspace(tmp_path / "nogain")
+    host = ws / "op_host" / "add_custom.cpp"
+    host.write_text(host.read_text().replace("TILE_LENGTH = 4096", "TILE_LENGTH = 8192", 1))
+    before = _snapshot(ws)
+    start = time.monotonic()
+    events = _drive(code_server, ws, "nogain", profile=False)
+    timings.note("no-gain run (optimize, outcome, report)", start)
+    outcome = _event(events, "outcome")["text"]
+    assert "no gain" in outcome and "beat the baseline" in outcome, outcome
+    report = _event(events, "report")["text"]
+    assert "no gain" in report and "estimate" in report, report
+    assert _snapshot(ws) == before
+
+    # A kernel the build cache has not seen, so the baseline is still building when Cancel lands.
+    ws = _workspace(tmp_path / "cancel")
+    kernel = ws / "op_kernel" / "add_custom.cpp"
+    kernel.write_text(f"// cancel run {time.time_ns()}\n" + kernel.read_text())
+    before = _snapshot(ws)
+    start = time.monotonic()
+    events = _drive(code_server, ws, "cancel", profile=False)
+    timings.note("cancel run (optimize, cancel, outcome, report)", start)
+    assert "cancelled" in _event(events, "outcome")["text"]
+    assert "cancelled" in _event(events, "report")["text"]
+    assert _snapshot(ws) == before
+    for name in ("nogain-outcome", "nogain-report", "cancel-outcome", "cancel-report"):
+        assert (ARTIFACTS / f"{name}.png").stat().st_size > 10_000
+
+
 @pytest.mark.skipif(
     os.environ.get("ASCENDOPT_E2E_FIRST_RUN") != "1",
     reason="first-run e2e installs the server's dependencies from PyPI (~1 min, ~600 MB): "

@@ -24,6 +24,7 @@ from ascendopt.evaluation.cpu_twin.precheck import TilingPrecheck
 from ascendopt.evaluation.cpu_twin.twin_toolchain import CpuTwinToolchain
 from ascendopt.evaluation.evaluator import Evaluator, Precheck
 from ascendopt.evaluation.remote.settings import RemoteSettings, ToolchainName, load_settings
+from ascendopt.evaluation.timing.calibration import CalibrationError, resolve_soc
 from ascendopt.evaluation.toolchain import Toolchain
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
 from ascendopt.operators.model import OperatorProject
@@ -74,6 +75,8 @@ def make_evaluator(
     """`settings` default: `.ascendopt/remote.toml` of `workspace` (default: the current folder;
     see remote/settings.py), read only for a backend that needs it. The caller closes it."""
     parsed = parse_backend(spec, settings)
+    if soc is not None and parsed.toolchain == "cpu-twin":
+        _check_twin_soc(soc)
     if parsed.runner == "local" and parsed.toolchain == "cpu-twin":
         return CpuTwinEvaluator(soc=soc)
     settings = settings or load_settings(workspace=workspace)
@@ -85,6 +88,15 @@ def make_evaluator(
         return ssh_evaluator(parsed.hosts, parsed.toolchain, settings, soc=soc)
     except ValueError as exc:
         raise BackendError(str(exc)) from exc
+
+
+def _check_twin_soc(soc: str) -> None:
+    """Before any build: the twin times only the SoCs its calibration covers (CANN on a real
+    machine takes whatever SoC the machine has)."""
+    try:
+        resolve_soc(soc)
+    except CalibrationError as exc:
+        raise BackendError(f"--soc {soc}: the CPU twin cannot model it ({exc})") from None
 
 
 def ssh_evaluator(
