@@ -112,5 +112,9 @@ def test_a_cancelled_episode_says_cancelled(tmp_path: Path) -> None:
     assert outcome.cancelled and outcome.outcome is not None
     assert outcome.outcome.status == "cancelled" and outcome.message.startswith("cancelled after 2 of 8")
     assert "no candidate beat" not in outcome.message
+    # What was known when it stopped, said once (the headline already has the count).
+    assert "when cancelled: 0 tried, 0 of them wrong or failed to build; none beat the baseline" in (
+        outcome.outcome.details
+    )
     page = episode_report.render_html(episode_report.build(root, outcome.episode))
-    assert "cancelled after 2 of 8 evaluations" in page
+    assert page.count("cancelled after") == 1, page

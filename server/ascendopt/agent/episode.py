@@ -472,9 +472,9 @@ class Episode:
                 # The outcome record adds whether kernel rewriting ran and why not.
                 return self._finish(None, f"nothing to try: {why}", cancelled)
             tally = f"{self.tried} tried, {self.wrong} of them wrong or failed to build"
-            return self._finish(
-                None, f"no candidate beat the baseline beyond the noise band ({tally})", cancelled
-            )
+            if cancelled:  # the headline says "cancelled after N of M evaluations"
+                return self._finish(None, f"{tally}; none beat the baseline", cancelled)
+            return self._finish(None, f"no candidate beat the baseline beyond the noise band ({tally})")
         # Honest winner: fresh inputs on every case, baseline re-profiled the same way.
         self.progress("re-checking the winner with fresh inputs")
         fresh = self.settings.seed + FRESH_SEED_OFFSET
@@ -545,7 +545,7 @@ class Episode:
             operator=self.project.name,
             episode=self.journal.id,
             status=status,
-            reason=message + (f"; cancelled after {self.ledger.used} evaluations" if cancelled else ""),
+            reason=message,
             evaluations=self.ledger.used,
             budget=self.settings.budget,
             backend=self.base_eval.backend if self.base_eval else self.settings.backend,

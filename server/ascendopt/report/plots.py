@@ -17,6 +17,7 @@ def step_plot(
 
     matplotlib.use("Agg")  # no display; must precede pyplot
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     # Text as paths would make every label a shape; as text the SVG stays small and searchable.
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ascendopt"}):
@@ -26,6 +27,7 @@ def step_plot(
                 if points:
                     ax.step([p[0] for p in points], [p[1] for p in points], where="post", label=name)
             ax.axhline(1.0, color="grey", linewidth=0.8, linestyle=":")
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # evaluations are counted, not measured
             ax.set_xlabel(axes[0])
             ax.set_ylabel(axes[1])
             ax.set_title(title, fontsize=10)
