@@ -99,13 +99,14 @@ def test_every_problem_is_one_sentence_naming_the_setting():
     base = Settings()
     _, problems = with_configuration(
         base,
-        {"budget": 3, "backend": "gpu:box", "llm": {"baseUrl": 7}, "soc": ["x"]},
+        {"budget": 3, "backend": "gpu:box", "llm": {"baseUrl": 7}, "soc": ["x"], "specs": "x.toml"},
     )
     assert problems == [
         "ascendopt.backend must be cpu-twin, local:cann or ssh:HOST; keeping 'cpu-twin'.",
         "ascendopt.soc must be text; keeping None.",
         "ascendopt.budget must be at least 4; keeping 40.",
         "ascendopt.llm.baseUrl must be text; keeping None.",
+        "ascendopt.specs must be a list of paths; keeping [].",
     ]
     _, problems = with_configuration(base, {"budget": 10_001})
     assert problems == ["ascendopt.budget must be at most 10000; keeping 40."]
@@ -124,7 +125,8 @@ def test_package_json_bounds_match_the_server_models():
         ours = schema[field]
         for bound in ("minimum", "maximum", "pattern"):
             assert props[name].get(bound) == ours.get(bound), f"{name}: {bound}"
-        assert (props[name]["default"] or None) == ours.get("default"), f"{name}: default"  # "" is unset
+        # "" and [] are unset
+        assert (props[name]["default"] or None) == (ours.get("default") or None), f"{name}: default"
     assert (
         props["ascendopt.budget"]["minimum"]
         == EpisodeSettings.model_json_schema()["properties"]["budget"]["minimum"]

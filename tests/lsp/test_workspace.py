@@ -126,3 +126,25 @@ async def test_new_operator_is_indexed_when_its_files_appear(scripted: LanguageC
         await asyncio.sleep(0.05)
     assert await lens_count() == 5
     assert [o["name"] for o in scripted.seen.indexed[-1]["operators"]] == ["add_custom", "mul_custom"]
+
+
+async def test_a_spec_kept_outside_the_workspace_applies_once_named_in_the_settings(
+    scripted: LanguageClient, workspace: Path
+):
+    """`ascendopt.specs` is the editor's `--spec`: the operator takes the spec that names it, and
+    the spec file outside the workspace gets the operator's lenses."""
+    mine = workspace.parent / "mine"
+    mine.mkdir()
+    shutil.copy(workspace / OP / "ascendopt.toml", mine / "add_custom.toml")
+    shutil.copy(workspace / OP / "reference.py", mine / "reference.py")
+    spec_doc = types.TextDocumentIdentifier(uri=uri(mine / "add_custom.toml"))
+    outside = types.CodeLensParams(text_document=spec_doc)
+    assert not await scripted.text_document_code_lens_async(outside)
+
+    indexed = len(scripted.seen.indexed)  # type: ignore[attr-defined]
+    scripted.set_configuration({"specs": [str(mine / "add_custom.toml")]}, section="ascendopt")
+    scripted.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings=None))
+    await wait_for(lambda: len(scripted.seen.indexed) > indexed, what="the re-index")  # type: ignore[attr-defined]
+    lenses = await scripted.text_document_code_lens_async(outside)
+    assert [lens.command.title for lens in lenses if lens.command][2:4] == ["Verify", "Profile"]
+    assert plain(lenses[0].command.arguments) == [{"operatorRoot": str(workspace / OP), "name": OP}]  # type: ignore[union-attr]

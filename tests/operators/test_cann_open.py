@@ -202,3 +202,35 @@ def test_a_spec_outside_with_a_wrong_reference_is_reported_at_its_file(tmp_path:
     op = load_operator(op_root, spec=outside)
     [issue] = [i for i in op.issues if "reference file" in i.message]
     assert issue.file == str(outside.resolve()) and issue.line > 1
+
+
+def test_a_broken_or_foreign_spec_outside_is_refused_naming_its_file_and_line(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from ascendopt.cli import app
+
+    op_root = write_repo(tmp_path / "repo")
+    outside = tmp_path / "mine" / "ascendopt.toml"
+    outside.parent.mkdir()
+    good = starting_spec(load_operator(op_root)).text
+    outside.write_text(good.replace("[[inputs]]", "[[inputs]]\nbogus_key = 1", 1))
+    result = CliRunner().invoke(app, ["knobs", str(op_root), "--spec", str(outside)])
+    line = good.splitlines().index("[[inputs]]") + 2
+    assert result.exit_code == 2 and f"{outside}:{line}" in "".join(result.output.split("\n")), result.output
+    assert "Traceback" not in result.output
+    outside.write_text(good.replace('name = "scale_norm"', 'name = "other_norm"', 1))
+    result = CliRunner().invoke(app, ["knobs", str(op_root), "--spec", str(outside)])
+    assert result.exit_code == 2 and "names another operator than scale_norm" in result.output, result.output
+
+
+def test_specs_outside_apply_each_to_the_operator_it_names(tmp_path: Path) -> None:
+    op_root = write_repo(tmp_path / "repo")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "scale_norm.toml").write_text(starting_spec(load_operator(op_root)).text)
+    (mine / "unrelated.toml").write_text(
+        starting_spec(load_operator(op_root)).text.replace('name = "scale_norm"', 'name = "unrelated"', 1)
+    )
+    found = discover(tmp_path / "repo", [mine / "unrelated.toml", mine / "scale_norm.toml"])
+    [op] = found.operators
+    assert op.external_spec == (mine / "scale_norm.toml").resolve() and op.spec is not None

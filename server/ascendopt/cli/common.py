@@ -94,12 +94,9 @@ def load(path: Path, name: str | None, spec: Path | None = None) -> OperatorProj
     try:
         op = load_operator(path, name, spec)
     except KeyError as exc:
-        err.print(f"[red]error:[/] {exc.args[0]}")
+        err.print(f"[red]error:[/] {escape(exc.args[0])}")  # issues quote the user's text
         raise typer.Exit(2) from exc
     if spec is not None and op.external_spec is None:
-        err.print(f"[red]error:[/] {spec} is not a usable spec for {op.name} (see `ascendopt discover`)")
-        for issue in op.issues:
-            if Path(issue.file).name == spec.name:
-                err.print(str(issue), markup=False)
+        err.print(f"[red]error:[/] {spec} names another operator than {op.name} (see `ascendopt discover`)")
         raise typer.Exit(2)
     return op

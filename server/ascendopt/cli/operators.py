@@ -24,9 +24,16 @@ from ascendopt.operators.templates import TemplateError, copy_template, list_tem
 
 
 @app.command("discover")
-def discover_cmd(path: Annotated[Path, typer.Argument()] = Path("."), as_json: JsonOpt = False) -> None:
+def discover_cmd(
+    path: Annotated[Path, typer.Argument()] = Path("."),
+    as_json: JsonOpt = False,
+    specs: Annotated[
+        list[Path] | None,
+        typer.Option("--spec", help="a spec kept outside the tree, for the operator it names (repeatable)"),
+    ] = None,
+) -> None:
     """Find the AscendC operators under PATH: layout, entry, tiling fields, knobs, problems."""
-    found = discover(path)
+    found = discover(path, specs or [])
     if as_json:
         print(found.model_dump_json(indent=2))
         return

@@ -56,7 +56,7 @@ def anchors_in(ls: AscendServer, path: Path) -> list[Anchor]:
                     continue  # deleted or renamed in the buffer: no lens on a stale line
                 start, end = found
             out.append(Anchor(op, kind, start, end))
-        if op.files.spec and op.root / op.files.spec == path:
+        if op.external_spec == path or (op.files.spec and op.root / op.files.spec == path):
             out.append(Anchor(op, "spec", 0, 1_000_000))
     return out
 

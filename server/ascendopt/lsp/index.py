@@ -85,6 +85,8 @@ class WorkspaceIndex:
             for op in self.operators():
                 for rel in dict.fromkeys(op.files.all()):
                     owners.setdefault(op.root / rel, []).append(op)
+                if op.external_spec is not None:  # kept outside the tree (`ascendopt.specs`)
+                    owners.setdefault(op.external_spec, []).append(op)
             self._owners = owners
         exact = self._owners.get(path)
         if exact:

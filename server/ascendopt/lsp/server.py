@@ -22,6 +22,7 @@ from ascendopt.lsp.evaluators import EvaluatorFactory, Evaluators
 from ascendopt.lsp.index import WorkspaceIndex
 from ascendopt.lsp.jobs import JobRegistry
 from ascendopt.lsp.settings import Settings
+from ascendopt.operators.discovery import Discovery, discover
 from ascendopt.workspace import find_workspace_root
 
 log = logging.getLogger(__name__)
@@ -70,6 +71,10 @@ class AscendServer(LanguageServer):
         if workspace not in self._services:
             self._services[workspace] = self._service_factory(workspace)
         return self._services[workspace]
+
+    def discover(self, root: Path) -> Discovery:
+        """`discover` with the specs the user keeps outside the workspace (`ascendopt.specs`)."""
+        return discover(root, self.settings.spec_paths(self.index.folder_of(root) or root))
 
     async def current_settings(self) -> Settings:
         """The settings, after the first workspace/configuration answer (a client slow to answer

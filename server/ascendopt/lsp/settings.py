@@ -8,6 +8,7 @@ log line or JSON dump of the settings can carry it.
 from __future__ import annotations
 
 import os
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
@@ -27,6 +28,7 @@ SETTING_NAMES = {
     "budget": "ascendopt.budget",
     "llm_base_url": "ascendopt.llm.baseUrl",
     "llm_model": "ascendopt.llm.model",
+    "specs": "ascendopt.specs",
 }
 
 
@@ -40,6 +42,12 @@ class Settings(BaseModel):
     llm_base_url: str | None = None
     llm_model: str | None = None
     api_key: SecretStr | None = Field(default=None, exclude=True, repr=False)
+    # Spec files kept outside the checkout (the CLI's --spec), each for the operator it names.
+    specs: list[str] = []
+
+    def spec_paths(self, folder: Path) -> list[Path]:
+        """The specs as paths: absolute, under `~`, or relative to the workspace `folder`."""
+        return [folder / Path(s).expanduser() for s in self.specs]
 
     def scrub(self, text: str) -> str:
         """`text` without the key: error messages from an LLM client may quote the request."""
@@ -72,6 +80,7 @@ def _fields(section: dict[str, Any]) -> dict[str, Any]:
         "budget": section.get("budget"),
         "llm_base_url": llm.get("baseUrl") or section.get("llmBaseUrl"),
         "llm_model": llm.get("model") or section.get("llmModel"),
+        "specs": section.get("specs"),
     }
     return {k: v for k, v in out.items() if v not in (None, "")}
 
@@ -125,6 +134,8 @@ def _why(error: ErrorDetails) -> str:
         return "must be cpu-twin, local:cann or ssh:HOST"
     if kind.startswith("string"):
         return "must be text"
+    if kind == "list_type":
+        return "must be a list of paths"
     return "is not a valid value"
 
 

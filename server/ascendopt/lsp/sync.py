@@ -14,7 +14,7 @@ from ascendopt.lsp import diagnostics, evaluate, logs, protocol, settings
 from ascendopt.lsp.index import WATCHED_SUFFIXES, op_key
 from ascendopt.lsp.locations import path_to_uri, uri_to_path
 from ascendopt.lsp.server import AscendServer
-from ascendopt.operators.discovery import discover, operator_root_of
+from ascendopt.operators.discovery import operator_root_of
 from ascendopt.operators.model import OperatorProject
 from ascendopt.redact import LLM_KEY
 
@@ -108,7 +108,7 @@ def index_open_document(ls: AscendServer, path: Path) -> None:
 
 async def _index_early(ls: AscendServer, root: Path) -> None:
     try:
-        found = await asyncio.to_thread(discover, root)
+        found = await asyncio.to_thread(ls.discover, root)
     except Exception:
         log.exception("indexing %s failed", root)
         return
@@ -125,7 +125,7 @@ async def index_workspace(ls: AscendServer, folders: list[Path]) -> None:
         ls.index.declare(folder)
     for folder in folders:
         try:
-            found = await asyncio.to_thread(discover, folder)
+            found = await asyncio.to_thread(ls.discover, folder)
         except Exception:
             log.exception("indexing %s failed", folder)
             continue
@@ -161,8 +161,11 @@ async def pull_configuration(ls: AscendServer) -> None:
     except Exception:
         log.warning("workspace/configuration failed; keeping the settings from initialize")
         return
+    specs = ls.settings.specs
     ls.settings, problems = settings.with_configuration(ls.settings, answer[0] if answer else None)
     ls.evaluators.settings_changed(ls.settings)  # another backend: the old one's connections close
+    if ls.settings.specs != specs:  # other specs outside the tree: every operator may have another
+        ls.background(index_workspace(ls, list(ls.index.folders)))
     for problem in problems:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
     log.info("settings: %s", ls.settings.public())
@@ -214,7 +217,7 @@ def _spawn(ls: AscendServer, root: Path) -> None:
 async def refresh_root(ls: AscendServer, root: Path) -> None:
     ls.pending_refresh.pop(str(root), None)
     before = {op_key(op) for op in ls.index.operators()}
-    found = await asyncio.to_thread(discover, root)
+    found = await asyncio.to_thread(ls.discover, root)
     if root in ls.index.folders:
         ls.index.set_folder(root, found)
         removed: list[OperatorProject] = []

@@ -14,7 +14,6 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ascendopt.lsp.locations import uri_to_path
 from ascendopt.lsp.server import AscendServer
-from ascendopt.operators.discovery import discover
 from ascendopt.operators.model import OperatorProject
 
 
@@ -65,7 +64,7 @@ async def resolve(ls: AscendServer, target: Target) -> OperatorProject:
             # Not indexed (yet): look in the file's folder and the one above (op_kernel/x.cpp).
             root, name = path.parent, target.name
             for candidate in (path.parent, path.parent.parent):
-                found = await asyncio.to_thread(discover, candidate)
+                found = await asyncio.to_thread(ls.discover, candidate)
                 hit = [op for op in found.operators if any(op.root / f == path for f in op.files.all())]
                 if hit:
                     root, name = hit[0].root, hit[0].name
@@ -75,7 +74,7 @@ async def resolve(ls: AscendServer, target: Target) -> OperatorProject:
 
 async def fresh(ls: AscendServer, root: Path, name: str | None) -> OperatorProject:
     """Re-discover `root` now, update the index with it, and return the named operator."""
-    found = await asyncio.to_thread(discover, root)
+    found = await asyncio.to_thread(ls.discover, root)
     ls.index.replace_root(root, found)
     here = [op for op in found.operators if op.root == root and name in (None, op.name)]
     if len(here) == 1:

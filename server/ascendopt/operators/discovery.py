@@ -17,6 +17,7 @@ from __future__ import annotations
 import ast
 import os
 import posixpath
+from collections.abc import Sequence
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -55,7 +56,11 @@ class Discovery(BaseModel):
     unclaimed: dict[tuple[str, str], str] = Field(default_factory=dict, exclude=True)
     # absolute kernel file → why it is another SoC's variant of an operator (never a name clash)
     variants: dict[str, str] = Field(default_factory=dict, exclude=True)
-    external_spec: Path | None = Field(default=None, exclude=True)  # --spec PATH
+    # specs kept outside the tree (`--spec`, the editor's `ascendopt.specs`): operator name → file
+    external_specs: dict[str, Path] = Field(default_factory=dict, exclude=True)
+
+    def external_spec(self, name: str) -> Path | None:
+        return self.external_specs.get(name)
 
     def find(self, name: str) -> OperatorProject:
         for op in self.operators:
@@ -65,11 +70,18 @@ class Discovery(BaseModel):
         raise KeyError(f"no operator named {name!r} (found: {names})")
 
 
-def discover(root: Path, spec: Path | None = None) -> Discovery:
-    """Every operator under `root`. `spec`: a spec file kept outside the tree (`--spec`), for the
-    operator it names; its reference is beside it, so the user's checkout stays clean."""
+def discover(root: Path, specs: Sequence[Path] = ()) -> Discovery:
+    """Every operator under `root`. `specs`: spec files kept outside the tree (`--spec`), each for
+    the operator it names; its reference is beside it, so the user's checkout stays clean."""
     root = root.resolve()
-    result = Discovery(external_spec=spec.resolve() if spec is not None else None)
+    result = Discovery()
+    for path in specs:
+        try:
+            result.external_specs.setdefault(load_spec(path).name, path.resolve())
+        except SpecError as exc:
+            result.issues.extend(exc.issues)
+        except OSError as exc:
+            result.issues.append(Issue(file=str(path), message=f"cannot read this spec: {exc.strerror}"))
     if root.is_file():
         root = root.parent
     if not root.is_dir():
@@ -171,7 +183,10 @@ def load_operator(path: Path, name: str | None = None, spec: Path | None = None)
     `spec`: its spec kept outside the tree (`--spec`)."""
     if spec is not None and not spec.is_file():
         raise KeyError(f"no spec file {spec}")
-    found = discover(path, spec)
+    found = discover(path, [spec] if spec is not None else [])
+    if spec is not None and not found.external_specs:
+        problems = [str(i) for i in found.issues if Path(i.file) == spec]
+        raise KeyError("\n".join(problems) or f"{spec}: not a usable spec")
     if name is not None:
         return found.find(name)
     here = [o for o in found.operators if o.root == path.resolve()] or found.operators
@@ -218,7 +233,7 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
     def_src = _read(def_path, issues) if def_path is not None else None
     if def_src is not None and def_path is not None:
         def_src = _rel(def_src, root, def_path)
-    soc = _spec_soc(root, result.external_spec)
+    soc = _spec_soc(root, result.external_spec(root.name))
     family = cann_open.soc_family(soc)
     choice = cann_open.kernel_choice(def_src, root.name, family)
     # op_kernel/<opFile>.cpp, or in the SoC's architecture folder (arch22/ for 910B, arch35/ for 950).
@@ -520,10 +535,11 @@ def _build(
     opdef_src: CppSource | None = None,
 ) -> OperatorProject:
     spec_dir: Path | None = None
-    spec = _external_spec(result.external_spec, name, issues)
-    if spec is not None and result.external_spec is not None:
-        spec_dir = result.external_spec.parent
-        spec_file = str(result.external_spec)
+    external = result.external_spec(name)
+    spec = load_spec(external) if external is not None else None  # it loaded once already
+    if spec is not None and external is not None:
+        spec_dir = external.parent
+        spec_file = str(external)
     else:
         spec = _spec_for(root, name, files, issues)
         spec_file = files.spec or SPEC_FILE
@@ -570,7 +586,7 @@ def _build(
         files.extra.append(spec.reference.split(":", 1)[0])
     named = set(files.named())
     files.context = [rel for rel in project_files(root, layout) if rel not in named]
-    repo = _repo_context(root, files, issues, result.external_spec) if layout == "cann_open" else None
+    repo = _repo_context(root, files, issues, external) if layout == "cann_open" else None
     op = OperatorProject(
         name=name,
         root=root,
@@ -586,7 +602,7 @@ def _build(
         spec=spec,
         issues=issues,
         repo=repo,
-        external_spec=result.external_spec if spec_dir is not None else None,
+        external_spec=external if spec_dir is not None else None,
     )
     result.operators.append(op)
     return op
@@ -717,18 +733,6 @@ def _merge_knobs(knobs: list[Knob]) -> list[Knob]:
             k.name = f"{k.side}.{k.name}"
             merged.append(k)
     return merged
-
-
-def _external_spec(path: Path | None, name: str, issues: list[Issue]) -> OperatorSpec | None:
-    """A `--spec` file, when it is this operator's (it names the kernel entry)."""
-    if path is None:
-        return None
-    try:
-        spec = load_spec(path)
-    except SpecError as exc:
-        issues.extend(exc.issues)
-        return None
-    return spec if spec.name == name else None
 
 
 def _spec_for(root: Path, name: str, files: OperatorFiles, issues: list[Issue]) -> OperatorSpec | None:
