@@ -88,6 +88,9 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "Brcb": ("VBRCB",),
     "Transpose": ("VTRANS",),
     "GatherMask": ("VREDUCEV2",),
+    # msopmodeling has no cycle entry for vgather; VREDUCEV2 (GatherMask) is the nearest
+    # instruction it does time: also a data-dependent rearrangement of one 256 B repeat.
+    "Gather": ("VREDUCEV2",),
     "BroadCast": ("VBRCB", "VCOPY"),
     "ClampMax": ("VMINS",),
     "ClampMin": ("VMAX",),
