@@ -295,6 +295,40 @@ def test_gather_mask(cases_runner, tmp_path):
     assert not errors(findings), findings
 
 
+def test_gather_count_mask_and_in_place_forms(cases_runner, tmp_path):
+    x = [float(i + 1) for i in range(64)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 26, x)
+    o = struct.unpack_from("<320f", z, 0)
+    assert list(o[0:64]) == x[::-1]  # count form: offsets 252, 248, .. 0 bytes
+    assert list(o[64:72]) == x[4:12]  # srcBaseAddr 16 B shifts every offset
+    for r in range(2):  # mask 8: lanes 8.. of each repeat untouched; repeats 32 floats apart
+        assert list(o[128 + 32 * r : 136 + 32 * r]) == [x[55 - k] for k in range(8)]
+        assert set(o[136 + 32 * r : 160 + 32 * r]) == {-1.0}
+    assert list(o[256:320]) == [x[8 * (i // 8)] for i in range(64)]  # every source read before any write
+    inplace = [f for f in findings if f["kind"] == "gather_in_place"]
+    assert [(f["line"], f["severity"]) for f in inplace] == [(_line_of("LINE_GATHER_INPLACE"), "warning")]
+    assert not errors(findings), findings
+
+
+def test_set_deq_scale_and_the_int32_to_half_cast(cases_runner, tmp_path):
+    x = [float(i - 32) for i in range(64)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 27, x)
+    assert [f16(z, i) for i in range(64)] == [2.0 * v for v in x]  # SetDeqScale(2.0): dst = src * 2
+    assert [f16(z, 64 + i) for i in range(64)] == [v / 2 for v in x]  # 0.5, and CAST_TRUNC changes nothing
+    assert not errors(findings), findings
+    _, findings, _ = run_case(cases_runner, tmp_path, 28, [])
+    unset = [f for f in findings if f["kind"] == "deq_scale_unset"]
+    assert [(f["line"], f["severity"]) for f in unset] == [(_line_of("LINE_DEQ_UNSET"), "error")]
+
+
+def test_the_buffer_handle_deque_waits_for_the_producer(cases_runner, tmp_path):
+    x = [float(i) for i in range(64)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 29, x)
+    assert list(struct.unpack_from("<64f", z, 0)) == [v + 1 for v in x]
+    assert not [f for f in relevant(findings) if f["kind"] == "pipe_hazard"], findings
+    assert not errors(findings), findings
+
+
 def test_gm_hazards_need_shared_bytes_not_a_shared_granule(cases_runner, tmp_path):
     z, findings, _ = run_case(cases_runner, tmp_path, 24, [])
     hazards = [f for f in findings if f["kind"] == "pipe_hazard"]

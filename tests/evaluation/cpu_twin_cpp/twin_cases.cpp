@@ -447,6 +447,76 @@ static void CaseBroadCast(Ctx &c)
     c.Out(c.z, o, 128);
 }
 
+// 26: Gather, the docs' pseudo-code dst[i] = src[(srcBaseAddr + srcOffset[i]) / sizeof(T)] (offsets in bytes):
+// z[0..64) count form reversing x[0..64); z[64..72) with srcBaseAddr 16 B (offsets 0, 4, ..: x[4..12));
+// z[128..192) mask form, mask 8 of 64 lanes, 2 repeats, dstRepStride 4 blocks, repeat r's offsets at off[8 + 64r]:
+// z[128+32r+k] = x[55-k] for k < 8, the rest untouched (-1); z[256..320) in place: rows of 8 each broadcast their first element (reported, a warning).
+static void CaseGather(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 64);
+    LocalTensor<uint32_t> off = c.b1.Get<uint32_t>();
+    for (uint32_t i = 0; i < 128; ++i) off.SetValue(i, (63u - (i % 64u)) * 4u);
+    for (uint32_t i = 0; i < 8; ++i) off.SetValue(128 + i, i * 4u);
+    for (uint32_t i = 0; i < 64; ++i) off.SetValue(256 + i, (i / 8u) * 32u);
+    SetFlag<HardEvent::S_V>(0);
+    WaitFlag<HardEvent::S_V>(0);
+    LocalTensor<float> o = c.b2.Get<float>();
+    Duplicate(o, -1.0f, 320);
+    PipeBarrier<PIPE_V>();
+    Gather(o, xf, off, 0u, 64u);
+    Gather(o[64], xf, off[128], 16u, 8u);
+    Gather(o[128], xf, off[8], 0u, 8ull, 2, 4);
+    Copy(o[256], xf, 64, 1, {1, 1, 8, 8});
+    PipeBarrier<PIPE_V>();
+    Gather(o[256], o[256], off[256], 0u, 64u);  // LINE_GATHER_INPLACE
+    c.Out(c.z, o, 320);
+}
+// 27: SetDeqScale(half) + Cast int32 -> half (s322f16: dst = src * scale, the round mode has no effect), the docs'
+// example with scale 2.0 and 0.5: z (as half[]) [0..64) = 2 * x, [64..128) = x / 2 (x holds small integers).
+static void CaseDeqScale(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 64);
+    LocalTensor<int32_t> xi = c.b1.Get<int32_t>();
+    Cast(xi, xf, RoundMode::CAST_RINT, 64);
+    PipeBarrier<PIPE_V>();
+    LocalTensor<half> h = c.b2.Get<half>();
+    SetDeqScale(static_cast<half>(2.0f));
+    Cast(h, xi, RoundMode::CAST_NONE, 64);
+    PipeBarrier<PIPE_V>();
+    SetDeqScale(static_cast<half>(0.5f));
+    Cast(h[64], xi, RoundMode::CAST_TRUNC, 64);
+    GlobalTensor<half> zh;
+    zh.SetGlobalBuffer((__gm__ half *)c.z.GetPhyAddr(), 2 * N);
+    c.Out(zh, h, 128);
+}
+// 28: Cast int32 -> half with no SetDeqScale in this block (DEQSCALE undefined: an error).
+static void CaseDeqUnset(Ctx &c)
+{
+    LocalTensor<int32_t> xi = c.b1.Get<int32_t>();
+    Duplicate(xi, 3, 64);
+    PipeBarrier<PIPE_V>();
+    LocalTensor<half> h = c.b2.Get<half>();
+    Cast(h, xi, RoundMode::CAST_NONE, 64);  // LINE_DEQ_UNSET
+}
+// 29: the buffer-handle DeQue() (no element type): it waits for the producer like DeQue<T>(), so the enqueued tensor
+// is read after MTE2 without a hazard; z[0..64) = x + 1.
+static void CaseDequeHandle(Ctx &c)
+{
+    TQue<QuePosition::VECIN, 1> q;
+    c.pipe.InitBuffer(q, 1, 64 * 4);
+    LocalTensor<float> t = q.AllocTensor<float>();
+    DataCopy(t, c.x, 64);
+    q.EnQue(t);
+    TBufHandle h = q.DeQue();
+    (void)h;
+    LocalTensor<float> o = c.b2.Get<float>();
+    Adds(o, t, 1.0f, 64);
+    q.FreeTensor(t);
+    c.Out(c.z, o, 64);
+}
+
 extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
 {
     (void)workspace; (void)tiling;
@@ -476,4 +546,8 @@ extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(23)) CaseGatherMask(c);
     else if (TILING_KEY_IS(24)) CaseGmGranule(c);
     else if (TILING_KEY_IS(25)) CaseBroadCast(c);
+    else if (TILING_KEY_IS(26)) CaseGather(c);
+    else if (TILING_KEY_IS(27)) CaseDeqScale(c);
+    else if (TILING_KEY_IS(28)) CaseDeqUnset(c);
+    else if (TILING_KEY_IS(29)) CaseDequeHandle(c);
 }

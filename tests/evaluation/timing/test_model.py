@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.timing import synth
+from ascendopt.evaluation.timing import calibration, synth
 from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS
 from ascendopt.evaluation.timing.model import TimingEstimate, classify_bound, estimate
 from ascendopt.evaluation.timing.trace import TraceFormatError
@@ -237,3 +237,33 @@ def test_real_twin_trace_of_add_custom(tmp_path: Path) -> None:
     noisy = tmp_path / "noisy.jsonl"
     noisy.write_text(REAL.read_text() + '{"b":-1,"pipe":"MTE2","op":"DataCopy","bytes":99999999}\n')
     assert estimate(noisy, SOC, 4).duration_us == est.duration_us
+
+
+def _adds(path: Path, barriers_after_each: int) -> Path:
+    """One block: a tile loaded once, then 50 one-repeat Adds, each followed by that many barriers."""
+    with synth.TraceWriter(path) as w:
+        w.rec(b=0, pipe="MTE2", op="AllocTensor", queue=0, buf=0, file=F, line=10)
+        w.rec(b=0, pipe="MTE2", op="DataCopy", dtype="float32", n=64, bytes=256, file=F, line=11)
+        w.rec(b=0, pipe="MTE2", op="EnQue", queue=0, buf=0, file=F, line=12)
+        w.rec(b=0, pipe="V", op="DeQue", queue=0, buf=0, file=F, line=13)
+        for _ in range(50):
+            w.rec(b=0, pipe="V", op="Adds", dtype="float32", n=64, repeat=1, file=F, line=14)
+            for _ in range(barriers_after_each):
+                w.rec(b=0, pipe="V", op="PipeBarrier", file=F, line=15)
+        w.rec(b=0, pipe="V", op="FreeTensor", queue=0, buf=0, file=F, line=16)
+    return path
+
+
+def test_a_vector_barrier_exposes_the_write_back_once_per_instruction(tmp_path: Path) -> None:
+    none = estimate(_adds(tmp_path / "b0.jsonl", 0), SOC, 1)
+    one = estimate(_adds(tmp_path / "b1.jsonl", 1), SOC, 1)
+    two = estimate(_adds(tmp_path / "b2.jsonl", 2), SOC, 1)
+    cycle_us = 1.0 / calibration.soc_calibration(SOC).clock_mhz
+    write_back = 50 * DEFAULT_CONSTANTS.pipe_barrier_cycles * cycle_us
+    # each barrier waits out the last Adds' write-back (as vector busy time); a second barrier in a row adds
+    # only its own dispatch
+    assert one.duration_us - none.duration_us >= 0.9 * write_back
+    vec = one.pipes["aiv_vec_time(us)"] - none.pipes["aiv_vec_time(us)"]
+    assert vec == pytest.approx(write_back, rel=0.01)
+    assert two.duration_us - one.duration_us < 0.2 * write_back
+    assert one.hot_lines[0][0].endswith(":15")  # the barrier's line is where the time goes

@@ -14,7 +14,18 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 Kind = Literal[
-    "tensor", "queue", "sync", "system", "copy", "gm", "mask", "vector", "util", "cpu_debug", "host_tiling"
+    "tensor",
+    "queue",
+    "sync",
+    "system",
+    "copy",
+    "gm",
+    "mask",
+    "register",
+    "vector",
+    "util",
+    "cpu_debug",
+    "host_tiling",
 ]
 
 
@@ -55,6 +66,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(_H + "vec_duplicate.h", "vector", "Duplicate")
     + _family(_H + "vec_copy.h", "vector", "Copy")
     + _family(_H + "vec_vconv.h", "vector", "Cast")
+    + _family(_H + "vec_vconv.h", "register", "SetDeqScale")
     + _family(_H + "vec_cmpsel.h", "vector", "Compare CompareScalar Select")
     + _family(
         _H + "vec_reduce.h",
@@ -65,6 +77,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(_H + "vec_brcb.h", "vector", "Brcb")
     + _family(_H + "vec_transpose.h", "vector", "Transpose")
     + _family(_H + "vec_gather_mask.h", "vector", "GatherMask")
+    + _family(_H + "vec_gather.h", "vector", "Gather")
     + _family(_H + "adv_activation.h", "vector", "Sigmoid Gelu FasterGelu Silu Swish")
     + _family(_H + "adv_math.h", "vector", "Tanh Log ClampMax ClampMin")
     + _family(_H + "adv_broadcast.h", "vector", "BroadCast")

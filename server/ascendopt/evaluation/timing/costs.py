@@ -28,6 +28,13 @@ class CostConstants(BaseModel):
     # Every AscendC API call is dispatched by the scalar unit: address arithmetic,
     # mask/repeat registers, the issue itself. ~16 scalar cycles per call.
     scalar_issue_cycles: float = 16.0
+    # PipeBarrier<PIPE_V>: the next vector instruction waits this long after the last
+    # one's issue ends (its results written back). FITTED (grid 0..120, step 8) on the
+    # three 910B1 RmsNorm records of msopmodeling (CANN's open kernel run on the twin:
+    # 12-62 barriers per block, measured 3.1-4.7 µs); the 910B4 RmsNorm/AddRmsNorm
+    # records are held out (benchmarks/timing_fidelity.py --ops-repo). The Add/Mul
+    # records have no barriers, so they do not see it.
+    pipe_barrier_cycles: float = 128.0
     # Work of an API call on the S pipe itself (GetValue/SetValue go through the
     # scalar unit's UB port and are ordered with the vector pipe).
     scalar_op_cycles: float = 24.0
@@ -88,6 +95,9 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "Brcb": ("VBRCB",),
     "Transpose": ("VTRANS",),
     "GatherMask": ("VREDUCEV2",),
+    # msopmodeling has no cycle entry for vgather; VREDUCEV2 (GatherMask) is the nearest
+    # instruction it does time: also a data-dependent rearrangement of one 256 B repeat.
+    "Gather": ("VREDUCEV2",),
     "BroadCast": ("VBRCB", "VCOPY"),
     "ClampMax": ("VMINS",),
     "ClampMin": ("VMAX",),

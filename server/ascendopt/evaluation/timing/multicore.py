@@ -45,6 +45,7 @@ def core_params(
         cycle_us=cycle_us,
         issue_us=constants.scalar_issue_cycles * cycle_us,
         mte_latency_us=constants.mte_latency_cycles * cycle_us,
+        barrier_latency_us=constants.pipe_barrier_cycles * cycle_us,
         bw_in=bw_in,
         bw_out=bw_out,
         link=cal.gm_peak_bytes_per_us / max(1, active),

@@ -13,7 +13,9 @@ Model (msopmodeling's vector model plus explicit AscendC synchronisation):
   PipeBarrier<PIPE_ALL> waits for every pipe.
 - Vector instruction of R repeats: head + (R-1)·computing cycles when the vector
   pipe had drained (first instruction, after PipeBarrier, after waiting on a
-  dependency or on dispatch), R·computing in steady issue.
+  dependency or on dispatch), R·computing in steady issue. PipeBarrier<PIPE_V> holds
+  the next vector instruction ``pipe_barrier_cycles`` past the last one's issue end
+  (its write-back).
 - Data move: fixed latency + bytes / per-core bandwidth (by active-core count;
   packets under 256 B use msopmodeling's small-packet curve). Moves in both
   directions also share the core's slice of aggregate GM bandwidth
@@ -61,6 +63,7 @@ class CoreParams:
     cycle_us: float
     issue_us: float
     mte_latency_us: float
+    barrier_latency_us: float  # PipeBarrier<PIPE_V>: the last vector instruction's write-back
     bw_in: float  # GM->UB bytes/µs
     bw_out: float  # UB->GM bytes/µs
     link: float  # this core's share of aggregate GM bandwidth, bytes/µs
@@ -85,6 +88,7 @@ class CoreSim:
         self.pend = [t0] * NPIPES  # earliest start of the next instruction (deps)
         self.pend_src = [-1] * NPIPES
         self.v_drained = True
+        self.v_written = -1  # the write-back node of the last PipeBarrier<PIPE_V>
         self.link_iv: list[tuple[float, float]] = []  # busy intervals of this core's GM link
         self.busy = [0.0] * NPIPES
         self.start = t0
@@ -169,7 +173,7 @@ class CoreSim:
         """Simulate recs[i:] until a SyncAll (returns the index after it) or the end."""
         free, last, pend, pend_src, busy = self.free, self.last, self.pend, self.pend_src, self.busy
         n_end, n_dur, n_pred, n_line = self.n_end, self.n_dur, self.n_pred, self.n_line
-        issue, cyc, lat = cp.issue_us, cp.cycle_us, cp.mte_latency_us
+        issue, cyc, lat, bar_lat = cp.issue_us, cp.cycle_us, cp.mte_latency_us, cp.barrier_latency_us
         enq, freed, flags = self.enq, self.freed, self.flags
         n = len(recs)
         while i < n:
@@ -268,6 +272,18 @@ class CoreSim:
                     self.wait_all(t, src)
                 elif pipe == V:
                     self.v_drained = True
+                    # The barrier lets the next vector instruction go only once the last one has
+                    # written back: the vector pipeline's depth, exposed after its last issue and
+                    # busy time of the pipe (its instruction is still in flight).
+                    if last[V] >= 0 and last[V] != self.v_written and free[V] + bar_lat > d1:
+                        t = free[V] + bar_lat
+                        n_end.append(t)
+                        n_dur.append(bar_lat)
+                        n_pred.append(last[V])
+                        n_line.append(line)
+                        busy[V] += bar_lat
+                        free[V], last[V] = t, len(n_end) - 1
+                        self.v_written = last[V]
                 # A barrier on MTE2/MTE3 orders that pipe, which runs in order already.
             elif kind == SYNCALL:
                 return i

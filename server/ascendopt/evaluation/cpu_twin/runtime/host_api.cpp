@@ -87,6 +87,12 @@ OpImplRegisterV2 &OpImplRegisterV2::Tiling(TilingKernelFunc fn, size_t)
     ascendopt_twin::host::Ops()[opType_].tiling = fn;
     return *this;
 }
+void RegisterTilingParse(const char *opType, void *(*make)(), TilingParseFunc fn)
+{
+    ascendopt_twin::host::OpRecord &r = ascendopt_twin::host::Ops()[opType];
+    r.makeCompileInfo = make;
+    r.tilingParse = fn;
+}
 OpImplRegisterV2 &OpImplRegisterV2::InferShape(InferShapeKernelFunc fn)
 {
     ascendopt_twin::host::Ops()[opType_].inferShape = fn;

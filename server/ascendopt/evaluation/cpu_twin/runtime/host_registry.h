@@ -14,6 +14,8 @@ struct OpRecord {
     gert::OpImplRegisterV2::TilingKernelFunc tiling = nullptr;          // IMPL_OP_OPTILING(...).Tiling(...)
     gert::OpImplRegisterV2::InferShapeKernelFunc inferShape = nullptr;
     gert::OpImplRegisterV2::InferDataTypeKernelFunc inferDataType = nullptr;
+    void *(*makeCompileInfo)() = nullptr;                               // .TilingParse<T>(...)
+    gert::TilingParseFunc tilingParse = nullptr;
 };
 std::map<std::string, OpRecord> &Ops();
 struct TilingClass {

@@ -328,6 +328,14 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         uint64_t tilingKey = 0;
         size_t tilingSize = 0;
         size_t workspace = 0;
+        if (tilingFn && rec->tilingParse && rec->makeCompileInfo) {
+            gert::TilingParseContext pc;
+            pc.platform_ = &plat;
+            pc.info_ = rec->makeCompileInfo();  // lives until the runner exits, as CANN keeps it per op
+            ge::graphStatus st = rec->tilingParse(&pc);
+            if (st != ge::GRAPH_SUCCESS) Fail(2, "tiling_failed", "the TilingParse function of %s returned %u", m.opType.c_str(), st);
+            ctx.compileInfo_ = pc.info_;
+        }
         if (tilingFn) {
             ge::graphStatus st = tilingFn(&ctx);
             if (st != ge::GRAPH_SUCCESS) Fail(2, "tiling_failed", "the tiling function of %s returned %u", m.opType.c_str(), st);

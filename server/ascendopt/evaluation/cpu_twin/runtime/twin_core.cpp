@@ -683,6 +683,8 @@ void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, ui
     b.pub.maskCounter = false;
     b.pub.maskLo = b.pub.maskHi = ~0ull;
     b.pub.calls = 0;
+    b.pub.deqScale = 0.0f;
+    b.pub.deqScaleSet = false;
 }
 
 }  // namespace rt

@@ -283,16 +283,17 @@ public:
         return &node_;
     }
     int32_t GetDeterministic() const { return 0; }
-    // Untyped form: zeroed bytes (the twin always provides a platform, which repos consult first).
+    // What the op's TilingParse<T> function filled in (run by the runner before Tiling, as CANN runs it at op
+    // compile time); without a TilingParse, zeroed bytes.
     const void *GetCompileInfo() const
     {
         static const uint64_t zeros[64] = {};
-        return zeros;
+        return compileInfo_ ? compileInfo_ : zeros;
     }
     template <typename T> const T *GetCompileInfo() const
     {
         static T info{};
-        return &info;
+        return compileInfo_ ? static_cast<const T *>(compileInfo_) : &info;
     }
     template <typename T> T *GetTilingData()
     {
@@ -318,6 +319,7 @@ public:
     std::string opType_;
     size_t plainTilingSize_ = 0;
     mutable ComputeNodeInfo node_;
+    const void *compileInfo_ = nullptr;
 };
 
 class InferShapeContext {
@@ -350,27 +352,36 @@ public:
 
 class TilingParseContext {
 public:
-    template <typename T> T *GetCompiledInfo()
-    {
-        static T info{};
-        return &info;
-    }
+    template <typename T> T *GetCompiledInfo() { return static_cast<T *>(info_); }
     const char *GetNodeName() const { return "TilingParse"; }
     const char *GetNodeType() const { return "TilingParse"; }
     fe::PlatFormInfos *GetPlatformInfo() const { return platform_; }
     fe::PlatFormInfos *platform_ = nullptr;
+    void *info_ = nullptr;  // a value-initialised compile-info object of the registered type
 };
+using TilingParseFunc = ge::graphStatus (*)(TilingParseContext *);
+// TilingParse<T>(fn) of an op: how to make its compile-info object and the function that fills it.
+void RegisterTilingParse(const char *opType, void *(*make)(), TilingParseFunc fn);
 
 class OpImplRegisterV2 {
 public:
     using TilingKernelFunc = ge::graphStatus (*)(TilingContext *);
     using InferShapeKernelFunc = ge::graphStatus (*)(InferShapeContext *);
     using InferDataTypeKernelFunc = ge::graphStatus (*)(InferDataTypeContext *);
-    using TilingParseFunc = ge::graphStatus (*)(TilingParseContext *);
+    using TilingParseFunc = gert::TilingParseFunc;
     explicit OpImplRegisterV2(const char *opType) : opType_(opType) {}
     OpImplRegisterV2 &Tiling(TilingKernelFunc fn, size_t maxTilingDataSize = 2048);
-    template <typename T> OpImplRegisterV2 &TilingParse(TilingParseFunc) { return *this; }
-    template <typename T, typename F> OpImplRegisterV2 &TilingParse(F) { return *this; }
+    template <typename T> OpImplRegisterV2 &TilingParse(TilingParseFunc fn)
+    {
+        RegisterTilingParse(opType_.c_str(), []() -> void * { return new T{}; }, fn);
+        return *this;
+    }
+    // Other callables: a captureless lambda of the same signature registers; anything else is accepted unused.
+    template <typename T, typename F> OpImplRegisterV2 &TilingParse(F f)
+    {
+        if constexpr (std::is_convertible<F, TilingParseFunc>::value) return TilingParse<T>(static_cast<TilingParseFunc>(f));
+        return *this;
+    }
     OpImplRegisterV2 &InferShape(InferShapeKernelFunc fn);
     OpImplRegisterV2 &InferDataType(InferDataTypeKernelFunc fn);
     OpImplRegisterV2 &InputsDataDependency(std::initializer_list<int32_t>) { return *this; }

@@ -23,6 +23,9 @@ struct BlockPublic {
     uint64_t maskLo = ~0ull;
     uint64_t maskHi = ~0ull;
     uint64_t calls = 0;      // API calls issued by this block (GetSystemCycle)
+    // DEQSCALE register (SetDeqScale(half)): the scale of the int32 -> half Cast. Unset at block start.
+    float deqScale = 0.0f;
+    bool deqScaleSet = false;
 };
 extern BlockPublic *g_blk;
 extern bool g_trace_on;

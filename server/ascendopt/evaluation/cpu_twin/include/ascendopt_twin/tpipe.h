@@ -46,6 +46,8 @@ enum class HardEvent : uint8_t {
     MAX,
 };
 using TEventID = int8_t;
+// A queue buffer named without its element type (the official TBufHandle is an opaque pointer too).
+using TBufHandle = uint8_t *;
 
 namespace twin_detail {
 using ascendopt_twin::Pipe;
@@ -153,17 +155,15 @@ public:
     }
     template <typename T> LocalTensor<T> DeQue(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
-        using namespace ascendopt_twin;
-        rt::Op op = rt::Begin(P_S, "DeQue", loc);
-        if (count_ == 0)
-            rt::Fatal("deque_empty", loc.file, loc.line, "DeQue on empty queue %d (no matching EnQue); on the NPU this blocks forever", qid_);
-        int s = fifo_[head_];
-        head_ = (head_ + 1) % kMaxSlots;
-        --count_;
-        state_[s] = kDequeued;
-        rt::Acquire(twin_detail::ConsumerOf(dst), enqClock_[s]);
-        Trace(op, "DeQue", ConsumerOf_(), off_[s]);
-        return LocalTensor<T>::Make(off_[s], len_ / static_cast<uint32_t>(sizeof(T)), rt::UbBuf{off_[s], off_[s] + len_}, qid_, dst);
+        int s = DeQueSlot(loc);
+        return LocalTensor<T>::Make(off_[s], len_ / static_cast<uint32_t>(sizeof(T)),
+                                    ascendopt_twin::rt::UbBuf{off_[s], off_[s] + len_}, qid_, dst);
+    }
+    // The buffer-handle form (no element type): the same dequeue and wait, for code that only needs the
+    // producer's data to have landed and keeps using the tensor it enqueued.
+    TBufHandle DeQue(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        return reinterpret_cast<TBufHandle>(ascendopt_twin::rt::UbPtr(off_[DeQueSlot(loc)]));
     }
     template <typename T> void FreeTensor(const LocalTensor<T> &tensor, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
@@ -224,6 +224,20 @@ public:
 
 private:
     enum : uint8_t { kFree = 0, kAlloc, kQueued, kDequeued };
+    int DeQueSlot(const ascendopt_twin::Loc &loc)
+    {
+        using namespace ascendopt_twin;
+        rt::Op op = rt::Begin(P_S, "DeQue", loc);
+        if (count_ == 0)
+            rt::Fatal("deque_empty", loc.file, loc.line, "DeQue on empty queue %d (no matching EnQue); on the NPU this blocks forever", qid_);
+        int s = fifo_[head_];
+        head_ = (head_ + 1) % kMaxSlots;
+        --count_;
+        state_[s] = kDequeued;
+        rt::Acquire(twin_detail::ConsumerOf(dst), enqClock_[s]);
+        Trace(op, "DeQue", ConsumerOf_(), off_[s]);
+        return s;
+    }
     static constexpr ascendopt_twin::Pipe ProducerOf_() { return twin_detail::ProducerOf(src); }
     static constexpr ascendopt_twin::Pipe ConsumerOf_() { return twin_detail::ConsumerOf(dst); }
     int SlotOf(uint32_t lo) const

@@ -24,6 +24,8 @@ template <typename D, typename S> constexpr uint32_t CastModes()
     else if constexpr (std::is_same<S, bfloat16_t>::value && std::is_same<D, int32_t>::value) return RM_5;
     else if constexpr (std::is_same<S, bfloat16_t>::value && std::is_same<D, float>::value) return RM_NONE;
     else if constexpr (std::is_same<S, int32_t>::value && std::is_same<D, int16_t>::value) return RM_NONE;
+    // s322f16 is a dequantisation: dst = src * DEQSCALE (SetDeqScale(half)); the round mode has no effect.
+    else if constexpr (std::is_same<S, int32_t>::value && std::is_same<D, half>::value) return RM_5 | RM_ODD | RM_NONE;
     else if constexpr (std::is_same<S, int32_t>::value && std::is_same<D, float>::value) return RM_5 | RM_NONE;
     else if constexpr (std::is_same<S, int32_t>::value && std::is_same<D, int64_t>::value) return RM_NONE;
     else if constexpr (std::is_same<S, float>::value && std::is_same<D, int16_t>::value) return RM_5;
@@ -131,7 +133,9 @@ template <typename T> constexpr T LimMax() { return static_cast<T>(~LimMin<T>())
 template <typename D, typename S> inline D CastOne(S v, RoundMode m, bool &overflow, bool &nanInt)
 {
     double x = SrcToDouble(v);
-    if constexpr (std::is_same<D, float>::value && std::is_same<S, float>::value) {
+    if constexpr (std::is_same<D, half>::value && std::is_same<S, int32_t>::value) {
+        return RoundFloat<D>(x * static_cast<double>(ascendopt_twin::rt::g_blk->deqScale), RoundMode::CAST_RINT, overflow);
+    } else if constexpr (std::is_same<D, float>::value && std::is_same<S, float>::value) {
         return static_cast<float>(RoundIntegral(x, m));  // float -> float rounds to an integral value
     } else if constexpr (std::is_integral<D>::value) {
         if (x != x) { nanInt = true; return 0; }
@@ -158,6 +162,12 @@ inline bool CastModeCheck(const rt::Op &op, RoundMode m)
                    "Cast %s -> %s with %s is not a documented combination on Ascend 910B; the twin skipped the instruction",
                    DTypeName<S>::value, DTypeName<D>::value, RoundModeName(m));
         return false;
+    }
+    if constexpr (std::is_same<D, half>::value && std::is_same<S, int32_t>::value) {
+        if (!rt::g_blk->deqScaleSet)
+            rt::Report("deq_scale_unset", true, op.file, op.line,
+                       "Cast int32 -> half scales by the DEQSCALE register, which no SetDeqScale(half) of this block has set; "
+                       "its value is undefined on the NPU (the twin used 0)");
     }
     return true;
 }
@@ -187,6 +197,17 @@ template <typename D, typename S> inline void CastReport(const rt::Op &op, const
                    DTypeName<S>::value, DTypeName<D>::value, static_cast<long long>(ci.nan), static_cast<long long>(ci.firstNan));
 }
 }  // namespace twin_detail
+
+// DEQSCALE register for the s322f16 Cast (and AddDeqRelu / CastDequant, which the twin does not offer). A scalar
+// register write: it orders with vector instructions only through the caller's PipeBarrier<PIPE_V>, as on the NPU.
+inline void SetDeqScale(half scale, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    namespace rt = ascendopt_twin::rt;
+    rt::Op op = rt::Begin(ascendopt_twin::P_S, "SetDeqScale", loc);
+    rt::TraceOp(op, "float16", 1, 0);
+    rt::g_blk->deqScale = static_cast<float>(scale);
+    rt::g_blk->deqScaleSet = true;
+}
 
 template <typename T, typename U>
 inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const RoundMode &roundMode, const uint32_t count,
