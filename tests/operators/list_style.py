@@ -124,6 +124,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext *context)
     if (context->GetDynamicInputDesc(0, listNum - 1)->GetDataType() != ge::DT_FLOAT16) {
         return ge::GRAPH_FAILED;
     }
+    const gert::Tensor *last = context->GetDynamicInputTensor(0, listNum - 1);
+    if (last->GetShapeSize() != first->GetStorageShape().GetShapeSize()) {
+        return ge::GRAPH_FAILED;
+    }
     uint32_t totalLength = first->GetOriginShape().GetShapeSize();
     context->SetBlockDim(BLOCK_DIM);
     tiling.set_totalLength(totalLength);

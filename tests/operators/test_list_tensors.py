@@ -222,3 +222,19 @@ def test_the_sample_s_own_cpu_debug_main_builds_its_list_and_the_twin_reads_it(t
     z = np.fromfile(root / "output" / "output_z.bin", dtype=np.float16).reshape(4, 512)
     assert np.array_equal(z, (a - b).astype(np.float16))
     assert "bad_list_tensor" not in run.stderr
+
+
+def test_the_re_check_draws_fresh_shapes_for_every_tensor_of_a_list() -> None:
+    from ascendopt.agent.recheck import extra_shapes
+
+    spec = parse_spec(
+        SPEC.replace(", bias = [4, 32]", "").replace(
+            '[[inputs]]\nname = "bias"\ndtypes = ["float16"]\n\n', ""
+        ),
+        Path("ascendopt.toml"),
+    )
+    extra, notes = extra_shapes(spec, spec.resolve_cases())
+    assert extra, [n.line() for n in notes]
+    for case in extra:
+        assert case.lists == {"xs": 3} and list(case.input_shapes) == ["xs.0", "xs.1", "xs.2"]
+        assert len({tuple(s) for s in case.input_shapes.values()}) == 1
