@@ -63,7 +63,7 @@ from ascendopt.evaluation.cpu_twin.harness import read_outputs, run_case
 from ascendopt.evaluation.manifest import soc_model
 from ascendopt.evaluation.reference import load_reference, run_reference
 from ascendopt.evaluation.sandbox import Limits
-from ascendopt.evaluation.tensors import make_input
+from ascendopt.evaluation.tensors import make_inputs
 from ascendopt.evaluation.timing import calibration
 from ascendopt.evaluation.timing.model import TimingEstimate, estimate
 from ascendopt.operators.candidate import baseline
@@ -373,7 +373,7 @@ class Runner:
             except CompileError as exc:
                 out.error = f"compile error: {exc}"[:200]
                 return out
-            inputs = {t.name: make_input(t, rcase, 0) for t in spec.inputs}
+            inputs = make_inputs(spec, rcase, 0)
             expected = await asyncio.to_thread(run_reference, ref, spec, rcase, inputs)
             shapes = {k: list(v.shape) for k, v in expected.items()}
             run = await run_case(

@@ -23,7 +23,7 @@ from ascendopt.evaluation.cpu_twin.build import Builder
 from ascendopt.evaluation.cpu_twin.harness import run_case
 from ascendopt.evaluation.manifest import soc_model
 from ascendopt.evaluation.sandbox import Limits
-from ascendopt.evaluation.tensors import make_input
+from ascendopt.evaluation.tensors import make_inputs
 from ascendopt.evaluation.timing import synth
 from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS
 from ascendopt.evaluation.timing.model import estimate
@@ -52,7 +52,7 @@ async def twin_trace(work: Path) -> tuple[Path, int]:
     one = CaseSpec(name="speed", shapes={"x": SHAPE, "y": SHAPE}, dtype="float16")
     case = project.spec.model_copy(update={"cases": [one]}).resolve_cases()[0]
     runner = await Builder().build(project, src, cand.files, dict(case.dtypes))
-    inputs = {t.name: make_input(t, case, 0) for t in project.spec.inputs}
+    inputs = make_inputs(project.spec, case, 0)
     run = await run_case(
         runner, project, case, inputs, {"z": SHAPE}, soc_model(SOC), work / "run", src, Limits(), trace=True
     )

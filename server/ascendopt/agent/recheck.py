@@ -59,7 +59,7 @@ def extra_shapes(
 
     base = first_shape(small)
     cap = min(MAX_EXTRA_ELEMENTS, domain.max_elements or MAX_EXTRA_ELEMENTS)
-    dtype = small.dtypes[next(iter(small.input_shapes))]
+    dtype = small.dtype_of(next(iter(small.input_shapes)))
     block = max(1, BLOCK_BYTES // _ITEMSIZE.get(dtype, 4))
     step = domain.last_dim_multiple
     aligned = base[-1] - base[-1] % block + block if base[-1] % block else base[-1]

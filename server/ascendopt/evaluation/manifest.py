@@ -58,8 +58,12 @@ def _manifest(
         f"ub_size {soc.ub_size}",
     ]
     for t in spec.inputs:
-        shape = case.input_shapes[t.name]
-        lines.append(_tensor_line("input", t.name, case.dtypes[t.name], shape, inputs[t.name]))
+        if t.name in case.lists:  # the next N input lines are the list's tensors
+            lines.append(f"dynamic_input {t.name} {case.lists[t.name]}")
+        for name in case.instances(t.name):
+            lines.append(
+                _tensor_line("input", name, case.dtypes[t.name], case.input_shapes[name], inputs[name])
+            )
     for t in spec.outputs:
         shape, path = outputs[t.name]
         lines.append(_tensor_line("output", t.name, case.dtypes[t.name], shape, path))
@@ -104,7 +108,7 @@ def manifest_files(
     tiling_only: bool = False,
 ) -> dict[str, bytes]:
     """The files a case needs in its work folder (inputs + manifest), with paths as seen on the runner."""
-    files = {f"in_{name}.bin": encode_raw(values, case.dtypes[name]) for name, values in inputs.items()}
+    files = {f"in_{name}.bin": encode_raw(values, case.dtype_of(name)) for name, values in inputs.items()}
     in_paths = {name: f"{work}/in_{name}.bin" for name in inputs}
     out_paths = {name: (shape, f"{work}/out_{name}.bin") for name, shape in output_shapes.items()}
     manifest = _manifest(project, case, soc, in_paths, out_paths, work, src_dir, trace, tiling_only)

@@ -41,9 +41,12 @@ def load_reference(root: Path, spec: OperatorSpec, source: str | None = None) ->
 def run_reference(
     fn: Callable[..., object], spec: OperatorSpec, case: ResolvedCase, inputs: dict[str, np.ndarray]
 ) -> dict[str, np.ndarray]:
+    def arg(name: str) -> np.ndarray:
+        return inputs[name].astype(np.float32) if case.dtype_of(name) == "bfloat16" else inputs[name]
+
+    # A list input (param_type "dynamic") arrives as a Python list of its tensors, in order.
     args = [
-        inputs[t.name].astype(np.float32) if case.dtypes[t.name] == "bfloat16" else inputs[t.name]
-        for t in spec.inputs
+        [arg(n) for n in case.instances(t.name)] if t.name in case.lists else arg(t.name) for t in spec.inputs
     ]
     params = inspect.signature(fn).parameters
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())

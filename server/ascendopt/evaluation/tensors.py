@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 
 from ascendopt.operators.dtypes import DTYPES
-from ascendopt.operators.spec import ResolvedCase, TensorSpec
+from ascendopt.operators.spec import OperatorSpec, ResolvedCase, TensorSpec
 
 # How each spec dtype is stored in a raw file (bf16 as its 16 bits).
 STORAGE: dict[str, np.dtype] = {name: np.dtype(d.storage) for name, d in DTYPES.items()}
@@ -52,13 +52,19 @@ def case_seed(seed: int, case: ResolvedCase, tensor: str) -> int:
     return int.from_bytes(digest[:8], "little")
 
 
-def make_input(spec: TensorSpec, case: ResolvedCase, seed: int) -> np.ndarray:
+def make_inputs(spec: OperatorSpec, case: ResolvedCase, seed: int) -> dict[str, np.ndarray]:
+    """Every input tensor of a case by instance name (a list input's tensors as `x.0`, `x.1`, …)."""
+    return {name: make_input(t, case, seed, name) for t in spec.inputs for name in case.instances(t.name)}
+
+
+def make_input(spec: TensorSpec, case: ResolvedCase, seed: int, instance: str | None = None) -> np.ndarray:
     """Seeded random values in the spec's range, already representable in the case's dtype."""
+    name = instance or spec.name
     dtype = case.dtypes[spec.name]
-    shape = case.input_shapes[spec.name]
-    if spec.name in case.values:  # fixed contents (a tiling array): the same whatever the seed
-        return from_storage(to_storage(np.array(case.values[spec.name]).reshape(shape), dtype), dtype)
-    rng = np.random.default_rng(case_seed(seed, case, spec.name))
+    shape = case.input_shapes[name]
+    if name in case.values:  # fixed contents (a tiling array): the same whatever the seed
+        return from_storage(to_storage(np.array(case.values[name]).reshape(shape), dtype), dtype)
+    rng = np.random.default_rng(case_seed(seed, case, name))
     lo, hi = spec.range
     values: np.ndarray
     if dtype in ("float16", "float32", "bfloat16"):

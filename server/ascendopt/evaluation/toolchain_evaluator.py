@@ -19,7 +19,7 @@ from ascendopt.evaluation.pool import PoolExhausted, SlotPool
 from ascendopt.evaluation.records import CaseResult, Evaluation
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
 from ascendopt.evaluation.runner import RunnerError, TransportError
-from ascendopt.evaluation.tensors import decode_raw, make_input
+from ascendopt.evaluation.tensors import decode_raw, make_inputs
 from ascendopt.evaluation.toolchain import CaseJob, Combo, Slot, Toolchain, combo_of
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.issues import CompileError
@@ -104,7 +104,7 @@ class ToolchainEvaluator:
 
         async def one(case: ResolvedCase) -> Prepared:
             async with sem:
-                inputs = {t.name: make_input(t, case, seed) for t in spec.inputs}
+                inputs = make_inputs(spec, case, seed)
                 try:
                     expected = await asyncio.to_thread(run_reference, reference, spec, case, inputs)
                 except ReferenceError as exc:

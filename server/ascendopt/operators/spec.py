@@ -43,6 +43,9 @@ class TensorSpec(_Strict):
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
     dtypes: list[DType] = Field(min_length=1)
     range: tuple[float, float] = (-1.0, 1.0)
+    # The OpDef's ParamType: "dynamic" is a list of tensors (ParamType(DYNAMIC)); each case then gives
+    # one shape per tensor, `shapes = { x = [[8, 16], [8, 16]] }`, and all of them share the dtype.
+    param_type: Literal["required", "dynamic"] = "required"
 
     @model_validator(mode="after")
     def _range_ordered(self) -> TensorSpec:
@@ -66,7 +69,8 @@ class Tolerance(_Strict):
 
 class CaseSpec(_Strict):
     name: str
-    shapes: dict[str, list[int]]
+    # A list input (param_type "dynamic") has a list of shapes, one per tensor of the list.
+    shapes: dict[str, list[int] | list[list[int]]]
     dtype: DType | None = None
     dtypes: dict[str, DType] = Field(default_factory=dict)
     attrs: dict[str, float | int | bool] = Field(default_factory=dict)
@@ -75,8 +79,17 @@ class CaseSpec(_Strict):
     values: dict[str, list[float]] = Field(default_factory=dict)
 
 
+def member_name(name: str, i: int) -> str:
+    """The name of tensor `i` of list input `name` (a dot: no spec tensor name has one)."""
+    return f"{name}.{i}"
+
+
 class ResolvedCase(BaseModel):
-    """A case with every tensor's dtype and every attr's value decided."""
+    """A case with every tensor's dtype and every attr's value decided.
+
+    `input_shapes` holds one entry per tensor instance, in order: a required input by its name, a
+    list input's tensors as `name.0`, `name.1`, … (`lists` gives their count); `dtypes` is per spec
+    tensor (a list's tensors share one)."""
 
     index: int
     name: str
@@ -84,6 +97,16 @@ class ResolvedCase(BaseModel):
     dtypes: dict[str, DType]
     attrs: dict[str, float | int | bool]
     values: dict[str, list[float]] = Field(default_factory=dict)
+    lists: dict[str, int] = Field(default_factory=dict)
+
+    def instances(self, tensor: str) -> list[str]:
+        """The instance names of an input: itself, or its list's tensors."""
+        if tensor in self.lists:
+            return [member_name(tensor, i) for i in range(self.lists[tensor])]
+        return [tensor]
+
+    def dtype_of(self, instance: str) -> DType:
+        return self.dtypes[instance.split(".", 1)[0]]
 
 
 class ShapeDomain(_Strict):
@@ -134,6 +157,11 @@ class OperatorSpec(_Strict):
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ValueError(f"tensor names must be unique; repeated: {', '.join(dupes)}")
+        listed = [t.name for t in self.outputs if t.param_type == "dynamic"]
+        if listed:
+            raise ValueError(
+                f'list outputs (param_type "dynamic") are not supported yet: {", ".join(listed)}'
+            )
         return self
 
     def tolerance(self, dtype: str) -> Tolerance:
@@ -160,14 +188,42 @@ class OperatorSpec(_Strict):
             raise _CaseError(
                 index, "shapes", f"{where}: {'; '.join(parts)} (inputs are {', '.join(input_names)})"
             )
-        for name, shape in case.shapes.items():
+        shapes: dict[str, list[int]] = {}
+        lists: dict[str, int] = {}
+        for t in self.inputs:
+            shape = case.shapes[t.name]
+            nested = bool(shape) and all(isinstance(s, list) for s in shape)
+            if t.param_type == "dynamic":
+                if not nested:
+                    raise _CaseError(
+                        index,
+                        "shapes",
+                        f'{where}: {t.name!r} is a list input (param_type "dynamic"): give one shape per '
+                        f"tensor, e.g. {t.name} = [{shape}, {shape}]",
+                    )
+                members = [list(s) for s in shape if isinstance(s, list)]
+                lists[t.name] = len(members)
+                for i, m in enumerate(members):
+                    shapes[member_name(t.name, i)] = m
+            elif nested or any(isinstance(d, list) for d in shape):
+                raise _CaseError(
+                    index,
+                    "shapes",
+                    f"{where}: {t.name!r} has a list of shapes, but it is one tensor "
+                    f'(set param_type = "dynamic" on the input if it is a list)',
+                )
+            else:
+                shapes[t.name] = [d for d in shape if isinstance(d, int)]
+        for name, shape in shapes.items():
             if not shape or any(d <= 0 for d in shape):
                 raise _CaseError(index, "shapes", f"{where}: shape {shape} of {name!r} needs positive dims")
         for name, vals in case.values.items():
             if name not in input_names:
                 raise _CaseError(index, "values", f"{where}: values for unknown input {name!r}")
+            if name in lists:
+                raise _CaseError(index, "values", f"{where}: fixed values for a list input are not supported")
             size = 1
-            for d in case.shapes[name]:
+            for d in shapes[name]:
                 size *= d
             if len(vals) != size:
                 raise _CaseError(
@@ -199,10 +255,11 @@ class OperatorSpec(_Strict):
         return ResolvedCase(
             index=index,
             name=case.name,
-            input_shapes=case.shapes,
+            input_shapes=shapes,
             dtypes=dtypes,
             attrs=attrs,
             values=case.values,
+            lists=lists,
         )
 
     def _check_dtype_column(self, index: int, where: str, dtypes: dict[str, DType]) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,7 @@ class Tensor:
     dtypes: list[str]
     hint: TensorHint | None = None
     param: str = "REQUIRED"  # the OpDef's ParamType
+    members: list[TensorHint] = field(default_factory=list)  # a DYNAMIC input's tensors, from the sample
 
 
 @dataclass
@@ -156,11 +158,6 @@ def _tensors(
             Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes], param=t.param_type)
             for t in op.opdef.inputs
         ]
-        for t in ins:
-            if t.param == "DYNAMIC":
-                notes.append(
-                    f"TODO input {t.name}: DYNAMIC in the OpDef (a list of tensors); the spec passes one"
-                )
         outs = [Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes]) for t in op.opdef.outputs]
         soc = soc_binary_dtypes(op, [t.name for t in (*ins, *outs)])
         if soc is not None:
@@ -181,7 +178,10 @@ def _tensors(
             name = p.tensor or p.name
             hint = hints.get(name)
             dtype = (hint.dtype if hint else None) or kernel_dtype or "float16"
-            (ins if p.role == "input" else outs).append(Tensor(name, [dtype]))
+            listed = p.role == "input" and p.name in _list_params(op)
+            (ins if p.role == "input" else outs).append(
+                Tensor(name, [dtype], param="DYNAMIC" if listed else "REQUIRED")
+            )
         notes.append(
             f"tensors from the signature of {op.kernel.name} ({op.files.kernel}:{op.kernel.range.start_line})"
             + (
@@ -192,6 +192,17 @@ def _tensors(
         )
     for t in ins:
         t.hint = hints.get(t.name)
+    # A list input takes the sample's input files that no other input claims, in order (the AddN
+    # samples' gen_data.py writes input_x.bin and input_y.bin: the two tensors of srcList).
+    lists = [t for t in ins if t.param == "DYNAMIC" and t.hint is None]
+    if len(lists) == 1:
+        names = {t.name for t in (*ins, *outs)}
+        lists[0].members = [h for n, h in hints.items() if n not in names and h.shape and h.values is None]
+        if lists[0].members:
+            notes.append(
+                f"the tensors of list input {lists[0].name}: the sample's inputs "
+                + ", ".join(n for n in hints if n not in names)
+            )
     if outs and ins and op.opdef is None and desc is None:
         first = next((t for t in ins if t.hint is None or t.hint.values is None), ins[0])
         for o in outs:
@@ -228,12 +239,13 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
             lines += ["", f"[[{table}]]", f'name = "{t.name}"', f"dtypes = [{dtypes}]"]
             if t.param == "DYNAMIC":
                 lines.append(
-                    "# TODO: DYNAMIC in the OpDef (a list of tensors); the spec and the CPU twin pass one"
+                    'param_type = "dynamic"  # a list of tensors: each case gives one shape per tensor'
                 )
             if table == "inputs":
-                if t.hint is not None and t.hint.range is not None:
-                    lo, hi = (float(v) + 0.0 for v in t.hint.range)  # + 0.0: no "-0.0"
-                    lines.append(f"range = [{lo!r}, {hi!r}]  # {t.hint.source}")
+                hint = t.hint or next((h for h in t.members if h.range is not None), None)
+                if hint is not None and hint.range is not None:
+                    lo, hi = (float(v) + 0.0 for v in hint.range)  # + 0.0: no "-0.0"
+                    lines.append(f"range = [{lo!r}, {hi!r}]  # {hint.source}")
                 else:
                     lines.append("range = [-1.0, 1.0]  # TODO: the values the operator is meant for")
     for attr in op.opdef.attrs if op.opdef else []:
@@ -267,6 +279,16 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
     return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=case_names)
 
 
+def _list_params(op: OperatorProject) -> set[str]:
+    """Kernel parameters the kernel reads as a list of tensors (handed to `ListTensorDesc`)."""
+    text = (op.root / op.files.kernel).read_text(encoding="utf-8")
+    names = {p.name for p in op.kernel.params}
+    found: set[str] = set()
+    for m in re.finditer(r"\bListTensorDesc\b[^;{]*?\(([^;]*?)\)\s*;", text):
+        found |= names & set(re.findall(r"\b\w+\b", m.group(1)))
+    return found
+
+
 def _domain(op: OperatorProject, ins: list[Tensor]) -> list[str]:
     if op.layout == "kernel_launch" and not any(p.role == "tiling" for p in op.kernel.params):
         data_hints = [t.hint for t in ins if t.hint is not None and t.hint.values is None]
@@ -294,8 +316,15 @@ def _cases(
     values: dict[str, list[float]] = {}
     todo = False
     length, length_note = _kernel_length(op)
+    lists: dict[str, list[list[int]]] = {}
     for t in ins:
-        if t.hint is not None and t.hint.shape:
+        if t.param == "DYNAMIC" and t.hint is None:
+            if t.members:
+                lists[t.name] = [list(h.shape or []) for h in t.members]
+                shapes[t.name] = lists[t.name][0]
+            else:
+                todo = True
+        elif t.hint is not None and t.hint.shape:
             shapes[t.name] = t.hint.shape
             if t.hint.values is not None:
                 values[t.name] = t.hint.values
@@ -309,8 +338,12 @@ def _cases(
         for t in ins:
             shapes.setdefault(t.name, list(first))
         notes.append(
-            "TODO cases: the sample gives no shape for " + ", ".join(t.name for t in ins if t.hint is None)
+            "TODO cases: the sample gives no shape for "
+            + ", ".join(t.name for t in ins if t.hint is None and not t.members)
         )
+    for t in ins:  # a list without the sample's tensors: two of the first shape, to edit
+        if t.param == "DYNAMIC" and t.name not in lists:
+            lists[t.name] = [list(shapes[t.name])] * 2
     dtype = None
     column = 0
     for t in ins:
@@ -335,7 +368,7 @@ def _cases(
         out.append(f'dtype = "{dtype}"')
         if mixed_line:
             out.append(mixed_line)
-    out.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in shapes.items()) + " }")
+    out.append("shapes = { " + ", ".join(f"{n} = {lists.get(n, s)}" for n, s in shapes.items()) + " }")
     if values:
         out.append(
             "values = { " + ", ".join(f"{n} = {[_num(v) for v in vs]}" for n, vs in values.items()) + " }"
@@ -346,14 +379,23 @@ def _cases(
     if op.layout != "kernel_launch" and not todo:
         # A second, larger case for the search to weigh, when the inputs grow alike.
         grown = {n: [s[0] * 4, *s[1:]] for n, s in shapes.items()}
-        if len({tuple(s) for s in shapes.values()}) == 1 and math.prod(next(iter(grown.values()))) <= 1 << 24:
+        alike = all(len({tuple(m) for m in ms}) == 1 for ms in lists.values())
+        if (
+            alike
+            and len({tuple(s) for s in shapes.values()}) == 1
+            and math.prod(next(iter(grown.values()))) <= 1 << 24
+        ):
             names.append("sample-x4")
             out += ["", "[[cases]]", 'name = "sample-x4"  # the sample\'s shape with 4x the first dim']
             if dtype and not all(len(t.dtypes) == 1 for t in ins):
                 out.append(f'dtype = "{dtype}"')
                 if mixed_line:
                     out.append(mixed_line)
-            out.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in grown.items()) + " }")
+            out.append(
+                "shapes = { "
+                + ", ".join(f"{n} = {[s] * len(lists[n]) if n in lists else s}" for n, s in grown.items())
+                + " }"
+            )
             if attr_line:
                 out.append(attr_line)
     return out, names, notes

@@ -172,7 +172,7 @@ class CannToolchain:
         out_pattern = build.commands.get("output_file", "out_{name}.bin")
         if in_pattern:  # kernel-launch samples read fixed file names
             for name, data in inputs.items():
-                files[in_pattern.format(name=name)] = encode_raw(data, case.dtypes[name])
+                files[in_pattern.format(name=name)] = encode_raw(data, case.dtype_of(name))
         await runner.put(work, files)
         if "output_file" in build.commands:
             await runner.put(

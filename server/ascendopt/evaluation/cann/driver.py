@@ -68,6 +68,14 @@ static void make(Tensor& x, bool fill) {
                           ACL_FORMAT_ND, x.shape.data(), x.shape.size(), x.dev);
 }
 
+// A list input (OpDef DYNAMIC; manifest `dynamic_input NAME N` + inputs NAME.0 … NAME.N-1) as aclnn takes it.
+static aclTensorList* list_of(std::map<std::string, Tensor>& ins, const std::string& name) {
+    std::vector<aclTensor*> ts;
+    for (size_t i = 0; ins.count(name + "." + std::to_string(i)); ++i)
+        ts.push_back(ins[name + "." + std::to_string(i)].t);
+    return aclCreateTensorList(ts.data(), ts.size());
+}
+
 int main(int argc, char** argv) {
     if (argc != 2) { std::fprintf(stderr, "usage: %%s manifest.txt\n", argv[0]); return 2; }
     std::map<std::string, Tensor> ins, outs;
@@ -121,7 +129,10 @@ def driver_source(project: OperatorProject) -> str:
         decls.append(f'    {ctype} attr_{a.name} = ({ctype}){conv}(attrs["{a.name}"].c_str());')
         attr_args.append(f"attr_{a.name}")
     args = (
-        [f'ins["{t.name}"].t' for t in spec.inputs]
+        [
+            f'list_of(ins, "{t.name}")' if t.param_type == "dynamic" else f'ins["{t.name}"].t'
+            for t in spec.inputs
+        ]
         + attr_args
         + [f'outs["{t.name}"].t' for t in spec.outputs]
     )

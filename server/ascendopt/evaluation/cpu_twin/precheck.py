@@ -19,7 +19,7 @@ from ascendopt.evaluation.manifest import soc_model
 from ascendopt.evaluation.records import TilingCheck
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
 from ascendopt.evaluation.sandbox import Limits
-from ascendopt.evaluation.tensors import make_input
+from ascendopt.evaluation.tensors import make_inputs
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.files import write_tree
 from ascendopt.operators.issues import CompileError
@@ -52,7 +52,7 @@ class TilingPrecheck:
             try:
                 reference = load_reference(self.project.spec_root, spec)
                 for case in self.cases:
-                    inputs = {t.name: make_input(t, case, 0) for t in spec.inputs}
+                    inputs = make_inputs(spec, case, 0)
                     expected = run_reference(reference, spec, case, inputs)
                     data[case.index] = (inputs, {k: list(np.shape(v)) for k, v in expected.items()})
             except ReferenceError as exc:
@@ -125,7 +125,7 @@ async def precheck_spec(
         except CompileError as exc:
             return {}, f"the operator does not build on the CPU twin: {exc.issues[0]}"
         for case in cases:
-            inputs = {t.name: make_input(t, case, 0) for t in spec.inputs}
+            inputs = make_inputs(spec, case, 0)
             first = next(iter(case.input_shapes.values()))
             shapes = {t.name: list(first) for t in spec.outputs}
             work = Path(tmp) / f"case{case.index}"

@@ -17,17 +17,25 @@ KIND = "raw_gm_access"
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 _GM_PARAM = re.compile(r"\bGM_ADDR\s+(\w+)")
-_SET_GLOBAL = re.compile(r"\bSetGlobalBuffer\s*\(")
+# The sanctioned uses of GM pointers: handing them to SetGlobalBuffer, or a list block to ListTensorDesc
+# (whose parsing the twin implements and checks); their argument lists are not scanned.
+_SANCTIONED = re.compile(r"\bSetGlobalBuffer\s*\(|\bListTensorDesc\b\s*(?:\w+\s*)?\(")
+# A data pointer taken from a list (`__gm__ T *x = list.GetDataPtr<T>(i)`, also cast) is no work on GM.
+_FROM_LIST = r"(?!\s*(?:\([^()]*\)\s*)?[\w.]+\s*\.\s*GetDataPtr\s*<)"
 
 
 def _blank(match: re.Match[str]) -> str:
     return re.sub(r"[^\n]", " ", match.group(0))  # keep offsets and line numbers
 
 
-def _outside_set_global_buffer(code: str) -> str:
-    """`code` with the argument lists of SetGlobalBuffer(...) blanked (the sanctioned use of GM pointers)."""
+def _outside_sanctioned(code: str) -> str:
+    """`code` with the argument lists of the sanctioned calls blanked (also `list.Init(…)` of a
+    declared ListTensorDesc)."""
+    lists = sorted(set(re.findall(r"\bListTensorDesc\s+(\w+)", code)))
+    inits = [rf"\b{re.escape(n)}\s*\.\s*Init\s*\(" for n in lists]
+    sanctioned = re.compile("|".join([_SANCTIONED.pattern, *inits]))
     out = list(code)
-    for m in _SET_GLOBAL.finditer(code):
+    for m in sanctioned.finditer(code):
         depth, i = 1, m.end()
         while i < len(code) and depth:
             depth += {"(": 1, ")": -1}.get(code[i], 0)
@@ -40,8 +48,12 @@ def _outside_set_global_buffer(code: str) -> str:
 def raw_gm_findings(path: str, source: str) -> list[Finding]:
     code = _STRING.sub(_blank, _COMMENT.sub(_blank, source))
     names = sorted(set(_GM_PARAM.findall(code)))
-    scan = _outside_set_global_buffer(code)
-    uses = [r"\bGetPhyAddr\b", r"\(\s*__gm__\b[^()]*\*\s*\)", r"__gm__[^;(){}]*\*\s*\w+\s*="]
+    scan = _outside_sanctioned(code)
+    uses = [
+        r"\bGetPhyAddr\b",
+        rf"\(\s*__gm__\b[^()]*\*\s*\){_FROM_LIST}",
+        rf"__gm__[^;(){{}}]*\*\s*\w+\s*={_FROM_LIST}",
+    ]
     for name in names:  # a GM_ADDR parameter cast, indexed or offset outside SetGlobalBuffer
         uses += [
             rf"\)\s*\(?\s*{name}\b(?!\s*[,)])",

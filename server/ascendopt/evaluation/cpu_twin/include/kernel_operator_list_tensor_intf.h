@@ -1,4 +1,7 @@
-// AscendOptimizer CPU twin: list tensors (ListTensorDesc, the GM form of an OpDef DYNAMIC input) are not modelled:
-// the spec, the case files and the runner carry one buffer per tensor, not a list descriptor. Say so on the include
-// line rather than "No such file or directory".
-#error "the AscendOptimizer CPU twin does not model list tensors yet (ListTensorDesc / DYNAMIC inputs / GetDynamicInputShape)"
+// AscendOptimizer CPU twin: the official header for list tensors (ListTensorDesc, TensorDesc); the
+// implementation and the GM layout it parses are in ascendopt_twin/list_tensor.h.
+#ifndef ASCENDOPT_TWIN_KERNEL_OPERATOR_LIST_TENSOR_INTF_H
+#define ASCENDOPT_TWIN_KERNEL_OPERATOR_LIST_TENSOR_INTF_H
+#include "kernel_operator.h"
+#include "ascendopt_twin/list_tensor.h"
+#endif

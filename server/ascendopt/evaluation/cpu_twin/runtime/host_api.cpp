@@ -55,33 +55,6 @@ int GetSizeByDataType(DataType dt)
 }  // namespace ge
 
 namespace gert {
-static size_t IrToInstance(const TilingContext &c, size_t irIndex, bool &present)
-{
-    present = false;
-    if (irIndex >= c.irInputNames_.size()) return 0;
-    const std::string &name = c.irInputNames_[irIndex];
-    for (size_t i = 0; i < c.inNames_.size(); ++i)
-        if (c.inNames_[i] == name) { present = true; return i; }
-    return 0;
-}
-const StorageShape *TilingContext::GetOptionalInputShape(size_t irIndex) const
-{
-    bool ok;
-    size_t i = IrToInstance(*this, irIndex, ok);
-    return ok ? GetInputShape(i) : nullptr;
-}
-const CompileTimeTensorDesc *TilingContext::GetOptionalInputDesc(size_t irIndex) const
-{
-    bool ok;
-    size_t i = IrToInstance(*this, irIndex, ok);
-    return ok ? GetInputDesc(i) : nullptr;
-}
-const Tensor *TilingContext::GetOptionalInputTensor(size_t irIndex) const
-{
-    bool ok;
-    size_t i = IrToInstance(*this, irIndex, ok);
-    return ok ? GetInputTensor(i) : nullptr;
-}
 OpImplRegisterV2 &OpImplRegisterV2::Tiling(TilingKernelFunc fn, size_t)
 {
     ascendopt_twin::host::Ops()[opType_].tiling = fn;

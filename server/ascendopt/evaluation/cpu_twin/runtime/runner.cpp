@@ -21,10 +21,16 @@ using rt::G;
 
 struct TensorSpec {
     std::string name, dtype, path;
+    std::string ir;  // the IR input it is an instance of: its own name, or its list's (`dynamic_input`)
     std::vector<int64_t> dims;
     ge::DataType ge = ge::DT_UNDEFINED;
     size_t esize = 0;
     uint64_t bytes = 0;
+};
+// A DYNAMIC input: `count` consecutive inputs from `first` form one list (one kernel argument).
+struct ListSpec {
+    std::string name;
+    size_t first = 0, count = 0;
 };
 struct AttrSpec {
     std::string name, type, value;
@@ -34,6 +40,7 @@ struct Manifest {
     uint32_t coreAiv = 40, coreAic = 0;
     uint64_t ubSize = 196608;
     std::vector<TensorSpec> inputs, outputs;
+    std::vector<ListSpec> lists;
     std::vector<AttrSpec> attrs;
     int64_t blockDim = -1;
     int64_t tilingKey = -1;
@@ -127,7 +134,20 @@ Manifest ParseManifest(const char *path)
             uint64_t numel = 1;
             for (int64_t d : t.dims) numel *= static_cast<uint64_t>(d < 0 ? 0 : d);
             t.bytes = numel * t.esize;
+            t.ir = t.name;
+            if (key == "input" && !m.lists.empty()) {
+                const ListSpec &l = m.lists.back();
+                if (m.inputs.size() < l.first + l.count) t.ir = l.name;
+            }
             (key == "input" ? m.inputs : m.outputs).push_back(t);
+        } else if (key == "dynamic_input") {
+            ListSpec l;
+            ls >> l.name >> l.count;
+            if (!ls || l.count == 0) Fail(3, "runner_error", "manifest line %d: malformed dynamic_input", lineNo);
+            l.first = m.inputs.size();
+            if (!m.lists.empty() && m.lists.back().first + m.lists.back().count > l.first)
+                Fail(3, "runner_error", "manifest line %d: dynamic_input before the previous list's inputs", lineNo);
+            m.lists.push_back(l);
         } else if (key == "attr") {
             AttrSpec a;
             ls >> a.name >> a.type;
@@ -137,6 +157,10 @@ Manifest ParseManifest(const char *path)
             std::fprintf(stderr, "ascendopt-twin: manifest line %d: unknown directive '%s' ignored\n", lineNo, key.c_str());
         }
     }
+    for (const ListSpec &l : m.lists)
+        if (l.first + l.count > m.inputs.size())
+            Fail(3, "runner_error", "manifest: dynamic_input %s announces %zu inputs, %zu follow", l.name.c_str(), l.count,
+                 m.inputs.size() - l.first);
     if (m.coreAic == 0) m.coreAic = m.coreAiv / 2 ? m.coreAiv / 2 : 1;
     return m;
 }
@@ -145,6 +169,23 @@ uint8_t *AllocGm(const std::string &name, uint64_t size, int kind, uint8_t fill)
 {
     uint8_t *p = rt::GmAllocate(name, size, kind, fill);
     if (!p) Fail(3, "runner_error", "out of memory allocating %llu B for %s", static_cast<unsigned long long>(size), name.c_str());
+    return p;
+}
+
+// The GM block a kernel gets for a list input, in the layout ListTensorDesc parses (ascendopt_twin/list_tensor.h):
+// the byte offset of the data pointers, then per tensor `dim | index << 32` and its dims, then the data pointers.
+uint8_t *ListBlock(const ListSpec &l, const std::vector<TensorSpec> &inputs, const std::vector<uint8_t *> &bufs)
+{
+    std::vector<uint64_t> w(1, 0);
+    for (size_t i = 0; i < l.count; ++i) {
+        const TensorSpec &t = inputs[l.first + i];
+        w.push_back(static_cast<uint64_t>(t.dims.size()) | (static_cast<uint64_t>(i) << 32));
+        for (int64_t d : t.dims) w.push_back(static_cast<uint64_t>(d));
+    }
+    w[0] = w.size() * sizeof(uint64_t);
+    for (size_t i = 0; i < l.count; ++i) w.push_back(reinterpret_cast<uintptr_t>(bufs[l.first + i]));
+    uint8_t *p = AllocGm(l.name + "(list)", w.size() * sizeof(uint64_t), 0, 0);
+    std::memcpy(p, w.data(), w.size() * sizeof(uint64_t));
     return p;
 }
 
@@ -267,7 +308,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             tt.data_ = inBufs[i];
             tt.size_ = t.bytes;
             ctx.inTensors_.push_back(tt);
-            ctx.inNames_.push_back(t.name);
+            ctx.inNames_.push_back(t.ir);
         }
         for (const TensorSpec &t : m.outputs) {
             gert::StorageShape s;
@@ -308,13 +349,15 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                     v.kind = a.kind_; v.f = a.f_; v.i = a.i_; v.b = a.b_; v.s = a.s_; v.li = a.li_; v.lf = a.lf_;
                     ctx.attrs_.v_.push_back(v);
                 }
-                // Dtype coverage of the OpDef.
+                // Dtype coverage of the OpDef (each tensor against the OpDef parameter it instantiates).
                 auto checkList = [&](const std::vector<ops::OpParamDef *> &params, const std::vector<TensorSpec> &ts, const char *what) {
-                    for (size_t i = 0; i < ts.size() && i < params.size(); ++i) {
-                        const auto &dl = params[i]->dtypes_;
-                        if (dl.empty()) continue;
+                    for (size_t i = 0; i < ts.size(); ++i) {
+                        const ops::OpParamDef *param = nullptr;
+                        for (const ops::OpParamDef *p : params) param = param ? param : (p->name_ == ts[i].ir ? p : nullptr);
+                        if (!param && i < params.size() && what[0] == 'o') param = params[i];
+                        if (!param || param->dtypes_.empty()) continue;
                         bool found = false;
-                        for (auto x : dl) found = found || x == ts[i].ge;
+                        for (auto x : param->dtypes_) found = found || x == ts[i].ge;
                         if (!found)
                             rt::Report("dtype_not_in_opdef", false, nullptr, 0, "%s %s has dtype %s, which the OpDef of %s does not list",
                                        what, ts[i].name.c_str(), ts[i].dtype.c_str(), m.opType.c_str());
@@ -348,6 +391,8 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             if (rec && rec->def && rec->def->inferShape_) {
                 gert::InferShapeContext ic;
                 for (auto &s : ctx.inShapes_) ic.in_.push_back(s.GetStorageShape());
+                ic.names_ = ctx.inNames_;
+                ic.ir_ = ctx.irInputNames_;
                 ic.out_.resize(m.outputs.size());
                 ic.attrs_ = &ctx.attrs_;
                 if (rec->def->inferShape_(&ic) == ge::GRAPH_SUCCESS) {
@@ -362,6 +407,8 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             if (rec && rec->def && rec->def->inferDataType_) {
                 gert::InferDataTypeContext dc;
                 for (auto &d : ctx.inDescs_) dc.in_.push_back(d.dtype_);
+                dc.names_ = ctx.inNames_;
+                dc.ir_ = ctx.irInputNames_;
                 dc.out_.assign(m.outputs.size(), ge::DT_UNDEFINED);
                 dc.attrs_ = &ctx.attrs_;
                 if (rec->def->inferDataType_(&dc) == ge::GRAPH_SUCCESS) {
@@ -399,7 +446,17 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         uint8_t *ws = workspace ? AllocGm("workspace", workspace, 2, 0xFF) : AllocGm("workspace(empty)", 0, 2, 0);
         uint8_t *tl = AllocGm("tiling", tilingSize, 3, 0);
         std::memcpy(tl, rawTiling.data(), tilingSize);
-        args = inBufs;
+        // Kernel arguments: one per IR input (a list: its GM block), then outputs, workspace, tiling.
+        for (size_t i = 0; i < inBufs.size();) {
+            const ListSpec *list = nullptr;
+            for (const ListSpec &l : m.lists) list = l.first == i ? &l : list;
+            if (list) {
+                args.push_back(ListBlock(*list, m.inputs, inBufs));
+                i += list->count;
+            } else {
+                args.push_back(inBufs[i++]);
+            }
+        }
         args.insert(args.end(), outBufs.begin(), outBufs.end());
         args.push_back(ws);
         args.push_back(tl);

@@ -233,6 +233,41 @@ public:
     size_t size_ = 0;
 };
 
+// IR inputs vs instances: the contexts index inputs by instance (GetInputShape(i): the i-th tensor the node
+// has), while GetDynamicInput*(irIndex, relativeIndex) / GetOptionalInput*(irIndex) name an OpDef input and,
+// for a DYNAMIC one, a tensor of its list. `instances` holds each instance's IR input name, in order (a list's
+// tensors share one); `ir` the OpDef's input names (empty: the instances' names in first-seen order).
+namespace twin_detail {
+inline const char *IrName(const std::vector<std::string> &ir, const std::vector<std::string> &instances, size_t irIndex)
+{
+    if (!ir.empty()) return irIndex < ir.size() ? ir[irIndex].c_str() : nullptr;
+    size_t seen = 0;
+    for (size_t i = 0; i < instances.size(); ++i)
+        if (i == 0 || instances[i] != instances[i - 1])
+            if (seen++ == irIndex) return instances[i].c_str();
+    return nullptr;
+}
+// The instance index of tensor `relative` of IR input `irIndex`; false when it has no such tensor.
+inline bool IrInstance(const std::vector<std::string> &ir, const std::vector<std::string> &instances, size_t irIndex,
+                       size_t relative, size_t &out)
+{
+    const char *name = IrName(ir, instances, irIndex);
+    if (name == nullptr) return false;
+    for (size_t i = 0; i < instances.size(); ++i)
+        if (instances[i] == name) {
+            out = i + relative;
+            return out < instances.size() && instances[out] == name;
+        }
+    return false;
+}
+template <typename T> const T *AtIr(const std::vector<T> &v, const std::vector<std::string> &ir,
+                                    const std::vector<std::string> &instances, size_t irIndex, size_t relative)
+{
+    size_t i = 0;
+    return IrInstance(ir, instances, irIndex, relative, i) && i < v.size() ? &v[i] : nullptr;
+}
+}  // namespace twin_detail
+
 // What a tiling function learns about its node: name, type, input and output counts.
 class ComputeNodeInfo {
 public:
@@ -252,12 +287,27 @@ class TilingContext {
 public:
     const StorageShape *GetInputShape(size_t i) const { return i < inShapes_.size() ? &inShapes_[i] : nullptr; }
     const StorageShape *GetOutputShape(size_t i) const { return i < outShapes_.size() ? &outShapes_[i] : nullptr; }
-    const StorageShape *GetOptionalInputShape(size_t irIndex) const;
+    const StorageShape *GetOptionalInputShape(size_t irIndex) const { return twin_detail::AtIr(inShapes_, irInputNames_, inNames_, irIndex, 0); }
+    const StorageShape *GetRequiredInputShape(size_t irIndex) const { return GetOptionalInputShape(irIndex); }
+    const StorageShape *GetDynamicInputShape(size_t irIndex, size_t relativeIndex) const
+    {
+        return twin_detail::AtIr(inShapes_, irInputNames_, inNames_, irIndex, relativeIndex);
+    }
+    const CompileTimeTensorDesc *GetDynamicInputDesc(size_t irIndex, size_t relativeIndex) const
+    {
+        return twin_detail::AtIr(inDescs_, irInputNames_, inNames_, irIndex, relativeIndex);
+    }
+    const Tensor *GetDynamicInputTensor(size_t irIndex, size_t relativeIndex) const
+    {
+        return twin_detail::AtIr(inTensors_, irInputNames_, inNames_, irIndex, relativeIndex);
+    }
     const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return i < inDescs_.size() ? &inDescs_[i] : nullptr; }
-    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t irIndex) const;
+    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t irIndex) const { return twin_detail::AtIr(inDescs_, irInputNames_, inNames_, irIndex, 0); }
+    const CompileTimeTensorDesc *GetRequiredInputDesc(size_t irIndex) const { return GetOptionalInputDesc(irIndex); }
     const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return i < outDescs_.size() ? &outDescs_[i] : nullptr; }
     const Tensor *GetInputTensor(size_t i) const { return i < inTensors_.size() ? &inTensors_[i] : nullptr; }
-    const Tensor *GetOptionalInputTensor(size_t irIndex) const;
+    const Tensor *GetOptionalInputTensor(size_t irIndex) const { return twin_detail::AtIr(inTensors_, irInputNames_, inNames_, irIndex, 0); }
+    const Tensor *GetRequiredInputTensor(size_t irIndex) const { return GetOptionalInputTensor(irIndex); }
     const RuntimeAttrs *GetAttrs() const { return &attrs_; }
     ge::graphStatus SetBlockDim(uint32_t n) { blockDim_ = n; blockDimSet_ = true; return ge::GRAPH_SUCCESS; }
     uint32_t GetBlockDim() const { return blockDim_; }
@@ -306,7 +356,7 @@ public:
     std::vector<StorageShape> inShapes_, outShapes_;
     std::vector<CompileTimeTensorDesc> inDescs_, outDescs_;
     std::vector<Tensor> inTensors_;
-    std::vector<std::string> inNames_, irInputNames_;
+    std::vector<std::string> inNames_, irInputNames_;  // per instance: its IR input's name; the OpDef's inputs
     RuntimeAttrs attrs_;
     uint32_t blockDim_ = 0;
     bool blockDimSet_ = false;
@@ -325,19 +375,35 @@ public:
 class InferShapeContext {
 public:
     const Shape *GetInputShape(size_t i) const { return i < in_.size() ? &in_[i] : nullptr; }
-    const Shape *GetOptionalInputShape(size_t i) const { return GetInputShape(i); }
+    const Shape *GetOptionalInputShape(size_t irIndex) const { return twin_detail::AtIr(in_, ir_, names_, irIndex, 0); }
+    const Shape *GetRequiredInputShape(size_t irIndex) const { return GetOptionalInputShape(irIndex); }
+    const Shape *GetDynamicInputShape(size_t irIndex, size_t relativeIndex) const
+    {
+        return twin_detail::AtIr(in_, ir_, names_, irIndex, relativeIndex);
+    }
     Shape *GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
     const Tensor *GetInputTensor(size_t) const { return nullptr; }
     const char *GetNodeName() const { return "node"; }
     std::vector<Shape> in_, out_;
+    std::vector<std::string> names_, ir_;  // as TilingContext's inNames_, irInputNames_
     const RuntimeAttrs *attrs_ = nullptr;
 };
 
 class InferDataTypeContext {
 public:
     ge::DataType GetInputDataType(size_t i) const { return i < in_.size() ? in_[i] : ge::DT_UNDEFINED; }
-    ge::DataType GetOptionalInputDataType(size_t i) const { return GetInputDataType(i); }
+    ge::DataType GetOptionalInputDataType(size_t irIndex) const
+    {
+        const ge::DataType *d = twin_detail::AtIr(in_, ir_, names_, irIndex, 0);
+        return d ? *d : ge::DT_UNDEFINED;
+    }
+    ge::DataType GetRequiredInputDataType(size_t irIndex) const { return GetOptionalInputDataType(irIndex); }
+    ge::DataType GetDynamicInputDataType(size_t irIndex, size_t relativeIndex) const
+    {
+        const ge::DataType *d = twin_detail::AtIr(in_, ir_, names_, irIndex, relativeIndex);
+        return d ? *d : ge::DT_UNDEFINED;
+    }
     ge::DataType GetOutputDataType(size_t i) const { return i < out_.size() ? out_[i] : ge::DT_UNDEFINED; }
     ge::graphStatus SetOutputDataType(size_t i, ge::DataType d)
     {
@@ -347,6 +413,7 @@ public:
     }
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
     std::vector<ge::DataType> in_, out_;
+    std::vector<std::string> names_, ir_;  // as TilingContext's inNames_, irInputNames_
     const RuntimeAttrs *attrs_ = nullptr;
 };
 
