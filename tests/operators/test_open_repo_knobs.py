@@ -109,3 +109,24 @@ def test_what_is_not_coupled() -> None:
     assert all(not k.links for k in knobs)
     # host-side kinds are not read in a kernel file
     assert _knobs("", "constexpr int MIN_SPLIT_THRESHOLD = 1024;\nconstexpr int MIN_PER_CORE = 8;\n") == []
+
+
+def test_headers_of_other_architectures_are_not_read(tmp_path: Path) -> None:
+    op_dir = write_sub_like(tmp_path)
+    entry = op_dir / "op_kernel" / "sub_like.cpp"
+    (op_dir / "op_kernel" / "arch35").mkdir()
+    (op_dir / "op_kernel" / "arch35" / "sub_like_regbase.h").write_text("constexpr int32_t BUFFER_NUM = 4;\n")
+    (op_dir / "op_kernel" / "sub_like_950.h").write_text("constexpr int32_t QUEUE_DEPTH = 3;\n")
+    entry.write_text(
+        '#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510\n#include "arch35/sub_like_regbase.h"\n'
+        '#include "sub_like_950.h"\n#endif\n' + entry.read_text()
+    )
+    assert sorted(k.name for k in load_operator(op_dir).knobs) == ["BUFFER_NUM", "MIN_SPLIT_THRESHOLD"]
+
+
+def test_one_name_with_many_values_gives_distinct_knobs() -> None:
+    kernel = "".join(f"namespace n{v} {{ constexpr int BUFFER_NUM = {v}; }}\n" for v in (2, 3, 7))
+    knobs = _knobs("constexpr int BUFFER_NUM = 5;\n", kernel)
+    names = [k.name for k in knobs]
+    assert len(names) == len(set(names)) == 4
+    assert "kernel.BUFFER_NUM@k.h:3" in names

@@ -562,14 +562,15 @@ def _build(
     if dsrc is not None and dsrc is not hsrc:
         sources.append((dsrc, "host"))
     # The kernel's class and the host's helpers live in headers beside them (op_kernel/<op>.h).
+    # Constants count where the build compiles them: the kernel with the SoC's architecture macros.
+    arch = preproc.arch_macros(spec.soc if spec is not None else cann_open.DEFAULT_SOC)
     scanned = {s.path for s, _ in sources}
     host_starts = [s for s in (hsrc.path if hsrc else None, *files.host_sources) if s]
-    for rel, side in knob_headers(root, [ksrc.path], host_starts).items():
+    host_starts = [s for s in host_starts if not cann_open.is_arch_variant(s)]
+    for rel, side in knob_headers(root, [ksrc.path], host_starts, arch).items():
         header = _read(root / rel, issues) if rel not in scanned else None
         if header is not None:
             sources.append((_rel(header, root, root / rel), side))
-    # Constants count where the build compiles them: the kernel with the SoC's architecture macros.
-    arch = preproc.arch_macros(spec.soc if spec is not None else cann_open.DEFAULT_SOC)
     for src, side_t in sources:
         c = extract.constants(src, side_t)
         consts.extend(c)

@@ -38,7 +38,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from ascendopt.operators import launch, preproc
-from ascendopt.operators.cann_open import INCLUDE
+from ascendopt.operators.cann_open import INCLUDE, is_arch_variant
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import number_value
 from ascendopt.operators.issues import Issue
@@ -392,6 +392,11 @@ def merge_knobs(knobs: list[Knob]) -> list[Knob]:
             twin.name = f"{twin.side}.{twin.name}"
             k.name = f"{k.side}.{k.name}"
             merged.append(k)
+    seen: set[str] = set()
+    for k in merged:  # a name written three times with different values: say where each lives
+        if k.name in seen:
+            k.name = f"{k.name}@{k.range.file}:{k.range.start_line}"
+        seen.add(k.name)
     return _couple_core_grain(merged)
 
 
@@ -426,15 +431,20 @@ def _couple_core_grain(knobs: list[Knob]) -> list[Knob]:
     return out
 
 
-def knob_headers(root: Path, kernel_sources: list[str], host_sources: list[str]) -> dict[str, Side]:
-    """Headers inside the operator folder that its kernel and host sources include (quoted includes,
-    followed within the folder), by side: op_kernel/ → kernel, op_host/ → host, else the side that
-    includes it. CANN keeps its kernel's class, with `BUFFER_NUM`, in `op_kernel/<op>.h`."""
+def knob_headers(
+    root: Path, kernel_sources: list[str], host_sources: list[str], arch: dict[str, int]
+) -> dict[str, Side]:
+    """Headers inside the operator folder that its kernel and host sources include (quoted includes
+    the build compiles, the kernel's with the SoC's `arch` macros, followed within the folder), by
+    side: op_kernel/ → kernel, op_host/ → host, else the side that includes it. CANN keeps its
+    kernel's class, with `BUFFER_NUM`, in `op_kernel/<op>.h`; other architectures' files
+    (`arch35/`, `*_regbase.h`) are not this SoC's."""
     root = root.resolve()
     dirs = [root / d for d in ("op_kernel", "op_host", ".")]
     out: dict[str, Side] = {}
     sides: tuple[tuple[Side, list[str]], ...] = (("kernel", kernel_sources), ("host", host_sources))
     for side, starts in sides:
+        macros = arch if side == "kernel" else {}
         todo, seen = [root / s for s in starts], set()
         while todo:
             path = todo.pop()
@@ -445,7 +455,11 @@ def knob_headers(root: Path, kernel_sources: list[str], host_sources: list[str])
                 text = path.read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
-            for name in INCLUDE.findall(text):
+            inactive = preproc.inactive_lines(text, macros)
+            for m in INCLUDE.finditer(text):
+                if text.count("\n", 0, m.start()) + 1 in inactive:
+                    continue
+                name = m.group(1)
                 hit = next((c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()), None)
                 if hit is None:
                     continue
@@ -453,6 +467,8 @@ def knob_headers(root: Path, kernel_sources: list[str], host_sources: list[str])
                 if not hit.is_relative_to(root) or hit.suffix not in (".h", ".hpp", ".inc"):
                     continue
                 rel = hit.relative_to(root).as_posix()
+                if is_arch_variant(rel):
+                    continue
                 top = rel.split("/", 1)[0]
                 by_folder: Side = "kernel" if top == "op_kernel" else "host" if top == "op_host" else side
                 out.setdefault(rel, by_folder)
