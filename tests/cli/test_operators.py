@@ -4,9 +4,11 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ascendopt.cli import app
+from tests.operators.cann_knobs_style import write_sub_like
 from tests.operators.synthetic import write_cann_open, write_kernel_launch
 
 runner = CliRunner()
@@ -76,3 +78,13 @@ def test_templates_lists_one_line_each_and_copies(tmp_path: Path) -> None:
     assert copied.exit_code == 0 and (tmp_path / "add_custom" / "ascendopt.toml").exists()
     again = runner.invoke(app, ["templates", "--copy", "add_custom", "--to", str(tmp_path)])
     assert again.exit_code == 2 and "exists" in again.output
+
+
+def test_knobs_table_names_every_place_a_coupled_knob_edits(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    result = runner.invoke(app, ["knobs", str(write_sub_like(tmp_path))])
+    assert result.exit_code == 0, result.output
+    line = next(ln for ln in result.output.splitlines() if ln.startswith("BUFFER_NUM"))
+    assert "op_kernel/sub_like.h:10, op_host/sub_like_tiling.cpp:10 (x3)" in line

@@ -16,7 +16,15 @@ from ascendopt.operators.model import Knob
 Assignment = dict[str, int]
 
 # Tiling knobs first: on memory-bound vector operators they move the needle most.
-_KIND_ORDER = {"tile_length": 0, "buffer_num": 1, "block_dim": 2, "tile_num": 3, "annotated": 4}
+_KIND_ORDER = {
+    "tile_length": 0,
+    "buffer_num": 1,
+    "block_dim": 2,
+    "core_grain": 2,
+    "tile_num": 3,
+    "threshold": 4,
+    "annotated": 5,
+}
 # Spaces up to this size are enumerated when the search falls back to "anything not tried yet".
 _ENUMERATE_LIMIT = 4096
 

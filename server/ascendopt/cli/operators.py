@@ -96,7 +96,13 @@ def knobs_cmd(op_path: OpArg, name: NameOpt = None, as_json: JsonOpt = False, sp
             k.name,
             k.kind,
             k.side,
-            f"{k.range.file}:{k.range.start_line}",
+            ", ".join(
+                [
+                    f"{k.range.file}:{k.range.start_line}",
+                    *(f"{r.file}:{r.start_line}" for r in k.links),
+                    *(f"{s.range.file}:{s.range.start_line} (x{s.factor})" for s in k.scaled_links),
+                ]
+            ),
             str(k.current) if k.kind != "region" else f"{len(str(k.current).splitlines())} lines",
             ", ".join(map(str, k.values)) if k.values else "free-form",
             k.source,

@@ -65,6 +65,9 @@ def apply_knobs(project: OperatorProject, base: Candidate, assignment: Mapping[s
             text += b"\n"
         for rng in (knob.range, *knob.links):
             by_file.setdefault(rng.file, []).append((rng, text))
+        for scaled in knob.scaled_links:  # only integer knobs carry these
+            scaled_text = str(int(value) * scaled.factor).encode()
+            by_file.setdefault(scaled.range.file, []).append((scaled.range, scaled_text))
     files = dict(base.files)
     for path, edits in by_file.items():
         data = files[path].encode("utf-8")

@@ -27,7 +27,7 @@ ARCH_DIRS = {"ascend910b": "arch22", "ascend910_93": "arch22", "ascend950": "arc
 REPO_INCLUDE_DIRS = ("", "common/inc", "common/inc/op_host", "common/inc/op_kernel", "common/inc/common")
 # What a repository keeps at its root that its build reads (and that marks the root).
 REPO_MARKERS = ("CMakeLists.txt", "build.sh", "common/CMakeLists.txt")
-_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
+INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _MAX_CLOSURE = 400  # files: a closure larger than this is a repository-wide include, not a closure
 
 
@@ -157,7 +157,7 @@ def include_closure(
             text = real_of.get(path, path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             continue
-        for m in _INCLUDE.finditer(text):
+        for m in INCLUDE.finditer(text):
             name = m.group(1)
             hit = next(
                 (c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()),

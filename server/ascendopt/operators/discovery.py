@@ -23,10 +23,10 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 from tree_sitter import Node
 
-from ascendopt.operators import cann_open, extract, launch
+from ascendopt.operators import cann_open, extract, launch, preproc
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue, SpecError
-from ascendopt.operators.knobs import knobs_of, launch_block_dim_knob
+from ascendopt.operators.knobs import knob_headers, knobs_of, launch_block_dim_knob, merge_knobs
 from ascendopt.operators.model import (
     Constant,
     KernelEntry,
@@ -572,14 +572,26 @@ def _build(
             struct, fields = extract.struct_tiling_fields(dsrc)
     consts: list[Constant] = []
     knobs: list[Knob] = []
-    for src, side in ((hsrc, "host"), (ksrc, "kernel"), (dsrc, "host")):
-        if src is None or (src is dsrc and dsrc is hsrc):
-            continue
-        side_t: Side = side  # type: ignore[assignment]
+    sources: list[tuple[CppSource, Side]] = [(ksrc, "kernel")]
+    if hsrc is not None:
+        sources.insert(0, (hsrc, "host"))
+    if dsrc is not None and dsrc is not hsrc:
+        sources.append((dsrc, "host"))
+    # The kernel's class and the host's helpers live in headers beside them (op_kernel/<op>.h).
+    # Constants count where the build compiles them: the kernel with the SoC's architecture macros.
+    arch = preproc.arch_macros(spec.soc if spec is not None else cann_open.DEFAULT_SOC)
+    scanned = {s.path for s, _ in sources}
+    host_starts = [s for s in (hsrc.path if hsrc else None, *files.host_sources) if s]
+    host_starts = [s for s in host_starts if not cann_open.is_arch_variant(s)]
+    for rel, side in knob_headers(root, [ksrc.path], host_starts, arch).items():
+        header = _read(root / rel, issues) if rel not in scanned else None
+        if header is not None:
+            sources.append((_rel(header, root, root / rel), side))
+    for src, side_t in sources:
         c = extract.constants(src, side_t)
         consts.extend(c)
-        knobs.extend(knobs_of(src, side_t, c, issues))
-    knobs = _merge_knobs(knobs)
+        knobs.extend(knobs_of(src, side_t, c, issues, arch if side_t == "kernel" else {}))
+    knobs = merge_knobs(knobs)
     if spec is not None:
         issues.extend(_spec_vs_kernel(spec, kernel, spec_file, spec_dir or root))
     if spec is not None and spec_dir is None and (root / spec.reference.split(":", 1)[0]).exists():
@@ -718,21 +730,6 @@ def _unsupported(
     return out
 
 
-def _merge_knobs(knobs: list[Knob]) -> list[Knob]:
-    """One knob per name: a constant mirrored on both sides with one value becomes a linked knob;
-    same-named constants with different values get a side prefix."""
-    merged: list[Knob] = []
-    for k in knobs:
-        twin = next((m for m in merged if m.name == k.name), None)
-        if twin is None:
-            merged.append(k)
-        elif twin.current == k.current and twin.kind == k.kind:
-            twin.links.append(k.range)
-        else:
-            twin.name = f"{twin.side}.{twin.name}"
-            k.name = f"{k.side}.{k.name}"
-            merged.append(k)
-    return merged
 
 
 def _spec_for(root: Path, name: str, files: OperatorFiles, issues: list[Issue]) -> OperatorSpec | None:

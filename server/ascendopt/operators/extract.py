@@ -3,6 +3,7 @@ tiling-data fields, OpDef declarations and constants."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from tree_sitter import Node
@@ -355,7 +356,8 @@ def _chain_dtypes(toks: list[Token], start: int) -> list[str]:
 
 
 def constants(src: CppSource, side: Side) -> list[Constant]:
-    """`const`/`constexpr` declarations and `#define`s whose value is a plain number literal."""
+    """`const`/`constexpr` declarations and `#define`s whose value is a number literal or integer
+    arithmetic on literals (`24 * 1024`, as CANN writes its sizes)."""
     out: list[Constant] = []
     for n in src.walk():
         if n.type == "declaration":
@@ -368,7 +370,7 @@ def constants(src: CppSource, side: Side) -> list[Constant]:
                     continue
                 ident = d.child_by_field_name("declarator")
                 value = d.child_by_field_name("value")
-                if ident is None or value is None or value.type != "number_literal":
+                if ident is None or value is None or not _literal_arithmetic(value):
                     continue
                 out.append(
                     Constant(
@@ -386,7 +388,7 @@ def constants(src: CppSource, side: Side) -> list[Constant]:
                 continue
             raw = src.text_of(value)
             stripped = raw.split("//", 1)[0].split("/*", 1)[0].strip()
-            if stripped and _is_number(stripped):
+            if stripped and (_is_number(stripped) or number_value(stripped) is not None):
                 start = value.start_byte + raw.index(stripped)
                 out.append(
                     Constant(
@@ -411,10 +413,80 @@ def _is_number(text: str) -> bool:
     return True
 
 
+def _literal_arithmetic(node: Node) -> bool:
+    if node.type == "number_literal":
+        return True
+    if node.type == "parenthesized_expression":
+        return len(node.named_children) == 1 and _literal_arithmetic(node.named_children[0])
+    if node.type == "binary_expression":
+        op = node.child_by_field_name("operator")
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        return (
+            op is not None
+            and op.type in _INT_OPS
+            and left is not None
+            and right is not None
+            and _literal_arithmetic(left)
+            and _literal_arithmetic(right)
+        )
+    return False
+
+
+_INT_OPS = frozenset({"+", "-", "*", "<<"})
+_ARITH_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F']+|\d[\d']*)[uUlL]*|(<<|[-+*()]))")
+
+
 def number_value(literal: str) -> int | None:
-    """An integer literal's value (`4096`, `0x100`, `8u`), or None for anything else."""
-    body = literal.rstrip("uUlL").replace("'", "")
-    try:
-        return int(body, 0)
-    except ValueError:
-        return None
+    """An integer literal's value (`4096`, `0x100`, `8u`), or of integer arithmetic on literals
+    (`24 * 1024`, `(1 << 16)`); None for anything else."""
+    tokens: list[int | str] = []
+    pos, text = 0, literal.strip()
+    while pos < len(text):
+        m = _ARITH_TOKEN.match(text, pos)
+        if m is None or m.end() == pos:
+            return None
+        tokens.append(int(m.group(1).replace("'", ""), 0) if m.group(1) else m.group(2))
+        pos = m.end()
+    value, rest = _sum(tokens)
+    return value if not rest else None
+
+
+def _sum(tokens: list[int | str]) -> tuple[int | None, list[int | str]]:
+    """C precedence for what _ARITH_TOKEN reads: `<<` below `+ -` below `*`."""
+    value, rest = _additive(tokens)
+    while value is not None and rest[:1] == ["<<"]:
+        right, rest = _additive(rest[1:])
+        value = None if right is None or right < 0 or right > 62 else value << right
+    return value, rest
+
+
+def _additive(tokens: list[int | str]) -> tuple[int | None, list[int | str]]:
+    value, rest = _product(tokens)
+    while value is not None and rest[:1] in (["+"], ["-"]):
+        op = rest[0]
+        right, rest = _product(rest[1:])
+        value = None if right is None else value + right if op == "+" else value - right
+    return value, rest
+
+
+def _product(tokens: list[int | str]) -> tuple[int | None, list[int | str]]:
+    value, rest = _atom(tokens)
+    while value is not None and rest[:1] == ["*"]:
+        right, rest = _atom(rest[1:])
+        value = None if right is None else value * right
+    return value, rest
+
+
+def _atom(tokens: list[int | str]) -> tuple[int | None, list[int | str]]:
+    if not tokens:
+        return None, tokens
+    head, rest = tokens[0], tokens[1:]
+    if isinstance(head, int):
+        return head, rest
+    if head == "-":
+        value, rest = _atom(rest)
+        return (None if value is None else -value), rest
+    if head == "(":
+        value, rest = _sum(rest)
+        return (value, rest[1:]) if rest[:1] == [")"] else (None, rest)
+    return None, tokens

@@ -1,6 +1,7 @@
 """The knob space of an operator: the tunable choices, where they live, what they may be.
 
-Three sources, merged (an annotation wins over an inference on the same constant):
+Three sources, merged (an annotation wins over an inference on the same constant; one choice
+written on both sides becomes one knob, see `merge_knobs`):
 
 * **annotations** — a comment on a constant's line, or on the line just above it::
 
@@ -12,10 +13,17 @@ Three sources, merged (an annotation wins over an inference on the same constant
   `values=a,b,c` lists the choices; `range=lo..hi` (with optional `step=s`) and
   `pow2=lo..hi` generate them; `name=…` renames the knob. `ascendopt: fixed`
   stops a constant being inferred as a knob.
-* **inferred** — well-known tunables by name: buffer count (`BUFFER_NUM`),
-  tile length (`TILE_LENGTH`, `UB_FACTOR`, …), block dim / core count
-  (`BLOCK_DIM`, `CORE_NUM`, …), tile count (`TILE_NUM`), and a literal passed
-  to `SetBlockDim(n)`.
+* **inferred** — well-known tunables by name: buffer count (`BUFFER_NUM`,
+  `DB_BUFFER`, …), tile length (`TILE_LENGTH`, `UB_FACTOR`, `PP_ELEMENT_NUM`, …),
+  block dim / core count (`BLOCK_DIM`, `CORE_NUM`, …), tile count (`TILE_NUM`),
+  on the host a core split (`MIN_PER_CORE`, `MAX_ELEMENT_NUM_EACH_CORE`, …) and a
+  path-switch threshold (`MIN_SPLIT_THRESHOLD`: it picks a tiling-key argument,
+  a policy), and a literal passed to `SetBlockDim(n)`. Values may be written as
+  literal arithmetic (`24 * 1024`). Besides the kernel entry and the tiling
+  program, the headers they include from the operator's own folder are read
+  (CANN keeps the kernel's class in `op_kernel/<op>.h`), each constant only
+  where the SoC's build compiles it (`#if __NPU_ARCH__ …`, see preproc.py).
+  A tiling-key argument chosen by dtype is a correctness requirement: no knob.
 * **evolve regions** — the lines between `// # evolve_tiling_block_start` and
   `// # evolve_tiling_block_end` in the tiling program (the seed paper's
   marker): a free-form region host search and rewriting may replace.
@@ -23,15 +31,18 @@ Three sources, merged (an annotation wins over an inference on the same constant
 
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 from tree_sitter import Node
 
-from ascendopt.operators import launch
+from ascendopt.operators import launch, preproc
+from ascendopt.operators.cann_open import INCLUDE, is_arch_variant
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import number_value
 from ascendopt.operators.issues import Issue
-from ascendopt.operators.model import Constant, Knob, KnobKind, Side
+from ascendopt.operators.model import Constant, Knob, KnobKind, ScaledLink, Side
 
 EVOLVE_START = "# evolve_tiling_block_start"
 EVOLVE_END = "# evolve_tiling_block_end"
@@ -40,7 +51,11 @@ _ANNOTATION = re.compile(r"ascendopt:\s*(knob|fixed)\b(.*)")
 _INFERRED: list[tuple[KnobKind, re.Pattern[str], list[int], str]] = [
     (
         "buffer_num",
-        re.compile(r"^(BUFFER_NUM|BUFFER_COUNT|BUF_NUM|DOUBLE_BUFFER|QUEUE_DEPTH)$", re.I),
+        re.compile(
+            r"^(BUFFER_NUM|BUFFER_COUNT|BUF_NUM|DOUBLE_BUFFER|DOUBLE_BUFFER_NUM|DB_BUFFER|DB_NUM|BUFFER_DEPTH"
+            r"|QUEUE_DEPTH)$",
+            re.I,
+        ),
         [1, 2, 3, 4],
         "every queue holds this many tiles: tile bytes x buffers must fit the Unified Buffer",
     ),
@@ -48,7 +63,7 @@ _INFERRED: list[tuple[KnobKind, re.Pattern[str], list[int], str]] = [
         "tile_length",
         re.compile(
             r"^(TILE_LENGTH|TILE_LEN|TILE_SIZE|TILE_ELEMS|UB_FACTOR|UB_TILE|ROWS_PER_TILE|TILE_ROWS"
-            r"|MAX_TILE_LENGTH|TILE_COLS)$",
+            r"|MAX_TILE_LENGTH|TILE_COLS|MAX_TILE_ELEMENTS|PP_ELEMENT_NUM|PING_PONG_ELEMENT_NUM)$",
             re.I,
         ),
         [],
@@ -66,7 +81,27 @@ _INFERRED: list[tuple[KnobKind, re.Pattern[str], list[int], str]] = [
         [1, 2, 4, 8, 16, 32, 64],
         "the per-core length must split into this many 32 B aligned tiles",
     ),
+    (
+        "core_grain",
+        re.compile(
+            r"^(MIN_PER_CORE|MIN_PER_CORE_ELEMENTS|PER_CORE_MIN_ELEMENTS|MIN_ELEMENTS_PER_CORE"
+            r"|SINGLE_CORE_MIN_ELEMENTS|MAX_ELEMENT_NUM_EACH_CORE|MIN_ELEMENT_NUM_EACH_CORE)$",
+            re.I,
+        ),
+        [],
+        "the elements a core is given before another core is used: smaller spreads an input over more "
+        "cores (each pays its own start-up); the host's block dim follows from it",
+    ),
+    (
+        "threshold",
+        re.compile(r"^[A-Z0-9_]*(SPLIT|DB|DOUBLE_BUFFER|MULTI_CORE)[A-Z0-9_]*_THRESHOLD$", re.I),
+        [],
+        "a size at which the tiling program switches path (buffer mode, tiling key): a policy, so every "
+        "path it can pick must be correct, which verify checks on each case",
+    ),
 ]
+# Host-side kinds: constants the tiling program reads (a kernel constant of that name is something else).
+_HOST_ONLY: frozenset[KnobKind] = frozenset({"core_grain", "threshold"})
 
 
 def _pow2_between(lo: int, hi: int) -> list[int]:
@@ -82,6 +117,13 @@ def _tile_values(current: int) -> list[int]:
     # Powers of two from an eighth to eight times the current value, current included.
     lo, hi = max(1, current // 8), current * 8
     return sorted({*_pow2_between(lo, hi), current})
+
+
+def _inferred_values(kind: KnobKind, current: int) -> list[int]:
+    listed = next(v for k, _, v, _ in _INFERRED if k == kind)
+    if kind == "threshold":  # 0: the path above the threshold always
+        return sorted({0, *_tile_values(current)}) if current > 0 else [0]
+    return sorted({*(listed or _tile_values(current)), current})
 
 
 def parse_annotation(text: str) -> tuple[str, dict[str, str]] | None:
@@ -118,8 +160,17 @@ def annotation_values(opts: dict[str, str], current: int) -> list[int]:
     return sorted(set(vals) | {current})
 
 
-def knobs_of(src: CppSource, side: Side, consts: list[Constant], issues: list[Issue]) -> list[Knob]:
-    """Every knob one file holds; annotation problems go to `issues`."""
+def knobs_of(
+    src: CppSource,
+    side: Side,
+    consts: list[Constant],
+    issues: list[Issue],
+    macros: dict[str, int] | None = None,
+) -> list[Knob]:
+    """Every knob one file holds; annotation problems go to `issues`. With `macros` (what the SoC's
+    build defines), a constant in an `#if` branch that build leaves out is no knob."""
+    inactive = preproc.inactive_lines(src.text, macros) if macros is not None else set()
+    consts = [c for c in consts if c.range.start_line not in inactive]
     notes: dict[int, tuple[str, dict[str, str], int]] = {}  # line → (verb, opts, comment line)
     # Lines, not comment nodes: a comment after `#define X 16` is part of the macro's value node.
     for line, text in enumerate(src.text.splitlines(), start=1):
@@ -159,9 +210,8 @@ def knobs_of(src: CppSource, side: Side, consts: list[Constant], issues: list[Is
             )
             continue
         kind = _kind_of(const.name)
-        if kind is None:
+        if kind is None or (kind in _HOST_ONLY and side != "host"):
             continue
-        values = next(v for k, _, v, _ in _INFERRED if k == kind) or _tile_values(current)
         knobs.append(
             Knob(
                 name=const.name,
@@ -170,7 +220,7 @@ def knobs_of(src: CppSource, side: Side, consts: list[Constant], issues: list[Is
                 source="inferred",
                 range=const.range,
                 current=current,
-                values=sorted({*values, current}),
+                values=_inferred_values(kind, current),
                 constraints=_constraints_of(const.name),
             )
         )
@@ -314,3 +364,113 @@ def launch_block_dim_knob(
         values=sorted({*next(v for k, _, v, _ in _INFERRED if k == "block_dim"), current}),
         constraints=_constraints_of("BLOCK_DIM"),
     )
+
+
+def merge_knobs(knobs: list[Knob]) -> list[Knob]:
+    """One knob per choice. A constant mirrored on both sides with one value becomes a linked knob;
+    a buffer count whose host value is a whole multiple of the kernel's (the host's UB-tensor count
+    = queues x the kernel's queue depth) becomes the kernel's knob carrying the host's as a scaled
+    link; a host core split written as the kernel's tile (`MAX_ELEMENT_NUM_EACH_CORE = 8 * 1024`,
+    `PP_ELEMENT_NUM = 8 * 1024`) moves with it. Other same-named constants get a side prefix."""
+    merged: list[Knob] = []
+    for k in knobs:
+        twin = next((m for m in merged if m.name == k.name), None)
+        if twin is None:
+            merged.append(k)
+        elif twin.current == k.current and twin.kind == k.kind:
+            twin.links.append(k.range)
+        elif (factor := _buffer_factor(twin, k)) is not None:
+            kernel, host = (twin, k) if twin.side == "kernel" else (k, twin)
+            kernel.scaled_links.append(ScaledLink(range=host.range, factor=factor))
+            kernel.constraints.append(
+                f"the host's {host.name} at {host.range.file}:{host.range.start_line} moves with it, "
+                f"as {factor} x this value (the UB tensors it splits the Unified Buffer into)"
+            )
+            if twin is host:
+                merged[merged.index(twin)] = kernel
+        else:
+            twin.name = f"{twin.side}.{twin.name}"
+            k.name = f"{k.side}.{k.name}"
+            merged.append(k)
+    seen: set[str] = set()
+    for k in merged:  # a name written three times with different values: say where each lives
+        if k.name in seen:
+            k.name = f"{k.name}@{k.range.file}:{k.range.start_line}"
+        seen.add(k.name)
+    return _couple_core_grain(merged)
+
+
+def _buffer_factor(a: Knob, b: Knob) -> int | None:
+    """The host value over the kernel value of one buffer count seen on both sides, when whole."""
+    if {a.side, b.side} != {"host", "kernel"} or a.kind != "buffer_num" or b.kind != "buffer_num":
+        return None
+    if a.source != "inferred" or b.source != "inferred" or a.scaled_links or b.scaled_links:
+        return None
+    kernel, host = (a, b) if a.side == "kernel" else (b, a)
+    k, h = int(kernel.current), int(host.current)
+    return h // k if k > 0 and h > k and h % k == 0 else None
+
+
+def _couple_core_grain(knobs: list[Knob]) -> list[Knob]:
+    """A host core split equal to exactly one kernel tile (and the other way round) is that tile:
+    the kernel hands out tiles of that size to the cores the host counted by it."""
+    grains = [k for k in knobs if k.kind == "core_grain" and k.side == "host" and k.source == "inferred"]
+    tiles = [k for k in knobs if k.kind == "tile_length" and k.side == "kernel" and k.source == "inferred"]
+    out = list(knobs)
+    for grain in grains:
+        same = [t for t in tiles if t.current == grain.current]
+        if len(same) != 1 or sum(g.current == grain.current for g in grains) != 1:
+            continue
+        tile = same[0]
+        tile.links.append(grain.range)
+        tile.constraints.append(
+            f"the host's {grain.name} at {grain.range.file}:{grain.range.start_line} moves with it "
+            "(the host counts the cores it needs in tiles of this size)"
+        )
+        out.remove(grain)
+    return out
+
+
+def knob_headers(
+    root: Path, kernel_sources: list[str], host_sources: list[str], arch: dict[str, int]
+) -> dict[str, Side]:
+    """Headers inside the operator folder that its kernel and host sources include (quoted includes
+    the build compiles, the kernel's with the SoC's `arch` macros, followed within the folder), by
+    side: op_kernel/ → kernel, op_host/ → host, else the side that includes it. CANN keeps its
+    kernel's class, with `BUFFER_NUM`, in `op_kernel/<op>.h`; other architectures' files
+    (`arch35/`, `*_regbase.h`) are not this SoC's."""
+    root = root.resolve()
+    dirs = [root / d for d in ("op_kernel", "op_host", ".")]
+    out: dict[str, Side] = {}
+    sides: tuple[tuple[Side, list[str]], ...] = (("kernel", kernel_sources), ("host", host_sources))
+    for side, starts in sides:
+        macros = arch if side == "kernel" else {}
+        todo, seen = [root / s for s in starts], set()
+        while todo:
+            path = todo.pop()
+            if path in seen:
+                continue
+            seen.add(path)
+            try:
+                text = path.read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            inactive = preproc.inactive_lines(text, macros)
+            for m in INCLUDE.finditer(text):
+                if text.count("\n", 0, m.start()) + 1 in inactive:
+                    continue
+                name = m.group(1)
+                hit = next((c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()), None)
+                if hit is None:
+                    continue
+                hit = Path(os.path.normpath(hit))
+                if not hit.is_relative_to(root) or hit.suffix not in (".h", ".hpp", ".inc"):
+                    continue
+                rel = hit.relative_to(root).as_posix()
+                if is_arch_variant(rel):
+                    continue
+                top = rel.split("/", 1)[0]
+                by_folder: Side = "kernel" if top == "op_kernel" else "host" if top == "op_host" else side
+                out.setdefault(rel, by_folder)
+                todo.append(hit)
+    return out

@@ -94,7 +94,17 @@ class OpDefInfo(BaseModel):
     attrs: list[OpDefAttr] = Field(default_factory=list)
 
 
-KnobKind = Literal["buffer_num", "tile_length", "block_dim", "tile_num", "annotated", "region"]
+KnobKind = Literal[
+    "buffer_num", "tile_length", "block_dim", "tile_num", "core_grain", "threshold", "annotated", "region"
+]
+
+
+class ScaledLink(BaseModel):
+    """Another place that must carry the knob's value times `factor` (the host's UB-tensor count,
+    `BUFFER_NUM = 6`, is the kernel's queue depth `BUFFER_NUM = 2` times its 3 queues)."""
+
+    range: SourceRange
+    factor: int
 
 
 class Knob(BaseModel):
@@ -105,6 +115,7 @@ class Knob(BaseModel):
     range: SourceRange
     # Other places that must carry the same value (BUFFER_NUM mirrored on host and kernel).
     links: list[SourceRange] = Field(default_factory=list)
+    scaled_links: list[ScaledLink] = Field(default_factory=list)
     current: int | str
     values: list[int] = Field(default_factory=list)  # empty for a free-form region
     constraints: list[str] = Field(default_factory=list)

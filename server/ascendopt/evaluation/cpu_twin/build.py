@@ -27,6 +27,7 @@ from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits
 from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.preproc import arch_macros
 
 TWIN_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = TWIN_DIR / "include"
@@ -40,25 +41,11 @@ CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
 CXXFLAGS += ["-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1"]
 _COMPILE_LIMITS = Limits(wall_seconds=120, cpu_seconds=120, memory_mb=4096, file_mb=512, no_network=False)
 
-# What CANN's compiler defines when it builds a kernel for a SoC (AscendC guide, "C++ language extensions":
-# __NPU_ARCH__ per product; __CCE_AICORE__ is its first three digits / 10), so `#if __CCE_AICORE__ == 220`
-# branches compile as on that SoC. Longest prefix first (Ascend910B before Ascend910).
-ARCH_DEFINES: tuple[tuple[str, dict[str, int]], ...] = (
-    ("Ascend910B", {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}),  # Atlas A2 training / inference
-    ("Ascend910_93", {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}),  # Atlas A3
-    ("Ascend310P", {"__CCE_AICORE__": 200, "__NPU_ARCH__": 2002}),  # Atlas inference
-    ("Ascend310B", {"__CCE_AICORE__": 300, "__NPU_ARCH__": 3002}),  # Atlas 200I/500 A2
-    ("Ascend950", {"__NPU_ARCH__": 3510}),  # the open repos' arch35 kernels; __CCE_AICORE__ not documented
-    ("Ascend910", {"__CCE_AICORE__": 100, "__NPU_ARCH__": 1001}),  # Atlas training (A1)
-)
-
 
 def arch_defines(soc: str) -> list[str]:
-    """The `-D` flags for the kernel of `soc` (none for a SoC the table does not know)."""
-    for prefix, macros in ARCH_DEFINES:
-        if soc.startswith(prefix):
-            return [f"-D{name}={value}" for name, value in macros.items()]
-    return []
+    """The `-D` flags for the kernel of `soc`, so its `#if __CCE_AICORE__ == 220` branches compile as
+    on that SoC (none for a SoC the table does not know)."""
+    return [f"-D{name}={value}" for name, value in arch_macros(soc).items()]
 
 
 # spec dtype → the C++ type CANN's build puts in DTYPE_<NAME>

@@ -1,0 +1,125 @@
+"""Which conditional-compilation branches a build for one SoC compiles.
+
+CANN keeps per-architecture values behind `#if`: `#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3003`
+… `#else` … `#endif`. A constant is a knob only where the build compiles it, so the knob space
+reads the branches as the SoC's compiler would, with the macros it defines. What we cannot
+evaluate (a macro from an include we do not follow) counts as unknown, not as taken.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+
+# What CANN's compiler defines when it builds a kernel for a SoC (AscendC guide, "C++ language extensions":
+# __NPU_ARCH__ per product; __CCE_AICORE__ is its first three digits / 10), so `#if __CCE_AICORE__ == 220`
+# branches compile as on that SoC. Longest prefix first (Ascend910B before Ascend910).
+ARCH_DEFINES: tuple[tuple[str, dict[str, int]], ...] = (
+    ("Ascend910B", {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}),  # Atlas A2 training / inference
+    ("Ascend910_93", {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}),  # Atlas A3
+    ("Ascend310P", {"__CCE_AICORE__": 200, "__NPU_ARCH__": 2002}),  # Atlas inference
+    ("Ascend310B", {"__CCE_AICORE__": 300, "__NPU_ARCH__": 3002}),  # Atlas 200I/500 A2
+    ("Ascend950", {"__NPU_ARCH__": 3510}),  # the open repos' arch35 kernels; __CCE_AICORE__ not documented
+    ("Ascend910", {"__CCE_AICORE__": 100, "__NPU_ARCH__": 1001}),  # Atlas training (A1)
+)
+
+
+_ARCH_NAMES = frozenset(name for _, macros in ARCH_DEFINES for name in macros)
+
+
+def arch_macros(soc: str) -> dict[str, int]:
+    """The architecture macros a kernel build for `soc` defines (none for a SoC the table does not know)."""
+    for prefix, macros in ARCH_DEFINES:
+        if soc.startswith(prefix):
+            return dict(macros)
+    return {}
+
+
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")
+_DEFINED = re.compile(r"\bdefined\s*\(\s*(\w+)\s*\)|\bdefined\s+(\w+)")
+_CMP = {ast.Eq: int.__eq__, ast.NotEq: int.__ne__, ast.Lt: int.__lt__, ast.LtE: int.__le__}
+_CMP |= {ast.Gt: int.__gt__, ast.GtE: int.__ge__}
+
+
+def condition(expr: str, macros: dict[str, int]) -> bool | None:
+    """An `#if` expression's truth under `macros`, or None when it depends on something else (a macro
+    from an include we do not follow) or does not read. `defined(X)` is false for X not in `macros`."""
+    text = re.sub(r"/\*.*?\*/|//.*$", "", expr).strip()
+    text = _DEFINED.sub(lambda m: "1" if (m.group(1) or m.group(2)) in macros else "0", text)
+    text = re.sub(r"(\d+)[uUlL]+\b", r"\1", text)
+    text = text.replace("&&", " and ").replace("||", " or ").replace("!=", " <> ")
+    text = re.sub(r"!(?!=)", " not ", text).replace(" <> ", " != ")
+    try:
+        tree = ast.parse(text.strip(), mode="eval")
+    except SyntaxError:
+        return None
+    value = _eval(tree.body, macros)
+    return None if value is None else bool(value)
+
+
+def _eval(node: ast.expr, macros: dict[str, int]) -> int | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, int):
+        return int(node.value)
+    if isinstance(node, ast.Name):  # an architecture macro the SoC leaves undefined is 0; others unknown
+        return macros.get(node.id, 0 if node.id in _ARCH_NAMES else None)
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+        v = _eval(node.operand, macros)
+        return None if v is None else int(not v)
+    if isinstance(node, ast.BoolOp):
+        vals = [_eval(v, macros) for v in node.values]
+        if any(v is None for v in vals):
+            return None
+        return int(all(vals) if isinstance(node.op, ast.And) else any(vals))
+    if isinstance(node, ast.Compare):
+        left = _eval(node.left, macros)
+        for op, right_node in zip(node.ops, node.comparators, strict=True):
+            right = _eval(right_node, macros)
+            if left is None or right is None or type(op) not in _CMP:
+                return None
+            if not _CMP[type(op)](left, right):
+                return 0
+            left = right
+        return 1
+    return None
+
+
+def inactive_lines(text: str, macros: dict[str, int]) -> set[int]:
+    """1-based lines a build with `macros` does not compile, or cannot be known to (an unreadable
+    condition's branches are all left out). Directive lines themselves count as inactive."""
+    out: set[int] = set()
+    # per open #if: (enclosing active?, a branch was taken already (None: unknown), this branch active?)
+    stack: list[tuple[bool, bool | None, bool]] = []
+    lines = text.splitlines()
+    i = 0
+    while i < len(lines):
+        line_no, directive = i + 1, lines[i]
+        while directive.endswith("\\") and i + 1 < len(lines):  # continuation lines
+            i += 1
+            out.add(i + 1)
+            directive = directive[:-1] + " " + lines[i]
+        i += 1
+        here = not stack or stack[-1][2]
+        m = _DIRECTIVE.match(directive)
+        if m is None:
+            if not here:
+                out.add(line_no)
+            continue
+        out.add(line_no)
+        kind, rest = m.group(1), m.group(2)
+        if kind in ("ifdef", "ifndef"):
+            name = rest.split("//")[0].split("/*")[0].strip()
+            cond: bool | None = (name in macros) == (kind == "ifdef")  # an include guard: taken
+            stack.append((here, cond, here and cond is True))
+        elif kind == "if":
+            cond = condition(rest, macros)
+            stack.append((here, cond, here and cond is True))
+        elif kind in ("elif", "else") and stack:
+            outer, taken, _ = stack[-1]
+            cond = True if kind == "else" else condition(rest, macros)
+            if taken is None or cond is None:
+                stack[-1] = (outer, None, False)
+            else:
+                stack[-1] = (outer, taken or cond, outer and not taken and cond)
+        elif kind == "endif" and stack:
+            stack.pop()
+    return out
