@@ -89,6 +89,8 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "Transpose": ("VTRANS",),
     "GatherMask": ("VREDUCEV2",),
     "BroadCast": ("VBRCB", "VCOPY"),
+    "Pad": ("VECTOR_DUP", "VCOPY"),
+    "UnPad": ("VCOPY",),
     "ClampMax": ("VMINS",),
     "ClampMin": ("VMAX",),
     "Sigmoid": ("VMULS", "VEXP", "VADDS", "VDIV"),
