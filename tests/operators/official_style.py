@@ -521,6 +521,7 @@ TILED_TILING_H = """\
 #include <cstdint>
 struct ScaleCustomTilingData {
     uint32_t totalLength;
+    uint32_t dataType;
     uint32_t blockLength;
     uint32_t tileNum;
     uint32_t tileLength;
@@ -640,9 +641,11 @@ import numpy as np
 
 
 def gen_golden_data_simple():
-    input_x = np.random.uniform(-4, 4, [8, 1024]).astype(np.float16)
-    golden = (input_x * 2).astype(np.float16)
-    tiling = np.array([8 * 1024], dtype=np.uint32)
+    dtype = np.float16
+    dtype_emu = {np.float16: 1, np.float32: 2}
+    input_x = np.random.uniform(-4, 4, [8, 1024]).astype(dtype)
+    golden = (input_x * 2).astype(dtype)
+    tiling = np.array([8 * 1024, dtype_emu[dtype]], dtype=np.uint32)
     tiling.tofile("./input/input_tiling.bin")
     input_x.tofile("./input/input_x.bin")
     golden.tofile("./output/golden.bin")
