@@ -62,6 +62,13 @@ def test_the_domain_decides_what_is_drawn() -> None:
     assert extra == [] and "fixes the shapes" in notes[0].why
 
 
+def test_a_sample_whose_main_cpp_fixes_the_shapes_draws_none_whatever_its_domain_says() -> None:
+    spec = _spec("[domain]\nlast_dim_multiple = 16\n")
+    why = "main.cpp fixes the shapes: the twin runs its own host program (GenerateTiling(…) at main.cpp:29)"
+    extra, notes = extra_shapes(spec, spec.resolve_cases(), fixed_by=why)
+    assert extra == [] and [(n.verdict, n.why) for n in notes] == [("not drawn", why)]
+
+
 def test_no_larger_shape_when_the_largest_case_is_at_the_limit() -> None:
     spec = _spec("[domain]\nmax_elements = 131072\nlast_dim_multiple = 16\n")
     extra, notes = extra_shapes(spec, spec.resolve_cases())

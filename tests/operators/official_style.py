@@ -481,3 +481,366 @@ def write_msopgen_sample(root: Path) -> Path:
     (top / "AclNNInvocation" / "scripts" / "gen_data.py").write_text(MUL_GEN_DATA)
     (op / "reference.py").write_text("def mul_custom(x, y, scale=1.0):\n    return x * y\n")
     return op
+
+
+# -- samples whose main.cpp computes what the kernel gets (VectorAddMultiCoreWithTiling, AbsPad style) ----
+# data_utils.h with the file helpers defined: these samples' own main.cpp is built and run.
+DATA_UTILS_IMPL_H = """\
+#ifndef DATA_UTILS_H
+#define DATA_UTILS_H
+#include <cstdint>
+#include <cstdio>
+#include <string>
+inline bool ReadFile(const std::string &filePath, size_t fileSize, void *buffer, size_t bufferSize)
+{
+    FILE *f = std::fopen(filePath.c_str(), "rb");
+    if (f == nullptr) {
+        std::printf("cannot open %s\\n", filePath.c_str());
+        return false;
+    }
+    size_t got = std::fread(buffer, 1, bufferSize, f);
+    std::fclose(f);
+    return got > 0 && got <= fileSize;
+}
+inline bool WriteFile(const std::string &filePath, const void *buffer, size_t size)
+{
+    FILE *f = std::fopen(filePath.c_str(), "wb");
+    if (f == nullptr) {
+        return false;
+    }
+    std::fwrite(buffer, 1, size, f);
+    std::fclose(f);
+    return true;
+}
+#endif
+"""
+
+TILED_TILING_H = """\
+#ifndef SCALE_CUSTOM_TILING_H
+#define SCALE_CUSTOM_TILING_H
+#include <cstdint>
+struct ScaleCustomTilingData {
+    uint32_t totalLength;
+    uint32_t dataType;
+    uint32_t blockLength;
+    uint32_t tileNum;
+    uint32_t tileLength;
+};
+#endif
+"""
+
+# The host tiling main.cpp calls: the sizes from the file's totalLength and main.cpp's block dim.
+TILED_HOST = """\
+#include "scale_custom_tiling.h"
+
+constexpr uint32_t TILE_NUM = 4;
+constexpr uint32_t BUFFER_NUM = 2;
+
+void GenerateTilingData(uint8_t *tilingBuf, uint32_t blockDim)
+{
+    ScaleCustomTilingData *tiling = reinterpret_cast<ScaleCustomTilingData *>(tilingBuf);
+    tiling->blockLength = tiling->totalLength / blockDim;
+    tiling->tileNum = TILE_NUM;
+    tiling->tileLength = tiling->blockLength / TILE_NUM / BUFFER_NUM;
+}
+"""
+
+TILED_KERNEL = """\
+#include "kernel_operator.h"
+#include "scale_custom_tiling.h"
+constexpr uint32_t BUFFER_NUM = 2;
+
+class KernelScale {
+public:
+    __aicore__ inline KernelScale() {}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, ScaleCustomTilingData tiling)
+    {
+        tileNum = tiling.tileNum;
+        tileLength = tiling.tileLength;
+        uint32_t offset = tiling.blockLength * AscendC::GetBlockIdx();
+        xGm.SetGlobalBuffer((__gm__ half *)x + offset, tiling.blockLength);
+        yGm.SetGlobalBuffer((__gm__ half *)y + offset, tiling.blockLength);
+        pipe.InitBuffer(inQ, BUFFER_NUM, tileLength * sizeof(half));
+        pipe.InitBuffer(outQ, BUFFER_NUM, tileLength * sizeof(half));
+    }
+    __aicore__ inline void Process()
+    {
+        for (uint32_t i = 0; i < tileNum * BUFFER_NUM; i++) {
+            AscendC::LocalTensor<half> xl = inQ.AllocTensor<half>();
+            AscendC::DataCopy(xl, xGm[i * tileLength], tileLength);
+            inQ.EnQue(xl);
+            AscendC::LocalTensor<half> xin = inQ.DeQue<half>();
+            AscendC::LocalTensor<half> yl = outQ.AllocTensor<half>();
+            AscendC::Muls(yl, xin, (half)2.0, tileLength);
+            outQ.EnQue<half>(yl);
+            inQ.FreeTensor(xin);
+            AscendC::LocalTensor<half> yout = outQ.DeQue<half>();
+            AscendC::DataCopy(yGm[i * tileLength], yout, tileLength);
+            outQ.FreeTensor(yout);
+        }
+    }
+
+private:
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, BUFFER_NUM> inQ;
+    AscendC::TQue<AscendC::TPosition::VECOUT, BUFFER_NUM> outQ;
+    AscendC::GlobalTensor<half> xGm, yGm;
+    uint32_t tileNum, tileLength;
+};
+
+extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, ScaleCustomTilingData tiling)
+{
+    KernelScale op;
+    op.Init(x, y, tiling);
+    op.Process();
+}
+"""
+
+TILED_MAIN = """\
+#include "scale_custom_tiling.h"
+#include "data_utils.h"
+#ifndef ASCENDC_CPU_DEBUG
+#include "acl/acl.h"
+#include "aclrtlaunch_scale_custom.h"
+#else
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void scale_custom(GM_ADDR x, GM_ADDR y, ScaleCustomTilingData tiling);
+#endif
+extern void GenerateTilingData(uint8_t *tilingBuf, uint32_t blockDim);
+
+int32_t main(int32_t argc, char *argv[])
+{
+    constexpr uint32_t BLOCK_DIM = 4;
+    size_t tilingSize = sizeof(ScaleCustomTilingData);
+#ifdef ASCENDC_CPU_DEBUG
+    uint8_t *tiling = (uint8_t *)AscendC::GmAlloc(tilingSize);
+    ReadFile("./input/input_tiling.bin", tilingSize, tiling, tilingSize);
+    GenerateTilingData(tiling, BLOCK_DIM);
+    size_t byteSize = reinterpret_cast<ScaleCustomTilingData *>(tiling)->totalLength * sizeof(uint16_t);
+    uint8_t *x = (uint8_t *)AscendC::GmAlloc(byteSize);
+    uint8_t *y = (uint8_t *)AscendC::GmAlloc(byteSize);
+    ReadFile("./input/input_x.bin", byteSize, x, byteSize);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_RUN_KF(scale_custom, BLOCK_DIM, x, y, *reinterpret_cast<ScaleCustomTilingData *>(tiling));
+    WriteFile("./output/output_y.bin", y, byteSize);
+    AscendC::GmFree((void *)x);
+    AscendC::GmFree((void *)y);
+    AscendC::GmFree((void *)tiling);
+#else
+    aclrtStream stream = nullptr;
+    uint8_t *xDevice, *yDevice, *tiling;
+    ACLRT_LAUNCH_KERNEL(scale_custom)(BLOCK_DIM, stream, xDevice, yDevice,
+        reinterpret_cast<ScaleCustomTilingData *>(tiling));
+#endif
+    return 0;
+}
+"""
+
+TILED_GEN_DATA = """\
+import numpy as np
+
+
+def gen_golden_data_simple():
+    dtype = np.float16
+    dtype_emu = {np.float16: 1, np.float32: 2}
+    input_x = np.random.uniform(-4, 4, [8, 1024]).astype(dtype)
+    golden = (input_x * 2).astype(dtype)
+    tiling = np.array([8 * 1024, dtype_emu[dtype]], dtype=np.uint32)
+    tiling.tofile("./input/input_tiling.bin")
+    input_x.tofile("./input/input_x.bin")
+    golden.tofile("./output/golden.bin")
+
+
+if __name__ == "__main__":
+    gen_golden_data_simple()
+"""
+
+
+def write_host_tiling_sample(root: Path, name: str = "ScaleTilingKernelInvocation") -> Path:
+    """VectorAddMultiCoreWithTiling's pattern: main.cpp reads the length from ./input, calls its own
+    `GenerateTilingData(tiling, BLOCK_DIM)` (in scale_custom_tiling.cpp) and passes the struct by value."""
+    op = root / name
+    (op / "scripts").mkdir(parents=True)
+    (op / "cmake").mkdir()
+    (op / "scale_custom.cpp").write_text(TILED_KERNEL)
+    (op / "scale_custom_tiling.h").write_text(TILED_TILING_H)
+    (op / "scale_custom_tiling.cpp").write_text(TILED_HOST)
+    (op / "main.cpp").write_text(TILED_MAIN)
+    (op / "data_utils.h").write_text(DATA_UTILS_IMPL_H)
+    (op / "scripts" / "gen_data.py").write_text(TILED_GEN_DATA)
+    (op / "CMakeLists.txt").write_text(
+        CMAKE.replace("${CMAKE_CURRENT_SOURCE_DIR}/main.cpp)", "${CMAKE_CURRENT_SOURCE_DIR}/main.cpp\n"
+                      "    ${CMAKE_CURRENT_SOURCE_DIR}/scale_custom_tiling.cpp)")
+    )
+    (op / "cmake" / "cpu_lib.cmake").write_text("add_library(ascendc_kernels_cpu SHARED ${KERNEL_FILES})\n")
+    (op / "reference.py").write_text("def scale_custom(x, tiling):\n    return x * 2\n")
+    return op
+
+
+# AbsPad's pattern: rows of 16 halves of which the first 11 are data; the host's Pad tiling (ge::Shape,
+# GetPadMaxMinTmpSize, PadTilingFunc, SaveToBuffer) reaches the kernel through malloc + memcpy_s.
+PAD_HOST = """\
+#include "graph/tensor.h"
+#include "tiling/tiling_api.h"
+#include "tiling/platform/platform_ascendc.h"
+
+void GenerateTiling(const std::vector<int64_t> shapePad, const std::vector<int64_t> shapeUsed,
+                    uint8_t *tilingBuf)
+{
+    ge::Shape srcShape(shapePad);
+    ge::Shape oriSrcShape(shapeUsed);
+    uint32_t tmpMinSize, tmpMaxSize;
+    AscendC::GetPadMaxMinTmpSize(srcShape, sizeof(int16_t), tmpMaxSize, tmpMinSize);
+    optiling::PadTiling tilingData;
+    AscendC::PadTilingFunc(srcShape, oriSrcShape, tmpMinSize, sizeof(int16_t), tilingData);
+    tilingData.SaveToBuffer(tilingBuf, tilingData.GetDataSize());
+}
+"""
+
+PAD_KERNEL = """\
+#include "kernel_operator.h"
+constexpr int32_t ROWS = 16;
+constexpr int32_t COLS = 16;
+constexpr int32_t VALID = 11;
+constexpr int32_t TILE = ROWS * COLS;
+constexpr int32_t TILES_PER_CORE = 4;
+
+__aicore__ inline void CopyTiling(PadTiling *tiling, GM_ADDR tilingGM)
+{
+    uint32_t *ptr = reinterpret_cast<uint32_t *>(tiling);
+    auto tiling32 = reinterpret_cast<__gm__ uint32_t *>(tilingGM);
+    for (uint32_t i = 0; i < sizeof(PadTiling) / sizeof(uint32_t); i++, ptr++) {
+        *ptr = *(tiling32 + i);
+    }
+}
+
+class KernelPadAbs {
+public:
+    __aicore__ inline KernelPadAbs() {}
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR z, PadTiling tiling)
+    {
+        this->tiling = tiling;
+        const uint32_t offset = TILE * TILES_PER_CORE * AscendC::GetBlockIdx();
+        xGm.SetGlobalBuffer((__gm__ half *)x + offset, TILE * TILES_PER_CORE);
+        zGm.SetGlobalBuffer((__gm__ half *)z + offset, TILE * TILES_PER_CORE);
+        pipe.InitBuffer(inQ, 2, TILE * sizeof(half));
+        pipe.InitBuffer(outQ, 2, TILE * sizeof(half));
+    }
+    __aicore__ inline void Process()
+    {
+        for (int32_t i = 0; i < TILES_PER_CORE; i++) {
+            AscendC::LocalTensor<half> in = inQ.AllocTensor<half>();
+            AscendC::DataCopy(in, xGm[i * TILE], TILE);
+            inQ.EnQue(in);
+            AscendC::LocalTensor<half> src = inQ.DeQue<half>();
+            AscendC::LocalTensor<half> out = outQ.AllocTensor<half>();
+            AscendC::PadParams padParams = {0, COLS - VALID, 0};
+            AscendC::Pad(out, src, padParams, this->tiling);
+            AscendC::Abs(out, out, TILE);
+            outQ.EnQue<half>(out);
+            inQ.FreeTensor(src);
+            AscendC::LocalTensor<half> res = outQ.DeQue<half>();
+            AscendC::DataCopy(zGm[i * TILE], res, TILE);
+            outQ.FreeTensor(res);
+        }
+    }
+
+private:
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, 2> inQ;
+    AscendC::TQue<AscendC::TPosition::VECOUT, 2> outQ;
+    AscendC::GlobalTensor<half> xGm, zGm;
+    PadTiling tiling;
+};
+
+extern "C" __global__ __aicore__ void pad_abs_custom(GM_ADDR x, GM_ADDR z, GM_ADDR tilingGM)
+{
+    PadTiling tiling;
+    CopyTiling(&tiling, tilingGM);
+    KernelPadAbs op;
+    op.Init(x, z, tiling);
+    op.Process();
+}
+"""
+
+PAD_MAIN = """\
+#include "data_utils.h"
+#include "kernel_tiling/kernel_tiling.h"
+#ifndef ASCENDC_CPU_DEBUG
+#include "acl/acl.h"
+#include "aclrtlaunch_pad_abs_custom.h"
+#else
+#include "tikicpulib.h"
+extern "C" __global__ __aicore__ void pad_abs_custom(GM_ADDR x, GM_ADDR z, GM_ADDR tiling);
+#endif
+extern void GenerateTiling(const std::vector<int64_t> shapePad, const std::vector<int64_t> shapeUsed,
+                           uint8_t *tilingBuf);
+
+int32_t main(int32_t argc, char *argv[])
+{
+    const std::vector<int64_t> shapeUsed({16, 11});
+    const std::vector<int64_t> shapePad({16, 16});
+    uint32_t blockDim = 2;
+    size_t byteSize = 2 * 4 * 16 * 16 * sizeof(int16_t);
+    size_t tilingSize = sizeof(PadTiling);
+    uint8_t *tilingBuf = (uint8_t *)malloc(tilingSize);
+    GenerateTiling(shapePad, shapeUsed, tilingBuf);
+#ifdef ASCENDC_CPU_DEBUG
+    uint8_t *x = (uint8_t *)AscendC::GmAlloc(byteSize);
+    uint8_t *z = (uint8_t *)AscendC::GmAlloc(byteSize);
+    uint8_t *tiling = (uint8_t *)AscendC::GmAlloc(tilingSize);
+    memcpy_s(tiling, tilingSize, tilingBuf, tilingSize);
+    ReadFile("./input/input_x.bin", byteSize, x, byteSize);
+    AscendC::SetKernelMode(KernelMode::AIV_MODE);
+    ICPU_RUN_KF(pad_abs_custom, blockDim, x, z, tiling);
+    WriteFile("./output/output_z.bin", z, byteSize);
+    AscendC::GmFree((void *)x);
+    AscendC::GmFree((void *)z);
+    AscendC::GmFree((void *)tiling);
+#else
+    aclrtStream stream = nullptr;
+    uint8_t *xDevice, *zDevice, *tilingDevice;
+    ACLRT_LAUNCH_KERNEL(pad_abs_custom)(blockDim, stream, xDevice, zDevice, tilingDevice);
+#endif
+    free(tilingBuf);
+    return 0;
+}
+"""
+
+PAD_GEN_DATA = """\
+import numpy as np
+
+
+def gen_golden_data_simple():
+    input_x = np.random.uniform(-8, 8, [128, 16]).astype(np.float16)
+    golden = np.abs(input_x)
+    golden[:, 11:] = 0
+    input_x.tofile("./input/input_x.bin")
+    golden.tofile("./output/golden.bin")
+
+
+if __name__ == "__main__":
+    gen_golden_data_simple()
+"""
+
+PAD_REFERENCE = """\
+import numpy as np
+
+
+def pad_abs_custom(x):
+    z = np.abs(x)
+    z[:, 11:] = 0
+    return z
+"""
+
+
+def write_pad_sample(root: Path, name: str = "PadAbsKernelInvocation") -> Path:
+    op = root / name
+    (op / "scripts").mkdir(parents=True)
+    (op / "pad_abs.cpp").write_text(PAD_KERNEL)
+    (op / "pad_abs_tiling.cpp").write_text(PAD_HOST)
+    (op / "main.cpp").write_text(PAD_MAIN)
+    (op / "data_utils.h").write_text(DATA_UTILS_IMPL_H)
+    (op / "scripts" / "gen_data.py").write_text(PAD_GEN_DATA)
+    (op / "reference.py").write_text(PAD_REFERENCE)
+    return op

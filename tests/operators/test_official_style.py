@@ -136,7 +136,7 @@ def test_msopgen_sample_spec_comes_from_its_opdef_json_and_gen_data(tmp_path: Pa
 
 
 @pytest.mark.parametrize("host_fills_it", [False, True])
-def test_a_by_value_struct_is_an_input_only_when_main_reads_it_from_a_file(
+def test_a_by_value_struct_main_reads_from_a_file_is_an_input_and_host_code_on_it_runs_main(
     tmp_path: Path, host_fills_it: bool
 ) -> None:
     root = style.write_launch_sample(tmp_path, "aclrt")
@@ -170,14 +170,17 @@ def test_a_by_value_struct_is_an_input_only_when_main_reads_it_from_a_file(
     op = load_operator(root)
     args = op.kernel.params[-1]
     unsupported = [i for i in op.issues if i.code == "unsupported"]
+    assert (args.role, args.tensor) == ("input", "args") and unsupported == []
+    host = op.tiling.host_program if op.tiling else None
     if host_fills_it:
-        assert args.role != "input" and len(unsupported) == 1 and "fills it in code" in unsupported[0].message
-        # On main.cpp's call that fills it, naming the call and what to change.
+        # main.cpp's own code rewrites what it read: the twin runs main.cpp itself (the file still
+        # holds the input main.cpp starts from), and says so on the call.
         call_line = main.read_text().splitlines().index("    PrepareArgs(args, 4);") + 1
-        assert (unsupported[0].file, unsupported[0].line) == ("main.cpp", call_line)
-        assert "PrepareArgs(…args…)" in unsupported[0].message and "gen_data.py" in unsupported[0].message
+        assert host is not None and host.calls == [f"PrepareArgs(…) at main.cpp:{call_line}"]
+        (note,) = [i for i in op.issues if i.severity == "info"]
+        assert (note.file, note.line) == ("main.cpp", call_line)
     else:
-        assert (args.role, args.tensor) == ("input", "args") and unsupported == []
+        assert host is None
 
 
 @pytest.mark.parametrize("block_dim", ["variable", "constexpr", "literal"])
@@ -230,45 +233,80 @@ def test_the_twin_launches_a_candidate_with_the_block_dim_its_main_cpp_sets(tmp_
     assert ev.correct and [c.block_dim for c in ev.cases] == [8], ev.model_dump_json(indent=1)[:1500]
 
 
-def test_a_tiling_buffer_main_cpp_computes_and_copies_is_refused_on_the_computing_call(
-    tmp_path: Path,
-) -> None:
-    # Like the unaligned Pad/UnPad samples: a host GenerateTiling fills a malloc'd buffer, memcpy_s
-    # moves it into the GmAlloc'd tiling the CPU-debug launch passes.
-    root = style.write_launch_sample(tmp_path, "aclrt")
-    kernel = root / "scale_custom.cpp"
-    kernel.write_text(
-        kernel.read_text().replace(
-            "void scale_custom(GM_ADDR x, GM_ADDR y)",
-            "void scale_custom(GM_ADDR x, GM_ADDR y, GM_ADDR tiling)",
-        )
-    )
-    main = root / "main.cpp"
-    fill = (
-        "    uint8_t *tilingBuf = (uint8_t *)malloc(8);\n"
-        "    GenerateTiling(4096, tilingBuf);\n"
-        "    uint8_t *tiling = (uint8_t *)AscendC::GmAlloc(8);\n"
-        "    memcpy_s(tiling, 8, tilingBuf, 8);\n"
-    )
-    main.write_text(
-        main.read_text()
-        .replace("    AscendC::SetKernelMode", fill + "    AscendC::SetKernelMode")
-        .replace(
-            "ICPU_RUN_KF(scale_custom, blockDim, x, y)", "ICPU_RUN_KF(scale_custom, blockDim, x, y, tiling)"
-        )
-    )
-    op = load_operator(root)
-    (issue,) = [i for i in op.issues if i.code == "unsupported"]
-    line = main.read_text().splitlines().index("    GenerateTiling(4096, tilingBuf);") + 1
-    assert (issue.file, issue.line) == ("main.cpp", line)
-    assert "GenerateTiling(…)" in issue.message and "ReadFile" in issue.message
+def test_a_sample_whose_main_cpp_computes_the_tiling_runs_its_own_host_program(tmp_path: Path) -> None:
+    # VectorAddMultiCoreWithTiling's pattern: main.cpp reads the length from ./input, its own
+    # GenerateTilingData(tiling, BLOCK_DIM) (another .cpp) fills the rest, the struct goes by value.
     import asyncio
 
-    from ascendopt.agent.service import Optimizer, OptimizeRequest
+    from ascendopt.operators.candidate import Candidate
 
-    with pytest.raises(VerifyError, match="GenerateTiling"):
-        asyncio.run(verify(CpuTwinEvaluator(), load_operator(_with_spec(root))))
-    # optimize stops on the same reason, on the same line, without spending budget
-    outcome = asyncio.run(Optimizer(tmp_path).optimize(load_operator(root), OptimizeRequest(budget=6)))
-    assert outcome.suggestion is None and outcome.evaluations == 0
-    assert f"main.cpp:{line}:" in outcome.message and "GenerateTiling" in outcome.message
+    root = style.write_host_tiling_sample(tmp_path)
+    op = load_operator(root)
+    host = op.tiling.host_program if op.tiling else None
+    assert host is not None and host.sources == ["scale_custom_tiling.cpp"]
+    lines = (root / "main.cpp").read_text().splitlines()
+    call = lines.index("    GenerateTilingData(tiling, BLOCK_DIM);") + 1
+    assert host.calls == [f"GenerateTilingData(…) at main.cpp:{call}"]
+    assert host.files == {
+        "tiling": "./input/input_tiling.bin",
+        "x": "./input/input_x.bin",
+        "y": "./output/output_y.bin",
+    }
+    assert not [i for i in op.issues if i.severity == "error"], op.issues
+    (note,) = [i for i in op.issues if i.severity == "info"]
+    assert (note.file, note.line) == ("main.cpp", call) and "run.sh -r cpu" in note.message
+    draft = starting_spec(op).text
+    assert "fixed = true  # main.cpp runs and fixes the shapes" in draft
+    # the length and dtype code gen_data.py writes for main.cpp to read (a dict lookup included)
+    assert "values = { tiling = [8192, 1] }" in draft and "tiling = [2]" in draft
+    op = load_operator(_with_spec(root))
+    result = asyncio.run(verify(CpuTwinEvaluator(), op))
+    assert result.correct, result.model_dump_json(indent=1)[:2000]
+    assert [c.block_dim for c in result.cases] == [4]
+    # The block dim main.cpp passes to its host tiling and its launch is a candidate's to change: the
+    # host code then splits the length over 8 cores, and the run follows it.
+    files = {rel: (root / rel).read_text() for rel in op.files.all()}
+    files["main.cpp"] = files["main.cpp"].replace("BLOCK_DIM = 4;", "BLOCK_DIM = 8;")
+    ev = asyncio.run(
+        CpuTwinEvaluator().evaluate(op, Candidate(operator=op.name, files=files), op.spec.resolve_cases())
+    )
+    assert ev.correct and [c.block_dim for c in ev.cases] == [8], ev.model_dump_json(indent=1)[:1500]
+    # A host tiling that gets the split wrong is the candidate's error, seen in the output.
+    files["scale_custom_tiling.cpp"] = files["scale_custom_tiling.cpp"].replace(
+        "totalLength / blockDim", "totalLength / blockDim / 2"
+    )
+    ev = asyncio.run(
+        CpuTwinEvaluator().evaluate(op, Candidate(operator=op.name, files=files), op.spec.resolve_cases())
+    )
+    assert not ev.correct
+
+
+def test_the_pad_sample_runs_main_cpp_with_its_host_pad_tiling(tmp_path: Path) -> None:
+    # AbsPad's pattern: GenerateTiling(shapePad, shapeUsed, tilingBuf) with ge::Shape, GetPadMaxMinTmpSize,
+    # PadTilingFunc and SaveToBuffer into a malloc'd buffer that memcpy_s moves into the launch's tiling.
+    import asyncio
+
+    root = style.write_pad_sample(tmp_path)
+    op = load_operator(root)
+    assert op.tiling is not None and op.tiling.host_program is not None
+    assert op.tiling.host_program.sources == ["pad_abs_tiling.cpp"]
+    roles = [(p.name, p.role) for p in op.kernel.params]
+    assert roles == [("x", "input"), ("z", "output"), ("tilingGM", "tiling")]
+    assert not [i for i in op.issues if i.severity == "error"], op.issues
+    _with_spec(root)
+    result = asyncio.run(verify(CpuTwinEvaluator(), load_operator(root)))
+    assert result.correct, result.model_dump_json(indent=1)[:2000]
+    assert result.cases[0].block_dim == 2
+
+
+def test_host_tiling_is_still_refused_where_main_cpp_has_no_cpu_debug_launch(tmp_path: Path) -> None:
+    # Without ICPU_RUN_KF, main.cpp cannot run on the twin: the call that fills the buffer is named.
+    root = style.write_host_tiling_sample(tmp_path)
+    main = root / "main.cpp"
+    text = main.read_text()
+    launch = next(line for line in text.splitlines(keepends=True) if "ICPU_RUN_KF(" in line)
+    main.write_text(text.replace(launch, ""))
+    op = load_operator(root)
+    assert op.tiling is not None and op.tiling.host_program is None
+    (issue,) = [i for i in op.issues if i.code == "unsupported"]
+    assert issue.file == "main.cpp" and "GenerateTilingData(…)" in issue.message

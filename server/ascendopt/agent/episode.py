@@ -480,7 +480,13 @@ class Episode:
         fresh = self.settings.seed + FRESH_SEED_OFFSET
         self.ledger.budget = max(self.ledger.budget, self.ledger.used + 2)  # the re-check is never skipped
         assert self.project.spec is not None
-        extra, self.recheck_notes = extra_shapes(self.project.spec, self.cases)
+        host = self.project.tiling.host_program if self.project.tiling else None
+        fixed_by = (
+            f"main.cpp fixes the shapes: the twin runs its own host program ({', '.join(host.calls)})"
+            if host
+            else None
+        )
+        extra, self.recheck_notes = extra_shapes(self.project.spec, self.cases, fixed_by=fixed_by)
         cases = [*self.cases, *extra]
         base_eval, best_eval = await asyncio.gather(
             self.ledger.evaluate(self.project, self.base, cases, seed=fresh, purpose="recheck-baseline"),

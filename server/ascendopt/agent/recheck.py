@@ -36,12 +36,15 @@ class ExtraShape(BaseModel):
 
 
 def extra_shapes(
-    spec: OperatorSpec, cases: list[ResolvedCase]
+    spec: OperatorSpec, cases: list[ResolvedCase], fixed_by: str | None = None
 ) -> tuple[list[ResolvedCase], list[ExtraShape]]:
-    """The fresh cases to add to the re-check, and a note on every shape considered."""
+    """The fresh cases to add to the re-check, and a note on every shape considered. `fixed_by`: why the
+    operator runs only at its cases' shapes whatever its spec says (a sample whose main.cpp fixes them)."""
     notes: list[ExtraShape] = []
     if not cases:
         return [], notes
+    if fixed_by:
+        return [], [ExtraShape(name="extra shapes", why=fixed_by)]
     domain = spec.domain
     if domain.fixed:
         return [], [ExtraShape(name="extra shapes", why="the spec's domain fixes the shapes (domain.fixed)")]

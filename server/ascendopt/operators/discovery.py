@@ -29,6 +29,7 @@ from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.knobs import knob_headers, knobs_of, launch_block_dim_knob, merge_knobs
 from ascendopt.operators.model import (
     Constant,
+    HostProgram,
     KernelEntry,
     Knob,
     Layout,
@@ -451,6 +452,7 @@ def _discover_launch(root: Path, filenames: list[str], result: Discovery) -> Non
             wrappers.update(launch.wrappers_in(ksrc))
     sites = launch.launch_sites(main, wrappers)
     bindings = launch.file_bindings(main)
+    kernel_files = {"main.cpp", *(k.path for k, _ in kernels)}
     for ksrc, entries in kernels:
         for name, fn in entries:
             mine = [s for s in sites if s.kernel == name]
@@ -464,8 +466,12 @@ def _discover_launch(root: Path, filenames: list[str], result: Discovery) -> Non
             # The CPU-debug launch binds the host variables main.cpp reads and writes files with.
             site = next((s for s in mine if s.form == "ICPU_RUN_KF"), mine[0])
             issues: list[Issue] = list(ksrc.syntax_issues())
-            files = OperatorFiles(kernel=ksrc.path, host=main.path)
+            host_program = _host_program(main, site, [f for f in filenames if f not in kernel_files])
+            files = OperatorFiles(
+                kernel=ksrc.path, host=main.path, host_sources=host_program.sources if host_program else []
+            )
             block_dim = launch.int_value(site.block_dim, main)
+            own_bindings = launch.file_bindings(main, keep_handed=True) if host_program else bindings
             tiling = TilingProgram(
                 function="main",
                 range=main.range_of(site.token.node),
@@ -474,6 +480,7 @@ def _discover_launch(root: Path, filenames: list[str], result: Discovery) -> Non
                 block_dim_expr=site.block_dim,
                 block_dim=block_dim,
                 launch=site.form,
+                host_program=host_program,
             )
             if block_dim is None:
                 issues.append(
@@ -497,11 +504,25 @@ def _discover_launch(root: Path, filenames: list[str], result: Discovery) -> Non
                 issues,
                 result,
                 tiling=tiling,
-                launch_site=(site, bindings),
+                launch_site=(site, own_bindings),
             )
             knob = launch_block_dim_knob(main, site.block_dim, {s.line for s in mine}, ksrc)
             if knob is not None and all(k.range != knob.range for k in op.knobs):
                 op.knobs.append(knob)
+
+
+def _host_program(main: CppSource, site: launch.LaunchSite, others: list[str]) -> HostProgram | None:
+    """main.cpp's own host code fills what its CPU-debug launch passes (`GenerateTiling(…, tilingBuf)`, then
+    `memcpy_s(tiling, …, tilingBuf, …)`): the twin then runs main.cpp itself, with its other host sources."""
+    if site.form != "ICPU_RUN_KF":
+        return None  # no CPU-debug launch: main.cpp cannot run on the twin
+    handed = launch.handed_to_host_code(main)
+    used = [handed[v] for arg in site.args for v in reversed(arg.split()) if v in handed]
+    if not used:
+        return None
+    calls = list(dict.fromkeys(f"{callee}(…) at {main.path}:{line}" for callee, line in used))
+    sources = sorted(f for f in others if f.endswith((".cpp", ".cc")) and "/" not in f)
+    return HostProgram(calls=calls, line=used[0][1], files=launch.file_paths(main), sources=sources)
 
 
 def _bind_params(kernel: KernelEntry, site: launch.LaunchSite, bindings: dict[str, tuple[str, str]]) -> None:
@@ -553,7 +574,11 @@ def _build(
     kernel.tiling_key_template = (
         layout != "kernel_launch" and kernel.template is not None and not kernel.template_args
     )
-    issues.extend(_unsupported(kernel, ksrc.path, hsrc if launch_site is not None else None, launch_site))
+    runs_main = tiling is not None and tiling.host_program is not None
+    if runs_main and tiling is not None and tiling.host_program is not None and hsrc is not None:
+        issues.append(_runs_main_note(hsrc, tiling.host_program))
+    else:
+        issues.extend(_unsupported(kernel, ksrc.path, hsrc if launch_site is not None else None, launch_site))
     if tiling is None and hsrc is not None:
         tiling = extract.tiling_program(hsrc, ("TilingFunc", *extract.registered_tiling_functions(hsrc)))
         if tiling is None:
@@ -660,6 +685,19 @@ def _repo_context(
         soc_family=family,
         unresolved=unresolved,
         relocated=relocated,
+    )
+
+
+def _runs_main_note(main: CppSource, program: HostProgram) -> Issue:
+    return Issue(
+        file=main.path,
+        line=program.line,
+        severity="info",
+        message="main.cpp's own host code fills what the kernel gets ("
+        + ", ".join(program.calls)
+        + "): the CPU twin builds and runs main.cpp in CPU-debug mode, as `run.sh -r cpu` does, with "
+        + (" and ".join(program.sources) if program.sources else "no other host source")
+        + ". Shapes are the ones main.cpp fixes; the cases cannot vary them",
     )
 
 

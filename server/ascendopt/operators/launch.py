@@ -331,11 +331,27 @@ def initializer(src: CppSource, name: str) -> str | None:
     return None
 
 
-def file_bindings(src: CppSource) -> dict[str, tuple[str, str]]:
+def file_bindings(src: CppSource, keep_handed: bool = False) -> dict[str, tuple[str, str]]:
     """Host variables main.cpp fills from `./input/*.bin` (ReadFile) or writes to `./output/*.bin`
-    (WriteFile): variable → (role, tensor name), the tensor named after its file (`input_x.bin` → x)."""
+    (WriteFile): variable → (role, tensor name), the tensor named after its file (`input_x.bin` → x).
+    `keep_handed`: also those main.cpp's own host code rewrites afterwards (when main.cpp itself runs)."""
+    out = {var: (role, tensor) for var, (role, tensor, _path) in _file_io(src).items()}
+    # A buffer main.cpp's own CPU-debug code hands to something else (`GenerateTilingData(tiling,
+    # …)`) may not hold the file's contents: the twin cannot reproduce it without running main.cpp.
+    for var in [] if keep_handed else handed_to_host_code(src):
+        if var in out and out[var][0] == "input":
+            del out[var]
+    return out
+
+
+def file_paths(src: CppSource) -> dict[str, str]:
+    """Tensor → the path main.cpp reads it from or writes it to (`x` → `./input/input_x.bin`)."""
+    return {tensor: path for _var, (_role, tensor, path) in _file_io(src).items()}
+
+
+def _file_io(src: CppSource) -> dict[str, tuple[str, str, str]]:
     toks = src.tokens()
-    out: dict[str, tuple[str, str]] = {}
+    out: dict[str, tuple[str, str, str]] = {}
     for i, tok in enumerate(toks):
         if tok.text not in ("ReadFile", "WriteFile") or i + 1 >= len(toks) or toks[i + 1].text != "(":
             continue
@@ -347,12 +363,7 @@ def file_bindings(src: CppSource) -> dict[str, tuple[str, str]]:
         for prefix in ("input_", "output_"):
             stem = stem.removeprefix(prefix)
         role = "input" if tok.text == "ReadFile" else "output"
-        out.setdefault(var, (role, stem))
-    # A buffer main.cpp's own CPU-debug code hands to something else (`GenerateTilingData(tiling,
-    # …)`) may not hold the file's contents: the twin cannot reproduce it.
-    for var in handed_to_host_code(src):
-        if var in out and out[var][0] == "input":
-            del out[var]
+        out.setdefault(var, (role, stem, args[0].strip('" ')))
     return out
 
 

@@ -45,6 +45,17 @@ class KernelEntry(BaseModel):
         return [p.name for p in self.params if p.role == role]
 
 
+class HostProgram(BaseModel):
+    """A kernel-launch sample whose main.cpp computes what the kernel gets (`GenerateTiling(…)` into the
+    tiling buffer): the twin builds and runs main.cpp itself in CPU-debug mode, as `run.sh -r cpu` does.
+    The shapes are then main.cpp's (its constants, or the sizes its host code reads from a file)."""
+
+    calls: list[str] = Field(default_factory=list)  # `GenerateTiling(…) at main.cpp:29`, for the messages
+    line: int = 1  # main.cpp's line of the first such call
+    files: dict[str, str] = Field(default_factory=dict)  # tensor → the path main.cpp reads or writes
+    sources: list[str] = Field(default_factory=list)  # main.cpp's own host sources (`*_tiling.cpp`)
+
+
 class TilingProgram(BaseModel):
     function: str
     range: SourceRange
@@ -53,6 +64,8 @@ class TilingProgram(BaseModel):
     block_dim_expr: str | None = None  # kernel-launch: the block dim as the launch writes it
     block_dim: int | None = None  # …and its value, when main.cpp determines it
     launch: str | None = None  # kernel-launch: how main.cpp launches (`ICPU_RUN_KF`, `add_custom_do`, …)
+    # kernel-launch: main.cpp itself runs (its host code fills what the launch passes)
+    host_program: HostProgram | None = None
 
 
 class TilingField(BaseModel):

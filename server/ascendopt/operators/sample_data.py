@@ -144,9 +144,15 @@ def _value(node: ast.expr, g: _GenData) -> object:
         return g.env.get(node.id, _dtype(node, g))
     if isinstance(node, ast.Attribute):
         return _dtype(node, g)
+    if isinstance(node, ast.Dict):
+        # `dtype_emu = {bfloat16: 0, np.float16: 1, …}`: keys by value (dtype names), to look up below.
+        keys = [_value(k, g) if k is not None else None for k in node.keys]
+        return {k: _value(v, g) for k, v in zip(keys, node.values, strict=True) if isinstance(k, str | int)}
     if isinstance(node, ast.Subscript):
         base, idx = _value(node.value, g), _value(node.slice, g)
         if isinstance(base, list) and isinstance(idx, int) and -len(base) <= idx < len(base):
+            return base[idx]
+        if isinstance(base, dict) and isinstance(idx, str | int) and idx in base:
             return base[idx]
         return None
     if isinstance(node, ast.BinOp):

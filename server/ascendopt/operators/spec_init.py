@@ -290,6 +290,12 @@ def _list_params(op: OperatorProject) -> set[str]:
 
 
 def _domain(op: OperatorProject, ins: list[Tensor]) -> list[str]:
+    if op.tiling is not None and op.tiling.host_program is not None:
+        return [
+            "",
+            "[domain]",
+            "fixed = true  # main.cpp runs and fixes the shapes (its host code computes tiling and sizes)",
+        ]
     if op.layout == "kernel_launch" and not any(p.role == "tiling" for p in op.kernel.params):
         data_hints = [t.hint for t in ins if t.hint is not None and t.hint.values is None]
         if data_hints or _kernel_length(op)[0]:

@@ -349,6 +349,63 @@ def test_broadcast_both_axes_and_the_1d_form(cases_runner, tmp_path):
     assert "512 B" in tmp[0]["message"]
 
 
+def test_pad_and_unpad(cases_runner, tmp_path):
+    # Pad (docs): width 32 B aligned with redundant columns -> those refilled with padValue; an unaligned
+    # width -> padded to 32 B with leftPad/rightPad columns. UnPad: an aligned width loses leftPad/rightPad.
+    x = [float(i + 1) for i in range(64)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 30, x)
+    o = struct.unpack_from("<128f", z, 0)
+    assert list(o[0:16]) == x[0:5] + [7.0] * 3 + x[8:13] + [7.0] * 3
+    assert list(o[16:32]) == [7.0, *x[0:6], 7.0, 7.0, *x[6:12], 7.0]
+    assert list(o[32:42]) == x[1:6] + x[9:14] and o[42] == -1.0
+    assert list(o[64:72]) == [-1.0] * 8  # the refused call wrote nothing
+    bad = [f for f in errors(findings) if f["kind"] == "bad_pad_params"]
+    assert [f["line"] for f in bad] == [_line_of("LINE_PAD_BAD")], findings
+    assert "7 columns" in bad[0]["message"]
+    assert [f for f in errors(findings) if f["kind"] != "bad_pad_params"] == []
+
+
+PAD_HOST_PROBE = r"""
+#include <cstdio>
+#include "graph/tensor.h"
+#include "kernel_tiling/kernel_tiling.h"
+#include "tiling/tiling_api.h"
+int main()
+{
+    ge::Shape src(std::vector<int64_t>{16, 16}), ori(std::vector<int64_t>{16, 7});
+    uint32_t mx = 0, mn = 0;
+    AscendC::GetPadMaxMinTmpSize(src, sizeof(int16_t), mx, mn);
+    optiling::PadTiling pad;
+    AscendC::PadTilingFunc(src, ori, mx, sizeof(int16_t), pad);
+    PadTiling k1{};
+    pad.SaveToBuffer(&k1, pad.GetDataSize());
+    std::printf("%u %u %zu %u %u %u %u\n", mn, mx, pad.GetDataSize(), k1.srcHeight, k1.srcWidth,
+                k1.srcOriWidth, k1.typeSize);
+    fe::PlatFormInfos info;
+    platform_ascendc::PlatformAscendC plat(&info);
+    AscendC::GetUnPadMaxMinTmpSize(plat, src, sizeof(int16_t), mx, mn);
+    optiling::UnPadTiling unpad;
+    AscendC::UnPadTilingFunc(src, mn, sizeof(int16_t), unpad);
+    UnPadTiling k2{};
+    unpad.SaveToBuffer(&k2, unpad.GetDataSize());
+    std::printf("%zu %u %u %u\n", unpad.GetDataSize(), k2.srcHeight, k2.srcWidth, k2.tmpBufferSize);
+    return 0;
+}
+"""
+
+
+def test_host_pad_tiling_round_trips_to_the_kernel_struct(runtime_objs, tmp_path):
+    # AbsPad's host code: GetPadMaxMinTmpSize, PadTilingFunc, GetDataSize + SaveToBuffer into the bytes the
+    # kernel's PadTiling reads (CopyTiling copies sizeof(PadTiling) / 4 words). Temporary sizes are the twin's
+    # estimate: one 16-row block of 32 B rows at least, all 16 rows at most.
+    (tmp_path / "pad.cpp").write_text(PAD_HOST_PROBE)
+    _run([*CXX, "-c", str(tmp_path / "pad.cpp"), "-o", str(tmp_path / "pad.o")])
+    exe = tmp_path / "pad"
+    _run(["g++", "-o", str(exe), str(tmp_path / "pad.o"), *map(str, runtime_objs), "-pthread"])
+    out = _run([str(exe)]).stdout.split("\n")
+    assert out[:2] == ["512 512 20 16 16 7 2", "16 16 16 512"]
+
+
 HOST_PROBE = r"""
 #include <cstdio>
 #include "tiling/tiling_api.h"

@@ -515,6 +515,35 @@ static void CaseDequeHandle(Ctx &c)
     Adds(o, t, 1.0f, 64);
     q.FreeTensor(t);
     c.Out(c.z, o, 64);
+// 30: Pad / UnPad on float rows (the docs' two Pad cases and an UnPad): z[0..16) a 2 x 8 tile whose 3 redundant
+// columns are refilled with 7; z[16..32) 2 x 6 unaligned rows padded 1 left + 1 right to 2 x 8; z[32..42)
+// UnPad of a 2 x 8 tile by 1 left + 2 right; then a Pad to 7 columns (28 B, not aligned: reported there).
+static void CasePadUnPad(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    c.In(xf, c.x, 64);
+    LocalTensor<float> o = c.b1.Get<float>();
+    Duplicate(o, -1.0f, 128);
+    PipeBarrier<PIPE_V>();
+    PadTiling t0;
+    t0.srcHeight = 2, t0.srcWidth = 8, t0.srcOriWidth = 5, t0.typeSize = 4;
+    PadParams p0 = {0, 3, 7};
+    Pad(o, xf, p0, t0);
+    PadTiling t1;
+    t1.srcHeight = 2, t1.srcWidth = 6, t1.srcOriWidth = 6, t1.typeSize = 4;
+    PadParams p1 = {1, 1, 7};
+    LocalTensor<float> d1 = o[16];
+    Pad(d1, xf, p1, t1);
+    UnPadTiling t2;
+    t2.srcHeight = 2, t2.srcWidth = 8, t2.typeSize = 4;
+    UnPadParams p2;
+    p2.leftPad = 1, p2.rightPad = 2;
+    LocalTensor<float> d2 = o[32];
+    UnPad(d2, xf, p2, t2);
+    PadParams p3 = {0, 1, 0};
+    LocalTensor<float> d3 = o[64];
+    Pad(d3, xf, p3, t1);  // LINE_PAD_BAD
+    c.Out(c.z, o, 128);
 }
 
 extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
@@ -550,4 +579,5 @@ extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(27)) CaseDeqScale(c);
     else if (TILING_KEY_IS(28)) CaseDeqUnset(c);
     else if (TILING_KEY_IS(29)) CaseDequeHandle(c);
+    else if (TILING_KEY_IS(30)) CasePadUnPad(c);
 }

@@ -83,8 +83,13 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(_H + "adv_activation.h", "vector", "Sigmoid Gelu FasterGelu Silu Swish")
     + _family(_H + "adv_math.h", "vector", "Tanh Log ClampMax ClampMin")
     + _family(_H + "adv_broadcast.h", "vector", "BroadCast")
+    + _family(_H + "adv_pad.h", "vector", "Pad UnPad")
     # Host side: the advanced APIs' tiling functions (op_host code includes tiling/tiling_api.h).
-    + _family("tiling/tiling_api.h", "host_tiling", "GetBroadCastMaxMinTmpSize")
+    + _family(
+        "tiling/tiling_api.h",
+        "host_tiling",
+        "GetBroadCastMaxMinTmpSize GetPadMaxMinTmpSize PadTilingFunc GetUnPadMaxMinTmpSize UnPadTilingFunc",
+    )
     + _family(
         _H + "kernel_misc.h",
         "util",

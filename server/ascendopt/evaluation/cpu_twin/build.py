@@ -327,6 +327,46 @@ class Builder:
         objects = [*runtime, *([host] if host else []), kernel, launcher]  # type: ignore[misc]
         return Path(await self.link(objects, src_dir, project))
 
+    async def build_main(self, project: OperatorProject, src_dir: Path | str, files: dict[str, str]) -> Path:
+        """A kernel-launch sample's own program (its `tiling.host_program`): main.cpp, its host sources
+        and the kernel compiled as CANN's CPU-debug build compiles them (`run.sh -r cpu`: `ASCENDC_CPU_DEBUG`,
+        the SoC in `SOC_VERSION` as the samples' CMake passes it), linked with the twin's CPU-debug library
+        (runtime/cpu_debug.cpp)."""
+        assert project.tiling is not None and project.tiling.host_program is not None
+        twin = await self.twin_dir()
+        soc = project.spec.soc if project.spec else "Ascend910B4"
+        defines = [*arch_defines(soc), f'-DSOC_VERSION="{soc}"']
+        headers = _headers(files)
+        main = project.files.host or "main.cpp"
+        sources = list(dict.fromkeys([main, *project.tiling.host_program.sources, project.files.kernel]))
+
+        async def compile_one(source: str) -> str:
+            key = _digest(self._twin_digest, "cpu-debug", source, files.get(source, ""), *headers, *defines)
+            argv = [
+                CXX,
+                *CXXFLAGS,
+                "-I",
+                f"{twin}/include",
+                *include_flags(project, source, files, twin),
+                *defines,
+                "-c",
+                source,
+                "-o",
+                "{out}",
+            ]
+            fallback = Issue(file=source, line=1, message=f"{source} failed to build in CPU-debug mode")
+            return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback, project)
+
+        runtime, *objects = await gather_settled(self.runtime_objects(), *(compile_one(s) for s in sources))
+        errors = [r for r in (runtime, *objects) if isinstance(r, BaseException)]
+        if errors:
+            issues = [i for e in errors if isinstance(e, CompileError) for i in e.issues]
+            if not issues:
+                raise errors[0]
+            raise CompileError(issues)
+        linked = [*runtime, *objects]  # type: ignore[misc]
+        return Path(await self.link([str(o) for o in linked], src_dir, project))
+
     async def build_tiling_runner(
         self, project: OperatorProject, src_dir: Path | str, files: dict[str, str]
     ) -> Path:

@@ -10,22 +10,25 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Mapping
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import numpy as np
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ascendopt.evaluation.manifest import SocModel, manifest_files
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
 from ascendopt.evaluation.sandbox import Confinement, Limits, fresh_uid
-from ascendopt.evaluation.tensors import read_raw
+from ascendopt.evaluation.tensors import encode_raw, read_raw
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
 
 class TwinRunResult(BaseModel):
-    """What the twin's runner executable (runtime/runner.cpp) wrote to result.json for one case."""
+    """What the twin's runner executable (runtime/runner.cpp) wrote to result.json for one case (the
+    CPU-debug library's result, runtime/cpu_debug.cpp, adds `launches` and more: kept as extras)."""
+
+    model_config = ConfigDict(extra="allow")
 
     status: str
     block_dim: int | None = None
@@ -92,6 +95,81 @@ async def run_case_on(
     elif result.status != "ok":
         run.error = result.message or result.status
     return run, got
+
+
+async def run_main_case_on(
+    runner: Runner,
+    exe: str,
+    project: OperatorProject,
+    case: ResolvedCase,
+    inputs: Mapping[str, np.ndarray],
+    output_shapes: Mapping[str, list[int]],
+    soc: SocModel,
+    work: str,
+    src_dir: str,
+    limits: Limits,
+    trace: bool = False,
+) -> tuple[CaseRun, dict[str, bytes | None]]:
+    """Run a kernel-launch sample's own main.cpp (built by `Builder.build_main`) for one case, as
+    `run.sh -r cpu` runs it: the case's inputs are the files main.cpp reads (`./input/input_x.bin`), its
+    outputs the files it writes; the twin's CPU-debug library writes findings, result and trace where the
+    environment says.
+    Returns the outputs as `out_<name>.bin`, like `run_case_on`."""
+    assert project.tiling is not None and project.tiling.host_program is not None
+    paths = {name: _relative(path) for name, path in project.tiling.host_program.files.items()}
+    missing = [n for n in [*inputs, *output_shapes] if n not in paths]
+    if missing:
+        names = ", ".join(missing)
+        raise ValueError(f"main.cpp reads or writes no file for {names} (its ReadFile / WriteFile calls)")
+    files = {paths[name]: encode_raw(values, case.dtypes[name]) for name, values in inputs.items()}
+    await runner.put(work, files)
+    # main.cpp writes into folders it expects to exist; run.sh makes them (`mkdir -p input output`), and so
+    # does this, as the sandbox's user (a folder made here would not be writable there).
+    out_dirs = sorted({str(PurePosixPath(paths[name]).parent) for name in output_shapes})
+    argv = ["/bin/sh", "-c", 'mkdir -p -- "$@" && exec "$0"', exe, *out_dirs]
+    env = {
+        "ASCENDOPT_TWIN_FINDINGS": f"{work}/findings.jsonl",
+        "ASCENDOPT_TWIN_RESULT": f"{work}/result.json",
+        "ASCENDOPT_TWIN_SOURCE_ROOT": src_dir,
+        "ASCENDOPT_TWIN_UB_SIZE": str(soc.ub_size),
+        "ASCENDOPT_TWIN_CORE_NUM_AIV": str(soc.core_num_aiv),
+        **({"ASCENDOPT_TWIN_TRACE": f"{work}/trace.jsonl"} if trace else {}),
+    }
+    confine = Confinement(
+        read=[exe, src_dir], write=[work], sealed=[f"{work}/{name}" for name in files], uid=fresh_uid()
+    )
+    start = time.perf_counter()
+    proc = await runner.run(argv, cwd=work, limits=limits.model_copy(update={"confine": confine}), env=env)
+    seconds = time.perf_counter() - start
+    outs = {name: paths[name] for name in output_shapes}
+    wanted = ["result.json", "findings.jsonl", *outs.values(), *(["trace.jsonl"] if trace else [])]
+    got = await runner.get(work, wanted)
+    findings = _parse_findings(got.pop("findings.jsonl"))
+    result = _parse_result(got.pop("result.json"))
+    run = CaseRun(result=result or TwinRunResult(status="crashed"), findings=findings, seconds=seconds)
+    tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
+    if proc.killed_reason or result is None:
+        run.error = proc.killed_reason or f"main.cpp exited with {proc.returncode} and launched no kernel"
+    elif result.status != "ok":
+        run.error = result.message or result.status
+    elif proc.returncode != 0:
+        run.error = f"main.cpp exited with {proc.returncode}"
+    elif (result.model_extra or {}).get("launches", 1) == 0:
+        run.error = "main.cpp launched no kernel"
+    if run.error and tail:
+        run.error += ": " + tail
+    out = {f"out_{name}.bin": got.get(path) for name, path in outs.items()}
+    if trace:
+        out["trace.jsonl"] = got.get("trace.jsonl")
+    return run, out
+
+
+def _relative(path: str) -> str:
+    """`./input/input_x.bin` → `input/input_x.bin`, inside the case folder (main.cpp's working directory)."""
+    rel = PurePosixPath(path.removeprefix("./"))
+    if rel.is_absolute() or ".." in rel.parts:
+        raise ValueError(f"main.cpp's file {path!r} is outside its working folder")
+    return str(rel)
 
 
 async def run_case(

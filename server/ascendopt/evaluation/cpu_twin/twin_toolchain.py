@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from ascendopt.evaluation.cpu_twin.build import Builder
-from ascendopt.evaluation.cpu_twin.harness import run_case_on
+from ascendopt.evaluation.cpu_twin.harness import run_case_on, run_main_case_on
 from ascendopt.evaluation.cpu_twin.untimed import raw_gm_findings
 from ascendopt.evaluation.manifest import SocModel, soc_model
 from ascendopt.evaluation.records import Finding, PipeTime, Profile
@@ -67,9 +67,14 @@ class CpuTwinToolchain:
         self, slot: Slot, project: OperatorProject, candidate: Candidate, src_dir: str, combos: list[Combo]
     ) -> dict[Combo, Any]:
         builder = self.builder(slot)
-        built = await gather_settled(
-            *(builder.build(project, src_dir, candidate.files, dict(combo)) for combo in combos)
-        )
+        if runs_main(project):
+            # main.cpp fixes the dtypes and shapes: one program serves every combination.
+            built = list(await gather_settled(builder.build_main(project, src_dir, candidate.files)))
+            built *= len(combos)
+        else:
+            built = await gather_settled(
+                *(builder.build(project, src_dir, candidate.files, dict(combo)) for combo in combos)
+            )
         errors = [b for b in built if isinstance(b, BaseException)]
         if errors:
             issues = [i for e in errors if isinstance(e, CompileError) for i in e.issues]
@@ -86,7 +91,8 @@ class CpuTwinToolchain:
         soc = self.soc_for(job.project)
         profile, output_shapes = job.profile, job.output_shapes
         assert isinstance(artifact, TwinArtifact)
-        run, files = await run_case_on(
+        run_on = run_main_case_on if runs_main(job.project) else run_case_on
+        run, files = await run_on(
             slot.runner,
             artifact.exe,
             job.project,
@@ -121,6 +127,11 @@ class CpuTwinToolchain:
 class TwinArtifact(BaseModel):
     exe: str  # the runner executable, on the slot's machine
     findings: list[Finding] = Field(default_factory=list)  # from the source: raw GM work (untimed.py)
+
+
+def runs_main(project: OperatorProject) -> bool:
+    """A kernel-launch sample whose main.cpp itself runs (its host code fills what the kernel gets)."""
+    return project.tiling is not None and project.tiling.host_program is not None
 
 
 def _untimed_sites(project: OperatorProject, candidate: Candidate) -> list[Finding]:

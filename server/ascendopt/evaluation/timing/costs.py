@@ -99,6 +99,8 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     # instruction it does time: also a data-dependent rearrangement of one 256 B repeat.
     "Gather": ("VREDUCEV2",),
     "BroadCast": ("VBRCB", "VCOPY"),
+    "Pad": ("VECTOR_DUP", "VCOPY"),
+    "UnPad": ("VCOPY",),
     "ClampMax": ("VMINS",),
     "ClampMin": ("VMAX",),
     "Sigmoid": ("VMULS", "VEXP", "VADDS", "VDIV"),

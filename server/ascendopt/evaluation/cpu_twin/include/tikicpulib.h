@@ -4,5 +4,7 @@
 
 #include "kernel_operator.h"
 #include "ascendopt_twin/cpu_debug.h"
+// CANN's CPU-debug headers bring the secure C functions along: samples call memcpy_s with no include of their own.
+#include "securec.h"
 
 #endif

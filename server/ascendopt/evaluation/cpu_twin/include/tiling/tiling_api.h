@@ -1,12 +1,15 @@
 // AscendOptimizer CPU twin: host-side "tiling/tiling_api.h". Host tiling code includes it for the
 // tiling-data macros, the platform and the advanced APIs' host tiling functions. Only the families
-// the twin implements on the kernel side are here (BroadCast); a tiling program calling another
+// the twin implements on the kernel side are here (BroadCast, Pad, UnPad); a tiling program calling another
 // (SoftMax, LayerNorm, Matmul, …) fails to compile naming it.
 #ifndef ASCENDOPT_TWIN_TILING_TILING_API_H
 #define ASCENDOPT_TWIN_TILING_TILING_API_H
 
+#include <cstring>
+
 #include "ascendopt_twin/broadcast_size.h"
 #include "ascendopt_twin/host.h"
+#include "ascendopt_twin/pad_tiling.h"
 #include "graph/tensor.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -33,5 +36,69 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC &a
     minValue = t.minBytes;
     maxValue = t.maxBytes;
 }
+
+// Pad / UnPad: the temporary space of one 16-row block of the (32-byte aligned) rows at the least, of all rows
+// at the most. The docs give no formula; the twin's kernels do not use the space (estimate, not modelled).
+namespace twin_pad_detail {
+inline uint32_t AlignedRowBytes(const ge::Shape &shape, uint32_t typeSize)
+{
+    const uint64_t w = shape.GetDimNum() >= 2 ? static_cast<uint64_t>(shape.GetDim(1)) : 0;
+    return static_cast<uint32_t>((w * typeSize + 31) / 32 * 32);
+}
+inline void TmpRange(const ge::Shape &shape, uint32_t typeSize, uint32_t &maxValue, uint32_t &minValue)
+{
+    const uint64_t h = shape.GetDimNum() >= 1 ? static_cast<uint64_t>(shape.GetDim(0)) : 0;
+    const uint32_t row = AlignedRowBytes(shape, typeSize);
+    minValue = row * 16;
+    maxValue = static_cast<uint32_t>(row * ((h + 15) / 16 * 16));
+    if (maxValue < minValue) maxValue = minValue;
+}
+}  // namespace twin_pad_detail
+
+inline void GetPadMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, uint32_t &maxValue, uint32_t &minValue)
+{
+    twin_pad_detail::TmpRange(srcShape, typeSize, maxValue, minValue);
+}
+// srcShape: valid + redundant columns; oriSrcShape: the valid ones (both [height, width]).
+inline void PadTilingFunc(const ge::Shape srcShape, const ge::Shape oriSrcShape, const uint32_t stackBufferSize,
+                          const uint32_t typeSize, ::PadTiling &tiling)
+{
+    tiling.srcHeight = static_cast<uint32_t>(srcShape.GetDim(0));
+    tiling.srcWidth = static_cast<uint32_t>(srcShape.GetDim(1));
+    tiling.srcOriWidth = static_cast<uint32_t>(oriSrcShape.GetDim(1));
+    tiling.typeSize = typeSize;
+    tiling.tmpBufferSize = stackBufferSize;
+}
+inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC &ascendcPlatform, const ge::Shape &srcShape,
+                                  const uint32_t typeSize, uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)ascendcPlatform;
+    twin_pad_detail::TmpRange(srcShape, typeSize, maxValue, minValue);
+}
+inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBufferSize, const uint32_t typeSize,
+                            ::UnPadTiling &tiling)
+{
+    tiling.srcHeight = static_cast<uint32_t>(srcShape.GetDim(0));
+    tiling.srcWidth = static_cast<uint32_t>(srcShape.GetDim(1));
+    tiling.typeSize = typeSize;
+    tiling.tmpBufferSize = stackBufferSize;
+}
 }  // namespace AscendC
+
+// The host-side classes (as TILING_DATA_FIELD_DEF_STRUCT members or on their own): the kernel's struct with
+// the tiling-data calls; SaveToBuffer writes exactly the bytes the kernel's PadTiling / UnPadTiling read.
+namespace optiling {
+namespace twin_pad_detail {
+template <typename S> class HostTiling : public S {
+public:
+    size_t GetDataSize() const { return sizeof(S); }
+    void SaveToBuffer(void *buf, size_t capacity) const
+    {
+        std::memcpy(buf, static_cast<const S *>(this), capacity < sizeof(S) ? capacity : sizeof(S));
+    }
+};
+}  // namespace twin_pad_detail
+class PadTiling : public twin_pad_detail::HostTiling<::PadTiling> {};
+class UnPadTiling : public twin_pad_detail::HostTiling<::UnPadTiling> {};
+}  // namespace optiling
 #endif
