@@ -515,6 +515,7 @@ static void CaseDequeHandle(Ctx &c)
     Adds(o, t, 1.0f, 64);
     q.FreeTensor(t);
     c.Out(c.z, o, 64);
+}
 // 30: Pad / UnPad on float rows (the docs' two Pad cases and an UnPad): z[0..16) a 2 x 8 tile whose 3 redundant
 // columns are refilled with 7; z[16..32) 2 x 6 unaligned rows padded 1 left + 1 right to 2 x 8; z[32..42)
 // UnPad of a 2 x 8 tile by 1 left + 2 right; then a Pad to 7 columns (28 B, not aligned: reported there).
