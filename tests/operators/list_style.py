@@ -31,6 +31,7 @@ public:
         for (uint64_t d = 0; d < desc.GetDim(); d++) {
             total *= desc.GetShape(d);
         }
+        ASSERT(GetBlockNum() != 0 && "block dim can not be zero!");  // unqualified, as the AddN sample has it
         blockLength = total / AscendC::GetBlockNum();
         this->tileNum = tileNum;
         tileLength = blockLength / tileNum / BUFFER_NUM;

@@ -5,10 +5,16 @@
 #include "ascendopt_twin/tpipe.h"
 
 // The kernel-side ASSERT of CANN's debug builds: a failed condition stops the block, on its line.
+// The condition is read with AscendC's names in scope: Huawei's AddN sample asserts
+// `GetBlockNum() != 0` unqualified, with no `using namespace AscendC`, and builds with CANN.
 #ifndef ASSERT
 #define ASSERT(cond)                                                                                           \
-    ((cond) ? (void)0                                                                                          \
-            : ascendopt_twin::rt::Fatal("kernel_assert", __FILE__, __LINE__, "ASSERT(%s) failed", #cond))
+    ([&]() -> bool {                                                                                           \
+        using namespace AscendC;                                                                               \
+        return static_cast<bool>(cond);                                                                        \
+    }()                                                                                                        \
+         ? (void)0                                                                                             \
+         : ascendopt_twin::rt::Fatal("kernel_assert", __FILE__, __LINE__, "ASSERT(%s) failed", #cond))
 #endif
 
 // The core a kernel runs on, as CANN's kernels test it (`g_coreType == AIV`): the twin is a vector core.
