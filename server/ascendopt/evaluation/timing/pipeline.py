@@ -63,7 +63,7 @@ class CoreParams:
     cycle_us: float
     issue_us: float
     mte_latency_us: float
-    barrier_latency_us: float  # PipeBarrier<PIPE_V>: from the last vector instruction's start to its write-back
+    barrier_latency_us: float  # PipeBarrier<PIPE_V>: last vector instruction's start to its write-back
     bw_in: float  # GM->UB bytes/µs
     bw_out: float  # UB->GM bytes/µs
     link: float  # this core's share of aggregate GM bandwidth, bytes/µs
