@@ -259,11 +259,11 @@ def test_a_vector_barrier_exposes_the_write_back_once_per_instruction(tmp_path: 
     one = estimate(_adds(tmp_path / "b1.jsonl", 1), SOC, 1)
     two = estimate(_adds(tmp_path / "b2.jsonl", 2), SOC, 1)
     cycle_us = 1.0 / calibration.soc_calibration(SOC).clock_mhz
-    write_back = 50 * DEFAULT_CONSTANTS.pipe_barrier_cycles * cycle_us
-    # each barrier waits out the last Adds' write-back (as vector busy time); a second barrier in a row adds
-    # only its own dispatch
-    assert one.duration_us - none.duration_us >= 0.9 * write_back
-    vec = one.pipes["aiv_vec_time(us)"] - none.pipes["aiv_vec_time(us)"]
-    assert vec == pytest.approx(write_back, rel=0.01)
-    assert two.duration_us - one.duration_us < 0.2 * write_back
+    depth = 50 * DEFAULT_CONSTANTS.pipe_barrier_cycles * cycle_us
+    # each barrier holds the next Adds until the last one, started pipe_barrier_cycles earlier, has written
+    # back (a one-repeat Adds issues in a few cycles, so most of the depth shows, as vector busy time)
+    assert 0.8 * depth <= one.duration_us - none.duration_us <= 1.05 * depth
+    assert 0.8 * depth <= one.pipes["aiv_vec_time(us)"] - none.pipes["aiv_vec_time(us)"] <= depth
+    # a second barrier in a row adds only its own dispatch
+    assert two.duration_us - one.duration_us < 0.2 * depth
     assert one.hot_lines[0][0].endswith(":15")  # the barrier's line is where the time goes

@@ -28,12 +28,13 @@ class CostConstants(BaseModel):
     # Every AscendC API call is dispatched by the scalar unit: address arithmetic,
     # mask/repeat registers, the issue itself. ~16 scalar cycles per call.
     scalar_issue_cycles: float = 16.0
-    # PipeBarrier<PIPE_V>: the next vector instruction waits this long after the last
-    # one's issue ends (its results written back). FITTED (grid 0..120, step 8) on the
-    # three 910B1 RmsNorm records of msopmodeling (CANN's open kernel run on the twin:
-    # 12-62 barriers per block, measured 3.1-4.7 µs); the 910B4 RmsNorm/AddRmsNorm
-    # records are held out (benchmarks/timing_fidelity.py --ops-repo). The Add/Mul
-    # records have no barriers, so they do not see it.
+    # PipeBarrier<PIPE_V>: the next vector instruction waits until the last one has
+    # written back, this many cycles after it started (vector pipeline depth; an
+    # instruction whose issue takes longer exposes nothing). FITTED (grid 0..448,
+    # step 32) on the three 910B1 RmsNorm records of msopmodeling (CANN's open kernel
+    # run on the twin: 12-62 barriers per block, measured 3.1-4.7 µs); the 910B4
+    # RmsNorm/AddRmsNorm records are held out (benchmarks/timing_fidelity.py
+    # --ops-repo). The Add/Mul records have no barriers, so they do not see it.
     pipe_barrier_cycles: float = 128.0
     # Work of an API call on the S pipe itself (GetValue/SetValue go through the
     # scalar unit's UB port and are ordered with the vector pipe).

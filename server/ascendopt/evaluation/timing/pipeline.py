@@ -14,8 +14,8 @@ Model (msopmodeling's vector model plus explicit AscendC synchronisation):
 - Vector instruction of R repeats: head + (R-1)·computing cycles when the vector
   pipe had drained (first instruction, after PipeBarrier, after waiting on a
   dependency or on dispatch), R·computing in steady issue. PipeBarrier<PIPE_V> holds
-  the next vector instruction ``pipe_barrier_cycles`` past the last one's issue end
-  (its write-back).
+  the next vector instruction until the last one has written back, ``pipe_barrier_cycles``
+  after it started (or when its issue ends, if later).
 - Data move: fixed latency + bytes / per-core bandwidth (by active-core count;
   packets under 256 B use msopmodeling's small-packet curve). Moves in both
   directions also share the core's slice of aggregate GM bandwidth
@@ -63,7 +63,7 @@ class CoreParams:
     cycle_us: float
     issue_us: float
     mte_latency_us: float
-    barrier_latency_us: float  # PipeBarrier<PIPE_V>: the last vector instruction's write-back
+    barrier_latency_us: float  # PipeBarrier<PIPE_V>: last vector instruction's start to its write-back
     bw_in: float  # GM->UB bytes/µs
     bw_out: float  # UB->GM bytes/µs
     link: float  # this core's share of aggregate GM bandwidth, bytes/µs
@@ -273,16 +273,19 @@ class CoreSim:
                 elif pipe == V:
                     self.v_drained = True
                     # The barrier lets the next vector instruction go only once the last one has
-                    # written back: the vector pipeline's depth, exposed after its last issue and
-                    # busy time of the pipe (its instruction is still in flight).
-                    if last[V] >= 0 and last[V] != self.v_written and free[V] + bar_lat > d1:
-                        t = free[V] + bar_lat
-                        n_end.append(t)
-                        n_dur.append(bar_lat)
-                        n_pred.append(last[V])
-                        n_line.append(line)
-                        busy[V] += bar_lat
-                        free[V], last[V] = t, len(n_end) - 1
+                    # written back, the vector pipeline's depth after that instruction started: a
+                    # short instruction exposes most of it, a long one (issue longer than the
+                    # depth) none. Busy time of the pipe: its instruction is still in flight.
+                    lv = last[V]
+                    if lv >= 0 and lv != self.v_written:
+                        t = n_end[lv] - n_dur[lv] + bar_lat
+                        if t > free[V] and t > d1:
+                            n_end.append(t)
+                            n_dur.append(t - free[V])
+                            n_pred.append(lv)
+                            n_line.append(line)
+                            busy[V] += t - free[V]
+                            free[V], last[V] = t, len(n_end) - 1
                         self.v_written = last[V]
                 # A barrier on MTE2/MTE3 orders that pipe, which runs in order already.
             elif kind == SYNCALL:
