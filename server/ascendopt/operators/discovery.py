@@ -581,7 +581,11 @@ def _build(
             struct, fields = extract.struct_tiling_fields(dsrc)
     consts: list[Constant] = []
     knobs: list[Knob] = []
-    for src, side in ((hsrc, "host"), (ksrc, "kernel"), (dsrc, "host")):
+    # A kernel-launch sample whose main.cpp runs: its own host sources (`*_tiling.cpp`) are tiling code too.
+    own_host = tiling.host_program.sources if tiling is not None and tiling.host_program is not None else []
+    read = [(rel, _read(root / rel, issues)) for rel in own_host]
+    extra_host = [_rel(h, root, root / rel) for rel, h in read if h is not None]
+    for src, side in ((hsrc, "host"), (ksrc, "kernel"), (dsrc, "host"), *((h, "host") for h in extra_host)):
         if src is None or (src is dsrc and dsrc is hsrc):
             continue
         side_t: Side = side  # type: ignore[assignment]
