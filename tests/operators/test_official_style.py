@@ -255,6 +255,12 @@ def test_a_sample_whose_main_cpp_computes_the_tiling_runs_its_own_host_program(t
     assert not [i for i in op.issues if i.severity == "error"], op.issues
     (note,) = [i for i in op.issues if i.severity == "info"]
     assert (note.file, note.line) == ("main.cpp", call) and "run.sh -r cpu" in note.message
+    # its host tiling source is tiling code: BUFFER_NUM there and in the kernel is one knob
+    (buffers,) = [k for k in op.knobs if k.name == "BUFFER_NUM"]
+    assert {buffers.range.file, *(link.file for link in buffers.links)} == {
+        "scale_custom.cpp",
+        "scale_custom_tiling.cpp",
+    }
     draft = starting_spec(op).text
     assert "fixed = true  # main.cpp runs and fixes the shapes" in draft
     # the length and dtype code gen_data.py writes for main.cpp to read (a dict lookup included)

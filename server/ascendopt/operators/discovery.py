@@ -602,6 +602,11 @@ def _build(
         sources.insert(0, (hsrc, "host"))
     if dsrc is not None and dsrc is not hsrc:
         sources.append((dsrc, "host"))
+    # A kernel-launch sample whose main.cpp runs: its own host sources (`*_tiling.cpp`) are tiling code too.
+    own_host = tiling.host_program.sources if tiling is not None and tiling.host_program is not None else []
+    for rel in own_host:
+        if (h := _read(root / rel, issues)) is not None:
+            sources.append((_rel(h, root, root / rel), "host"))
     # The kernel's class and the host's helpers live in headers beside them (op_kernel/<op>.h).
     # Constants count where the build compiles them: the kernel with the SoC's architecture macros.
     arch = preproc.arch_macros(spec.soc if spec is not None else cann_open.DEFAULT_SOC)

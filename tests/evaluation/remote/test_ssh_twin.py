@@ -41,6 +41,28 @@ async def test_ssh_twin_matches_local_twin(name: str, ssh_settings: RemoteSettin
     assert all(c.profile is not None and c.profile.kind == "estimate" for c in got.cases)
 
 
+async def test_a_sample_whose_main_cpp_runs_gives_the_same_results_over_ssh(
+    ssh_settings: RemoteSettings, tmp_path: Path
+) -> None:
+    # The sample's own main.cpp + host tiling source (built in CPU-debug mode) go up and run there too.
+    from ascendopt.operators.spec_init import starting_spec
+    from tests.operators import official_style as style
+
+    root = style.write_host_tiling_sample(tmp_path)
+    (root / "ascendopt.toml").write_text(starting_spec(load_operator(root)).text)
+    op = load_operator(root)
+    assert op.tiling is not None and op.tiling.host_program is not None
+    remote = ssh_evaluator(["loopback"], None, ssh_settings)
+    try:
+        got = await verify(remote, op, seed=5, profile=True)
+    finally:
+        await remote.pool.hosts[0].runner.close()
+    local = await verify(CpuTwinEvaluator(), op, seed=5, profile=True)
+    assert got.correct and local.correct, got.model_dump_json(indent=1)[:1500]
+    assert comparable(got) == comparable(local)
+    assert all(c.profile is not None and c.profile.kind == "estimate" for c in got.cases)
+
+
 async def test_second_upload_skips_what_the_host_has(ssh_settings: RemoteSettings) -> None:
     op = discover(TEMPLATES / "add_custom").find("add_custom")
     runner = SshRunner(ssh_settings.hosts[0], ssh_settings)

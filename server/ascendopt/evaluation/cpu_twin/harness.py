@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from ascendopt.evaluation.manifest import SocModel, manifest_files
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
-from ascendopt.evaluation.sandbox import Confinement, Limits, fresh_uid
+from ascendopt.evaluation.sandbox import Confinement, Limits, RunResult, fresh_uid
 from ascendopt.evaluation.tensors import encode_raw, read_raw
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
@@ -69,6 +69,32 @@ async def run_case_on(
     The second value holds `out_<name>.bin` (and `trace.jsonl` when traced) unless `fetch` is off.
     """
     files = manifest_files(project, case, inputs, output_shapes, soc, work, src_dir, trace, tiling_only)
+    names = [f"out_{name}.bin" for name in output_shapes] + (["trace.jsonl"] if trace else [])
+    run, proc, got = await _run_sandboxed(
+        runner, [exe, f"{work}/manifest.txt"], exe, files, work, src_dir, limits, names if fetch else []
+    )
+    if proc.killed_reason or run.result.status == "crashed":
+        run.error = proc.killed_reason or f"runner exited with {proc.returncode} and wrote no result"
+        tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
+        if tail:
+            run.error += ": " + tail
+    elif run.result.status != "ok":
+        run.error = run.result.message or run.result.status
+    return run, got
+
+
+async def _run_sandboxed(
+    runner: Runner,
+    argv: list[str],
+    exe: str,
+    files: dict[str, bytes],
+    work: str,
+    src_dir: str,
+    limits: Limits,
+    names: list[str],
+    env: dict[str, str] | None = None,
+) -> tuple[CaseRun, RunResult, dict[str, bytes | None]]:
+    """Put the case's files, run `argv` sandboxed in `work`, bring back result, findings and `names`."""
     await runner.put(work, files)
     # The runner (the candidate's code) sees its executable and sources, writes only its case
     # folder, and cannot change the inputs or the manifest there.
@@ -76,25 +102,13 @@ async def run_case_on(
         read=[exe, src_dir], write=[work], sealed=[f"{work}/{name}" for name in files], uid=fresh_uid()
     )
     start = time.perf_counter()
-    proc = await runner.run(
-        [exe, f"{work}/manifest.txt"], cwd=work, limits=limits.model_copy(update={"confine": confine})
-    )
+    proc = await runner.run(argv, cwd=work, limits=limits.model_copy(update={"confine": confine}), env=env)
     seconds = time.perf_counter() - start
-    names = ["result.json", "findings.jsonl"]
-    if fetch:
-        names += [f"out_{name}.bin" for name in output_shapes] + (["trace.jsonl"] if trace else [])
-    got = await runner.get(work, names)
+    got = await runner.get(work, ["result.json", "findings.jsonl", *names])
     findings = _parse_findings(got.pop("findings.jsonl"))
     result = _parse_result(got.pop("result.json"))
     run = CaseRun(result=result or TwinRunResult(status="crashed"), findings=findings, seconds=seconds)
-    if proc.killed_reason or result is None:
-        tail = proc.stderr.strip().splitlines()[-3:] if proc.stderr.strip() else []
-        run.error = proc.killed_reason or f"runner exited with {proc.returncode} and wrote no result"
-        if tail:
-            run.error += ": " + " | ".join(tail)
-    elif result.status != "ok":
-        run.error = result.message or result.status
-    return run, got
+    return run, proc, got
 
 
 async def run_main_case_on(
@@ -119,10 +133,9 @@ async def run_main_case_on(
     paths = {name: _relative(path) for name, path in project.tiling.host_program.files.items()}
     missing = [n for n in [*inputs, *output_shapes] if n not in paths]
     if missing:
-        names = ", ".join(missing)
-        raise ValueError(f"main.cpp reads or writes no file for {names} (its ReadFile / WriteFile calls)")
+        listed = ", ".join(missing)
+        raise ValueError(f"main.cpp reads or writes no file for {listed} (its ReadFile / WriteFile calls)")
     files = {paths[name]: encode_raw(values, case.dtypes[name]) for name, values in inputs.items()}
-    await runner.put(work, files)
     # main.cpp writes into folders it expects to exist; run.sh makes them (`mkdir -p input output`), and so
     # does this, as the sandbox's user (a folder made here would not be writable there).
     out_dirs = sorted({str(PurePosixPath(paths[name]).parent) for name in output_shapes})
@@ -135,20 +148,12 @@ async def run_main_case_on(
         "ASCENDOPT_TWIN_CORE_NUM_AIV": str(soc.core_num_aiv),
         **({"ASCENDOPT_TWIN_TRACE": f"{work}/trace.jsonl"} if trace else {}),
     }
-    confine = Confinement(
-        read=[exe, src_dir], write=[work], sealed=[f"{work}/{name}" for name in files], uid=fresh_uid()
-    )
-    start = time.perf_counter()
-    proc = await runner.run(argv, cwd=work, limits=limits.model_copy(update={"confine": confine}), env=env)
-    seconds = time.perf_counter() - start
     outs = {name: paths[name] for name in output_shapes}
-    wanted = ["result.json", "findings.jsonl", *outs.values(), *(["trace.jsonl"] if trace else [])]
-    got = await runner.get(work, wanted)
-    findings = _parse_findings(got.pop("findings.jsonl"))
-    result = _parse_result(got.pop("result.json"))
-    run = CaseRun(result=result or TwinRunResult(status="crashed"), findings=findings, seconds=seconds)
+    names = [*outs.values(), *(["trace.jsonl"] if trace else [])]
+    run, proc, got = await _run_sandboxed(runner, argv, exe, files, work, src_dir, limits, names, env)
+    result = run.result
     tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
-    if proc.killed_reason or result is None:
+    if proc.killed_reason or result.status == "crashed":
         run.error = proc.killed_reason or f"main.cpp exited with {proc.returncode} and launched no kernel"
     elif result.status != "ok":
         run.error = result.message or result.status
