@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ascendopt.cli import app
+from ascendopt.cli import app, common
 from tests.operators.cann_knobs_style import write_sub_like
 from tests.operators.synthetic import write_cann_open, write_kernel_launch
 
@@ -83,7 +83,7 @@ def test_templates_lists_one_line_each_and_copies(tmp_path: Path) -> None:
 def test_knobs_table_names_every_place_a_coupled_knob_edits(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("COLUMNS", "200")
+    monkeypatch.setattr(common.out, "_width", 200)  # a console wide enough for the `where` column
     result = runner.invoke(app, ["knobs", str(write_sub_like(tmp_path))])
     assert result.exit_code == 0, result.output
     line = next(ln for ln in result.output.splitlines() if ln.startswith("BUFFER_NUM"))
