@@ -17,10 +17,22 @@ pytestmark = pytest.mark.slow
 
 
 def _start(args: list[str], cache: Path) -> subprocess.Popen[bytes]:
+    # stderr to a file, not a pipe nobody reads: a full pipe would block the process, not its bug.
     env = {**os.environ, "XDG_CACHE_HOME": str(cache)}
-    return subprocess.Popen(
-        [sys.executable, "-m", "ascendopt", *args], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-    )
+    cache.mkdir(parents=True, exist_ok=True)
+    with (cache / "stderr.log").open("wb") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "ascendopt", *args], env=env, stdout=subprocess.DEVNULL, stderr=log
+        )
+
+
+def _exit_code(proc: subprocess.Popen[bytes], cache: Path, timeout: float = 60) -> int:
+    try:
+        return proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        tail = (cache / "stderr.log").read_text()[-3000:]
+        raise AssertionError(f"still running after {timeout} s; its stderr:\n{tail}") from None
 
 
 def _wait_for_work(base: Path, proc: subprocess.Popen[bytes]) -> Path:
@@ -39,7 +51,7 @@ def test_a_terminated_run_leaves_nothing_behind(tmp_path: Path, templates: Path,
     proc = _start(["verify", str(templates / "add_custom")], tmp_path / "cache")
     folder = _wait_for_work(base, proc)
     proc.send_signal(sig)
-    proc.wait(timeout=60)
+    _exit_code(proc, tmp_path / "cache")
     assert not folder.exists(), sorted(p.name for p in folder.rglob("*"))[:10]
     assert list(base.iterdir()) == []
 
@@ -53,7 +65,7 @@ def test_sigterm_at_any_moment_of_the_builds_exits_143_and_cleans_up(tmp_path: P
         _wait_for_work(base, proc)
         time.sleep(delay)
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+        assert _exit_code(proc, tmp_path / str(i)) == 128 + signal.SIGTERM
         assert list(base.iterdir()) == []
 
 
@@ -65,7 +77,7 @@ def test_after_kill_9_the_next_start_cleans_up(tmp_path: Path, templates: Path) 
     proc.wait(timeout=30)
     assert folder.exists()  # nothing could clean up
     done = _start(["discover", str(templates / "add_custom")], tmp_path / "cache")
-    assert done.wait(timeout=60) == 0
+    assert _exit_code(done, tmp_path / "cache") == 0
     assert not folder.exists()
 
 
