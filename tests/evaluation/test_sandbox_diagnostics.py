@@ -58,3 +58,22 @@ def test_an_error_in_an_included_header_lands_on_the_include_line() -> None:
     issues = map_diagnostics(stderr, {"op_kernel/k.cpp"}, fallback, supported_names())
     assert [(i.file, i.line) for i in issues] == [("op_kernel/k.cpp", 11), ("op_kernel/k.cpp", 84)]
     assert "no list tensors" in issues[0].message
+
+
+def test_a_failed_link_names_the_symbols_not_ld_s_last_line(tmp_path: Path) -> None:
+    # ops-nn swi_glu's host tiling constructs a class whose virtual functions live in another
+    # operator's host source: ld's last line says only "ld returned 1 exit status".
+    import subprocess
+
+    (tmp_path / "tiling.cpp").write_text(
+        "struct Base { virtual ~Base(); virtual bool IsCapable(); };\n"
+        "int helper(int);\n"
+        "int main() { Base b; return b.IsCapable() + helper(1); }\n"
+    )
+    run = subprocess.run(["g++", "tiling.cpp", "-o", "x"], cwd=tmp_path, capture_output=True, text=True)
+    assert run.returncode != 0
+    fallback = Issue(file="op_host/x_tiling.cpp", line=3, message="linking the operator failed")
+    [issue] = map_diagnostics(run.stderr, set(), fallback)
+    assert "undefined reference to `vtable for Base`" in issue.message
+    assert "undefined reference to `helper(int)`" in issue.message
+    assert "exit status" not in issue.message and issue.line == 3

@@ -67,9 +67,22 @@ def map_diagnostics(
         )
         context = None
     if not issues and stderr.strip():
-        tail = stderr.strip().splitlines()[-1][:300]
+        tail = _linker_problems(stderr) or stderr.strip().splitlines()[-1][:300]
         issues.append(fallback.model_copy(update={"message": f"{fallback.message}: {tail}"}))
     return _dedupe(issues)
+
+
+_LINKER = re.compile(r"(undefined reference to|multiple definition of) [`'‘](?P<sym>[^'’]+)['’]")
+
+
+def _linker_problems(stderr: str) -> str:
+    """The linker's own reasons (the last line is only "ld returned 1 exit status"): each symbol once."""
+    found: dict[str, str] = {}
+    for m in _LINKER.finditer(stderr):
+        found.setdefault(m.group("sym"), m.group(1))
+    shown = [f"{why} `{sym}`" for sym, why in list(found.items())[:4]]
+    more = f" (and {len(found) - 4} more)" if len(found) > 4 else ""
+    return "; ".join(shown) + more
 
 
 def _explain(message: str, twin_api: Sequence[str] | None) -> str:

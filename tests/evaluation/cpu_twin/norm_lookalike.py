@@ -17,6 +17,7 @@ TILING_H = """\
 #ifndef RMS_LIKE_TILING_H
 #define RMS_LIKE_TILING_H
 #include "register/tilingdata_base.h"
+#include "tiling/tiling_api.h"  // as ops-nn swi_glu's has it: the kernel sees this header too
 
 namespace optiling {
 BEGIN_TILING_DATA_DEF(RmsLikeTilingData)

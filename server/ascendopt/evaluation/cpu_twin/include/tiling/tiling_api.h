@@ -87,6 +87,9 @@ inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBuffer
 
 // The host-side classes (as TILING_DATA_FIELD_DEF_STRUCT members or on their own): the kernel's struct with
 // the tiling-data calls; SaveToBuffer writes exactly the bytes the kernel's PadTiling / UnPadTiling read.
+// Host builds only: a kernel that includes its op_host tiling header (GET_TILING_DATA) would otherwise see
+// optiling::PadTiling beside ::PadTiling, made visible together by tiling_global.h (ops-nn swi_glu).
+#ifndef ASCENDOPT_TWIN_KERNEL
 namespace optiling {
 namespace twin_pad_detail {
 template <typename S> class HostTiling : public S {
@@ -101,4 +104,5 @@ public:
 class PadTiling : public twin_pad_detail::HostTiling<::PadTiling> {};
 class UnPadTiling : public twin_pad_detail::HostTiling<::UnPadTiling> {};
 }  // namespace optiling
+#endif  // ASCENDOPT_TWIN_KERNEL
 #endif
