@@ -9,6 +9,7 @@ next ascendopt that starts removes every folder whose lock it can take.
 
 from __future__ import annotations
 
+import asyncio
 import atexit
 import contextlib
 import fcntl
@@ -17,7 +18,9 @@ import secrets
 import shutil
 import signal
 import tempfile
+import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
 
@@ -93,19 +96,23 @@ def _age_seconds(path: Path) -> float:
 
 
 class Termination:
-    """SIGTERM and SIGHUP end the run the way Ctrl-C does, and the exit code says which signal.
+    """SIGINT, SIGTERM and SIGHUP end the run: every task of the running event loop is cancelled, so
+    every `finally` runs and every child is reaped, and the exit code says which signal.
 
-    Inside `asyncio.run` that means its SIGINT handler: the main task is cancelled, every
-    `finally` runs and every child is reaped. A SystemExit raised from the handler instead
-    lands at an arbitrary bytecode, e.g. inside subprocess start-up, where it left a child
-    nobody waited for and the run hung (seen in CI). Outside a loop it is KeyboardInterrupt.
+    A SystemExit raised from the handler instead lands at an arbitrary bytecode, e.g. inside
+    subprocess start-up, where it left a child nobody waited for and the run hung (seen in CI).
+    Should the cancelled work still not end within `GRACE_S` (a second signal: at once), `on_force`
+    runs (the scratch folder goes) and the process exits anyway. Outside a loop: KeyboardInterrupt.
     """
 
-    def __init__(self) -> None:
+    GRACE_S = 30.0
+
+    def __init__(self, on_force: Callable[[], None] = lambda: None) -> None:
         self.signum: int | None = None
+        self._on_force = on_force
 
     def install(self) -> None:
-        for sig in (signal.SIGTERM, signal.SIGHUP):
+        for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
             with contextlib.suppress(ValueError, OSError):  # not the main thread: leave it
                 signal.signal(sig, self._on_signal)
 
@@ -114,9 +121,21 @@ class Termination:
         return code if self.signum is None else 128 + self.signum
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
+        if self.signum is not None:
+            self._force()
         self.signum = signum
-        handler = signal.getsignal(signal.SIGINT)
-        if callable(handler):
-            handler(signal.SIGINT, frame)
-        else:
-            raise KeyboardInterrupt
+        watchdog = threading.Timer(self.GRACE_S, self._force)
+        watchdog.daemon = True  # a run that ends in time exits without waiting for it
+        watchdog.start()
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            raise KeyboardInterrupt from None
+        for task in asyncio.all_tasks(loop):
+            task.cancel()
+        loop.call_soon_threadsafe(lambda: None)  # wake the selector
+
+    def _force(self) -> None:
+        with contextlib.suppress(Exception):
+            self._on_force()
+        os._exit(128 + (self.signum or signal.SIGTERM))

@@ -94,7 +94,7 @@ def campaign_cmd(
     try:
         with campaign_progress(err, record.id, enabled=not as_json) as show:
             record = asyncio.run(service.run(record, pool, on_progress=show))
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C (scratch.Termination)
         err.print(f"\ninterrupted: continue with `ascendopt campaign --resume {record.id}`")
         raise typer.Exit(130) from None
     finally:

@@ -102,7 +102,7 @@ def optimize_cmd(
                         extend_budget=budget,
                     )
                 )
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C (scratch.Termination)
         _interrupted(ws, episode_id, op_path, name, workspace)
         raise typer.Exit(130) from None
     except (BackendError, SettingsError, CalibrationError) as exc:  # --backend / --soc
