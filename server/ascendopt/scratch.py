@@ -20,7 +20,7 @@ import signal
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
 
@@ -88,6 +88,16 @@ class Scratch:
             self._lock_fd = None
 
 
+def own_process() -> Termination:
+    """Claim this process's scratch folder and install signal handling: every process that builds
+    or runs candidate work (the CLI, a campaign's episode worker) starts with this."""
+    scratch = Scratch()
+    termination = Termination(on_force=scratch.release)
+    termination.install()
+    scratch.claim()
+    return termination
+
+
 def _age_seconds(path: Path) -> float:
     try:
         return time.time() - path.stat().st_mtime
@@ -119,6 +129,19 @@ class Termination:
     def exit_code(self, code: object) -> object:
         """The code to exit with: 128 + the signal's number once one arrived, else `code`."""
         return code if self.signum is None else 128 + self.signum
+
+    @contextlib.contextmanager
+    def exits(self) -> Iterator[None]:
+        """Run the body; once a signal arrived, whatever it ends with (click's SystemExit, the
+        cancel coming out of asyncio.run) becomes an exit with 128 + the signal's number."""
+        try:
+            yield
+        except SystemExit as exc:
+            raise SystemExit(self.exit_code(exc.code)) from None
+        except (asyncio.CancelledError, KeyboardInterrupt):
+            if self.signum is None:
+                raise
+            raise SystemExit(self.exit_code(1)) from None
 
     def _on_signal(self, signum: int, frame: FrameType | None) -> None:
         if self.signum is not None:

@@ -85,8 +85,12 @@ async def test_campaign_runs_reports_and_resumes_without_spending_twice(
 
 
 async def test_cancel_stops_running_episodes_and_a_rerun_continues_them(
-    library: Path, tmp_path: Path
+    library: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A worker that ignored its scratch folder would leave its candidate copies here when killed.
+    tmp = tmp_path / "tmp"
+    tmp.mkdir()
+    monkeypatch.setenv("TMPDIR", str(tmp))
     ws = tmp_path / "ws"
     service = CampaignService(ws)
     record = service.plan(CampaignSettings(paths=[library / "add_custom"], budget=8, strategies=["ours"]))
@@ -104,6 +108,7 @@ async def test_cancel_stops_running_episodes_and_a_rerun_continues_them(
     assert 1 <= len(spent) < 8
     await asyncio.sleep(3)  # a worker left running would journal its next evaluation meanwhile
     assert _evaluations(ws, task.episode) == spent
+    assert not list(tmp.iterdir())
 
     record = await service.run(service.load(record.id), LocalPool(1))
     keys = _evaluations(ws, task.episode)

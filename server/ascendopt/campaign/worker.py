@@ -9,11 +9,15 @@ from __future__ import annotations
 import sys
 
 from ascendopt.campaign.tasks import EpisodeTask, run_task
+from ascendopt.scratch import own_process
 
 
 def main() -> None:
-    task = EpisodeTask.model_validate_json(sys.stdin.buffer.read())
-    result = run_task(task)
+    # The pool terminates a cancelled task's worker: its candidate copies and builds live in the
+    # scratch folder, which that SIGTERM removes, as it does for the CLI.
+    with own_process().exits():
+        task = EpisodeTask.model_validate_json(sys.stdin.buffer.read())
+        result = run_task(task)
     sys.stdout.write(result.model_dump_json())
 
 
