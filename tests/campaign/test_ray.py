@@ -64,3 +64,33 @@ async def test_two_node_campaign_survives_a_node_removed_mid_run(tmp_path: Path)
         keys = _evaluations(ws, t.episode)
         assert len(keys) == len(set(keys)), "an evaluation was journaled twice"
         assert t.result is not None and t.result.evaluations == len(keys) <= 8
+
+
+async def test_a_cancelled_campaign_stops_its_ray_tasks(tmp_path: Path) -> None:
+    lib = tmp_path / "lib"
+    shutil.copytree(TEMPLATES / "add_custom", lib / "add_custom")
+    (lib / "add_custom" / "ascendopt.toml").write_text(SMALL_SPEC)
+    ws = tmp_path / "ws"
+    service = CampaignService(ws)
+    record = service.plan(CampaignSettings(paths=[lib], budget=8, strategies=["ours"]))
+    (task,) = record.tasks
+    cluster = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    try:
+        pool = RayPool(cluster.address)
+        try:
+            run = asyncio.ensure_future(service.run(record, pool))
+            deadline = time.monotonic() + 240
+            while not _evaluations(ws, task.episode):
+                assert time.monotonic() < deadline, "the episode did not start on the Ray cluster"
+                await asyncio.sleep(0.2)
+            run.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await run
+            spent = _evaluations(ws, task.episode)
+            await asyncio.sleep(5)  # a task left running on the cluster journals its next evaluation
+            assert _evaluations(ws, task.episode) == spent
+        finally:
+            pool.close()
+    finally:
+        cluster.shutdown()
+    assert 1 <= len(spent) < 8

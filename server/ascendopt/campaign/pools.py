@@ -1,10 +1,11 @@
 """Where campaign tasks run: a bounded local process pool, or a Ray cluster.
 
-Both run the same `run_task`. Ray places a task by resources: one `NPU` for an episode on the
-node's own CANN (`local:cann`; Ray detects Ascend NPUs itself), one CPU otherwise (the twin, or
-SSH backends whose hosts keep their own device pool); a task whose node dies is
-retried elsewhere and continues its journal, so nothing is evaluated twice. The workspace must
-be reachable at the same path from every node (a shared folder), since episodes journal there.
+Both run the same `run_task` (on Ray, in a scratch folder per task; a cancel interrupts it).
+Ray places a task by resources: one `NPU` for an episode on the node's own CANN (`local:cann`;
+Ray detects Ascend NPUs itself), one CPU otherwise (the twin, or SSH backends whose hosts keep
+their own device pool); a task whose node dies is retried elsewhere and continues its journal,
+so nothing is evaluated twice. The workspace must be reachable at the same path from every
+node (a shared folder), since episodes journal there.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import sys
 from typing import Any, Protocol
 
 from ascendopt.campaign.records import TaskResult
-from ascendopt.campaign.tasks import EpisodeTask, run_task
+from ascendopt.campaign.tasks import EpisodeTask, run_task_in_scratch
 
 RAY_TASK_RETRIES = 3
 
@@ -71,7 +72,7 @@ class RayPool:
             ray.init(address=None if address == "local" else address, log_to_driver=False)
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.slots = max(1, jobs or cpus)
-        self._remote = ray.remote(max_retries=RAY_TASK_RETRIES, retry_exceptions=False)(run_task)
+        self._remote = ray.remote(max_retries=RAY_TASK_RETRIES, retry_exceptions=False)(run_task_in_scratch)
 
     def _resources(self, task: EpisodeTask) -> dict[str, Any]:
         if task.request.backend == "local:cann":  # CANN on the Ray node itself: one of its NPUs
@@ -80,7 +81,13 @@ class RayPool:
 
     async def run(self, task: EpisodeTask) -> TaskResult:
         ref = self._remote.options(**self._resources(task)).remote(task)
-        result: TaskResult = await ref
+        try:
+            result: TaskResult = await ref
+        except asyncio.CancelledError:
+            # Dropping the await leaves the task running on the cluster; this interrupts it
+            # (KeyboardInterrupt inside the task, so its episode's `finally`s run).
+            self._ray.cancel(ref)
+            raise
         return result
 
     def close(self) -> None:

@@ -17,6 +17,7 @@ from ascendopt.campaign.records import TaskResult
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.operators.discovery import load_operator
 from ascendopt.report.journal_view import budget_curve, rejections
+from ascendopt.scratch import Scratch
 
 
 class EpisodeTask(BaseModel):
@@ -25,6 +26,17 @@ class EpisodeTask(BaseModel):
     operator: str
     episode: str
     request: OptimizeRequest  # what `ascendopt optimize` would be asked: budget, strategy, backend …
+
+
+def run_task_in_scratch(task: EpisodeTask) -> TaskResult:
+    """`run_task` in a scratch folder of its own, for a Ray worker: a long-lived process that runs
+    many tasks, and may be killed mid-task (the next task's claim then sweeps the folder)."""
+    scratch = Scratch()
+    scratch.claim()
+    try:
+        return run_task(task)
+    finally:
+        scratch.release()
 
 
 def run_task(task: EpisodeTask) -> TaskResult:
