@@ -57,11 +57,9 @@ class Discovery(BaseModel):
     unclaimed: dict[tuple[str, str], str] = Field(default_factory=dict, exclude=True)
     # absolute kernel file → why it is another SoC's variant of an operator (never a name clash)
     variants: dict[str, str] = Field(default_factory=dict, exclude=True)
-    # specs kept outside the tree (`--spec`, the editor's `ascendopt.specs`): operator name → file
-    external_specs: dict[str, Path] = Field(default_factory=dict, exclude=True)
-
-    def external_spec(self, name: str) -> Path | None:
-        return self.external_specs.get(name)
+    # specs kept outside the tree (`--spec`, the editor's `ascendopt.specs`): operator name →
+    # (file, the spec read from it)
+    external_specs: dict[str, tuple[Path, OperatorSpec]] = Field(default_factory=dict, exclude=True)
 
     def find(self, name: str) -> OperatorProject:
         for op in self.operators:
@@ -78,7 +76,8 @@ def discover(root: Path, specs: Sequence[Path] = ()) -> Discovery:
     result = Discovery()
     for path in specs:
         try:
-            result.external_specs.setdefault(load_spec(path).name, path.resolve())
+            spec = load_spec(path)
+            result.external_specs.setdefault(spec.name, (path.resolve(), spec))
         except SpecError as exc:
             result.issues.extend(exc.issues)
         except OSError as exc:
@@ -234,7 +233,8 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
     def_src = _read(def_path, issues) if def_path is not None else None
     if def_src is not None and def_path is not None:
         def_src = _rel(def_src, root, def_path)
-    soc = _spec_soc(root, result.external_spec(root.name))
+    external = result.external_specs.get(root.name)
+    soc = external[1].soc if external else _spec_soc(root)
     family = cann_open.soc_family(soc)
     choice = cann_open.kernel_choice(def_src, root.name, family)
     # op_kernel/<opFile>.cpp, or in the SoC's architecture folder (arch22/ for 910B, arch35/ for 950).
@@ -342,9 +342,9 @@ def _kernel_sources(kdir: Path) -> list[Path]:
     return [*top, *nested]
 
 
-def _spec_soc(root: Path, external: Path | None = None) -> str:
+def _spec_soc(root: Path) -> str:
     """The SoC of the operator's spec (read leniently: a broken spec is reported later), else 910B."""
-    for candidate in [*([external] if external else []), *sorted(root.glob(f"*{SPEC_FILE}"))]:
+    for candidate in sorted(root.glob(f"*{SPEC_FILE}")):
         try:
             return load_spec(candidate).soc
         except (SpecError, OSError, ValueError):
@@ -556,9 +556,10 @@ def _build(
     opdef_src: CppSource | None = None,
 ) -> OperatorProject:
     spec_dir: Path | None = None
-    external = result.external_spec(name)
-    spec = load_spec(external) if external is not None else None  # it loaded once already
-    if spec is not None and external is not None:
+    external: Path | None = None
+    spec: OperatorSpec | None
+    if name in result.external_specs:
+        external, spec = result.external_specs[name]
         spec_dir = external.parent
         spec_file = str(external)
     else:
@@ -628,7 +629,8 @@ def _build(
         files.extra.append(spec.reference.split(":", 1)[0])
     named = set(files.named())
     files.context = [rel for rel in project_files(root, layout) if rel not in named]
-    repo = _repo_context(root, files, issues, external) if layout == "cann_open" else None
+    soc = spec.soc if spec is not None else _spec_soc(root)
+    repo = _repo_context(root, files, issues, soc) if layout == "cann_open" else None
     op = OperatorProject(
         name=name,
         root=root,
@@ -644,15 +646,13 @@ def _build(
         spec=spec,
         issues=issues,
         repo=repo,
-        external_spec=external if spec_dir is not None else None,
+        external_spec=external,
     )
     result.operators.append(op)
     return op
 
 
-def _repo_context(
-    root: Path, files: OperatorFiles, issues: list[Issue], external: Path | None
-) -> RepoContext | None:
+def _repo_context(root: Path, files: OperatorFiles, issues: list[Issue], soc: str) -> RepoContext | None:
     """The repository around an open-repo operator, and the files its build reads there (the include
     closure of the operator's sources, at their repo-relative places), added to `files.context`."""
     repo = cann_open.find_repo_root(root)
@@ -676,7 +676,7 @@ def _repo_context(
     unresolved = [
         MissingInclude(header=m.header, file=m.file, line=m.line, searched=m.searched) for m in missing
     ]
-    family = cann_open.soc_family(_spec_soc(root, external))
+    family = cann_open.soc_family(soc)
     here = root.resolve()
     relocated = {
         key: posixpath.relpath(real, here)
