@@ -18,6 +18,7 @@ from ascendopt.evaluation.cpu_twin.untimed import raw_gm_findings
 from ascendopt.evaluation.manifest import manifest_files, soc_model
 from ascendopt.evaluation.reference import run_reference
 from ascendopt.evaluation.tensors import make_inputs
+from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import SpecError
@@ -87,16 +88,8 @@ def test_the_manifest_announces_the_list_before_its_tensors() -> None:
     spec = parse_spec(SPEC, Path("ascendopt.toml"))
     case = spec.resolve_cases()[0]
     project = type("P", (), {"spec": spec, "op_type": "SumListCustom", "layout": "msopgen", "tiling": None})()
-    files = manifest_files(
-        project,  # type: ignore[arg-type]
-        case,
-        make_inputs(spec, case, 0),
-        {"z": [4, 32]},
-        soc_model("Ascend910B4"),
-        "/w",
-        "/s",
-        False,
-    )
+    job = CaseJob(project, case, make_inputs(spec, case, 0), {"z": [4, 32]}, "/w", "/s", False)  # type: ignore[arg-type]
+    files = manifest_files(job, soc_model("Ascend910B4"))
     lines = files["manifest.txt"].decode().splitlines()
     start = lines.index("dynamic_input xs 3")
     assert [line.split()[1] for line in lines[start + 1 : start + 5]] == ["xs.0", "xs.1", "xs.2", "bias"]

@@ -8,10 +8,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import PurePath, PurePosixPath
 
-import numpy as np
 from pydantic import BaseModel
 
 from ascendopt.evaluation.tensors import encode_raw
+from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
@@ -97,20 +97,13 @@ def _tensor_line(kind: str, name: str, dtype: str, shape: list[int], path: str |
 
 
 def manifest_files(
-    project: OperatorProject,
-    case: ResolvedCase,
-    inputs: Mapping[str, np.ndarray],
-    output_shapes: Mapping[str, list[int]],
-    soc: SocModel,
-    work: str,
-    src_dir: str,
-    trace: bool,
-    tiling_only: bool = False,
+    job: CaseJob, soc: SocModel, trace: bool = False, tiling_only: bool = False
 ) -> dict[str, bytes]:
     """The files a case needs in its work folder (inputs + manifest), with paths as seen on the runner."""
-    files = {f"in_{name}.bin": encode_raw(values, case.dtype_of(name)) for name, values in inputs.items()}
-    in_paths = {name: f"{work}/in_{name}.bin" for name in inputs}
-    out_paths = {name: (shape, f"{work}/out_{name}.bin") for name, shape in output_shapes.items()}
-    manifest = _manifest(project, case, soc, in_paths, out_paths, work, src_dir, trace, tiling_only)
+    case, work = job.case, job.work
+    files = {f"in_{name}.bin": encode_raw(values, case.dtype_of(name)) for name, values in job.inputs.items()}
+    in_paths = {name: f"{work}/in_{name}.bin" for name in job.inputs}
+    out_paths = {name: (shape, f"{work}/out_{name}.bin") for name, shape in job.output_shapes.items()}
+    manifest = _manifest(job.project, case, soc, in_paths, out_paths, work, job.src_dir, trace, tiling_only)
     files["manifest.txt"] = manifest.encode("utf-8")
     return files

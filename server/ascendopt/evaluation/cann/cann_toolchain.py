@@ -165,9 +165,7 @@ class CannToolchain:
             "device": str(slot.device if slot.device is not None else 0),
             "prof_out": f"{work}/prof",
         }
-        files = manifest_files(
-            job.project, case, inputs, output_shapes, soc_model(soc), work, job.src_dir, False
-        )
+        files = manifest_files(job, soc_model(soc))  # untraced: msprof profiles on the device
         in_pattern = build.commands.get("input_file")
         out_pattern = build.commands.get("output_file", "out_{name}.bin")
         if in_pattern:  # kernel-launch samples read fixed file names

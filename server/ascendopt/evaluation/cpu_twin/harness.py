@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
 import numpy as np
@@ -20,6 +19,7 @@ from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
 from ascendopt.evaluation.sandbox import Confinement, Limits, RunResult, fresh_uid
 from ascendopt.evaluation.tensors import encode_raw, read_raw
+from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
@@ -52,26 +52,22 @@ class CaseRun(BaseModel):
 async def run_case_on(
     runner: Runner,
     exe: str,
-    project: OperatorProject,
-    case: ResolvedCase,
-    inputs: Mapping[str, np.ndarray],
-    output_shapes: Mapping[str, list[int]],
+    job: CaseJob,
     soc: SocModel,
-    work: str,
-    src_dir: str,
     limits: Limits,
-    trace: bool = False,
     fetch: bool = True,
     tiling_only: bool = False,
 ) -> tuple[CaseRun, dict[str, bytes | None]]:
-    """Run one case on any runner: upload inputs + manifest, run, bring back what the runner wrote.
+    """Run one case on any runner: upload inputs + manifest, run, bring back what the runner wrote
+    (traced when `job.profile`).
 
     The second value holds `out_<name>.bin` (and `trace.jsonl` when traced) unless `fetch` is off.
     """
-    files = manifest_files(project, case, inputs, output_shapes, soc, work, src_dir, trace, tiling_only)
-    names = [f"out_{name}.bin" for name in output_shapes] + (["trace.jsonl"] if trace else [])
+    trace, work = job.profile, job.work
+    files = manifest_files(job, soc, trace, tiling_only)
+    names = [f"out_{name}.bin" for name in job.output_shapes] + (["trace.jsonl"] if trace else [])
     run, proc, got = await _run_sandboxed(
-        runner, [exe, f"{work}/manifest.txt"], exe, files, work, src_dir, limits, names if fetch else []
+        runner, [exe, f"{work}/manifest.txt"], exe, files, work, job.src_dir, limits, names if fetch else []
     )
     if proc.killed_reason or run.result.status == "crashed":
         run.error = proc.killed_reason or f"runner exited with {proc.returncode} and wrote no result"
@@ -112,23 +108,15 @@ async def _run_sandboxed(
 
 
 async def run_main_case_on(
-    runner: Runner,
-    exe: str,
-    project: OperatorProject,
-    case: ResolvedCase,
-    inputs: Mapping[str, np.ndarray],
-    output_shapes: Mapping[str, list[int]],
-    soc: SocModel,
-    work: str,
-    src_dir: str,
-    limits: Limits,
-    trace: bool = False,
+    runner: Runner, exe: str, job: CaseJob, soc: SocModel, limits: Limits
 ) -> tuple[CaseRun, dict[str, bytes | None]]:
     """Run a kernel-launch sample's own main.cpp (built by `Builder.build_main`) for one case, as
     `run.sh -r cpu` runs it: the case's inputs are the files main.cpp reads (`./input/input_x.bin`), its
     outputs the files it writes; the twin's CPU-debug library writes findings, result and trace where the
     environment says.
     Returns the outputs as `out_<name>.bin`, like `run_case_on`."""
+    project, case, inputs, output_shapes = job.project, job.case, job.inputs, job.output_shapes
+    work, src_dir, trace = job.work, job.src_dir, job.profile
     assert project.tiling is not None and project.tiling.host_program is not None
     paths = {name: _relative(path) for name, path in project.tiling.host_program.files.items()}
     missing = [n for n in [*inputs, *output_shapes] if n not in paths]
@@ -194,21 +182,8 @@ async def run_case(
     work.mkdir(parents=True, exist_ok=True)
     for stale in ("result.json", "findings.jsonl", "trace.jsonl"):
         (work / stale).unlink(missing_ok=True)
-    run, _ = await run_case_on(
-        LocalRunner(),
-        str(runner),
-        project,
-        case,
-        inputs,
-        output_shapes,
-        soc,
-        str(work),
-        str(src_dir),
-        limits,
-        trace,
-        fetch=False,
-        tiling_only=tiling_only,
-    )
+    job = CaseJob(project, case, inputs, output_shapes, str(work), str(src_dir), trace)
+    run, _ = await run_case_on(LocalRunner(), str(runner), job, soc, limits, False, tiling_only)
     if (work / "trace.jsonl").exists():
         run.trace = work / "trace.jsonl"
     return run

@@ -92,19 +92,7 @@ class CpuTwinToolchain:
         profile, output_shapes = job.profile, job.output_shapes
         assert isinstance(artifact, TwinArtifact)
         run_on = run_main_case_on if runs_main(job.project) else run_case_on
-        run, files = await run_on(
-            slot.runner,
-            artifact.exe,
-            job.project,
-            job.case,
-            job.inputs,
-            output_shapes,
-            soc,
-            job.work,
-            job.src_dir,
-            self.limits,
-            trace=profile,
-        )
+        run, files = await run_on(slot.runner, artifact.exe, job, soc, self.limits)
         outcome = CaseOutcome(
             findings=[*run.findings, *artifact.findings],
             block_dim=run.result.block_dim,
