@@ -174,3 +174,16 @@ async def test_broken_variant_is_caught(tmp_path: Path, templates: Path, variant
     kinds = {(f.kind, f.severity, f.file, f.line) for f in evaluation.findings()}
     expected_line = _line_of(broken, variant.marker or variant.new.strip().splitlines()[0])
     assert (variant.kind, variant.severity, variant.file, expected_line) in kinds, sorted(kinds, key=str)
+
+
+async def test_a_reference_of_the_wrong_shape_is_named_against_infer_shape(
+    tmp_path: Path, templates: Path
+) -> None:
+    # The twin sizes outputs by what the reference returns; a kernel then writing the InferShape size
+    # runs out of bounds. The warning must say which shape came from where, or the user chases the kernel.
+    root = tmp_path / "add_custom"
+    shutil.copytree(templates / "add_custom", root)
+    (root / "reference.py").write_text("def add_custom(x, y):\n    return x[:3] + y[:3]\n")
+    evaluation = await verify(CpuTwinEvaluator(), load_operator(root), case="bf16")
+    [mismatch] = {f.message for f in evaluation.findings() if f.kind == "infer_shape_mismatch"}
+    assert "gives output z the shape [8, 2048], the reference returned [3, 2048]" in mismatch

@@ -49,6 +49,13 @@ struct Manifest {
     bool tilingOnly = false;  // stop after the tiling program (the episode's pre-check)
 };
 
+std::string ShapeText(const gert::Shape &s)
+{
+    std::string out = "[";
+    for (size_t i = 0; i < s.GetDimNum(); ++i) out += (i ? ", " : "") + std::to_string(s.GetDim(i));
+    return out + "]";
+}
+
 bool DtypeInfo(const std::string &d, ge::DataType &g, size_t &sz)
 {
     struct E { const char *n; ge::DataType g; size_t s; };
@@ -399,9 +406,11 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                     for (size_t i = 0; i < m.outputs.size(); ++i)
                         if (!(ic.out_[i] == ctx.outShapes_[i].GetStorageShape()))
                             rt::Report("infer_shape_mismatch", false, nullptr, 0,
-                                       "InferShape of %s gives output %s %zu dims (first dim %lld) but the manifest has %zu dims",
-                                       m.opType.c_str(), m.outputs[i].name.c_str(), ic.out_[i].GetDimNum(),
-                                       static_cast<long long>(ic.out_[i].GetDim(0)), m.outputs[i].dims.size());
+                                       "InferShape of %s gives output %s the shape %s, the reference returned %s: the "
+                                       "twin sizes outputs by the reference's shapes, so a kernel writing the "
+                                       "InferShape size goes out of bounds",
+                                       m.opType.c_str(), m.outputs[i].name.c_str(), ShapeText(ic.out_[i]).c_str(),
+                                       ShapeText(ctx.outShapes_[i].GetStorageShape()).c_str());
                 }
             }
             if (rec && rec->def && rec->def->inferDataType_) {
