@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import inspect
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,11 +32,25 @@ def load_reference(root: Path, spec: OperatorSpec, source: str | None = None) ->
     try:
         exec(compile(code, str(path), "exec"), module.__dict__)
     except Exception as exc:  # the user's code: any error is theirs to see, with its line
-        raise ReferenceError(f"{rel}: {type(exc).__name__}: {exc}") from exc
+        raise ReferenceError(f"{_where(exc, rel, path)}: {_what(exc)}") from exc
     fn = module.__dict__.get(func)
     if not callable(fn):
         raise ReferenceError(f"{rel}: no function {func!r}")
     return fn
+
+
+def _where(exc: BaseException, rel: str, path: Path) -> str:
+    """`reference.py:LINE`: the line of the reference file the error happened on (a syntax error's own
+    line; else the innermost traceback frame in that file), or just the file."""
+    if isinstance(exc, SyntaxError) and exc.lineno:
+        return f"{rel}:{exc.lineno}"
+    lines = [t.lineno for t in traceback.extract_tb(exc.__traceback__) if t.filename == str(path)]
+    return f"{rel}:{lines[-1]}" if lines and lines[-1] else rel
+
+
+def _what(exc: BaseException) -> str:
+    message = exc.msg if isinstance(exc, SyntaxError) else str(exc)
+    return f"{type(exc).__name__}: {message}"
 
 
 def run_reference(
@@ -58,7 +73,11 @@ def run_reference(
     try:
         result = fn(*args, **kwargs)
     except Exception as exc:
-        raise ReferenceError(f"reference failed on case {case.name!r}: {type(exc).__name__}: {exc}") from exc
+        file = inspect.getsourcefile(fn) or spec.reference.partition(":")[0]
+        rel = spec.reference.partition(":")[0]
+        raise ReferenceError(
+            f"{_where(exc, rel, Path(file))}: reference failed on case {case.name!r}: {_what(exc)}"
+        ) from exc
     results = result if isinstance(result, tuple | list) else (result,)
     if len(results) != len(spec.outputs):
         raise ReferenceError(
