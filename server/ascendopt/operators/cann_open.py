@@ -159,20 +159,10 @@ def include_closure(
             continue
         for m in INCLUDE.finditer(text):
             name = m.group(1)
-            hit = next(
-                (c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()),
-                None,
-            )
-            virtual = None
-            if hit is None and path in real_of and (real_of[path].parent / name).is_file():
-                # A header carried at its kernel-layout place reaches its own siblings from there.
-                virtual, hit = Path(os.path.normpath(path.parent / name)), real_of[path].parent / name
-            elif hit is None and name.startswith("../"):
-                virtual, hit = _kernel_layout(path, name, op_root, repo)
+            virtual, hit = resolve_include(path, name, dirs, op_root, repo, real_of)
             if virtual is not None and hit is not None:
                 found[_rel(virtual, op_root)] = hit
                 todo.append(virtual)
-                real_of[virtual] = hit
                 continue
             if hit is None:
                 line = text.count("\n", 0, m.start()) + 1
@@ -186,6 +176,53 @@ def include_closure(
                 found[_rel(hit, op_root)] = hit
             todo.append(hit)
     return found, missing
+
+
+def definition_sources(op_root: Path, repo: Path, closure: dict[str, Path]) -> dict[str, Path]:
+    """Host sources elsewhere in the repository that define what carried host headers declare.
+
+    CANN links every op_host source of a repository into one host library, so an operator's tiling
+    may call a class another operator's source defines (ops-nn swi_glu's tiling includes
+    `../../swi_glu_grad/op_host/swi_glu_grad_tiling_regbase.h`; its methods are in the `.cpp`
+    beside it). Rather than compile the repository, take for each carried host header
+    (one under an `op_host/` folder) the source of the same stem beside it, or at its `inc/` → `src/`
+    mirror (`common/inc/op_host/hash.h` → `common/src/op_host/hash.cpp`). Keyed like the closure."""
+    op_root, repo = op_root.resolve(), repo.resolve()
+    out: dict[str, Path] = {}
+    for real in closure.values():
+        if real.suffix not in (".h", ".hpp") or "op_host" not in real.parent.parts:
+            continue
+        rel = real.relative_to(repo)
+        places = [real.with_suffix(".cpp")]
+        if "inc" in rel.parts:
+            i = rel.parts.index("inc")
+            places.append(repo.joinpath(*rel.parts[:i], "src", *rel.parts[i + 1 :]).with_suffix(".cpp"))
+        for cand in places:
+            if cand.is_file() and not cand.is_relative_to(op_root) and "op_kernel" not in cand.parts:
+                out[_rel(cand, op_root)] = cand
+                break
+    return out
+
+
+def resolve_include(
+    path: Path, name: str, dirs: list[Path], op_root: Path, repo: Path, real_of: dict[Path, Path]
+) -> tuple[Path | None, Path | None]:
+    """Where `#include "name"` in `path` lands, as g++ looks (the file's folder, then `dirs`):
+    (None, the file), or for a header CANN's kernel build finds at another place than the checkout
+    (a kernel's `../rms_norm/x.h`, and that header's own siblings) (its build-tree place, the file),
+    recorded in `real_of`; (None, None) when found nowhere. Paths are absolute, op_root and repo resolved."""
+    hit = next((c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()), None)
+    if hit is not None:
+        return None, hit
+    virtual: Path | None = None
+    if path in real_of and (real_of[path].parent / name).is_file():
+        # A header carried at its kernel-layout place reaches its own siblings from there.
+        virtual, hit = Path(os.path.normpath(path.parent / name)), real_of[path].parent / name
+    elif name.startswith("../"):
+        virtual, hit = _kernel_layout(path, name, op_root, repo)
+    if virtual is not None and hit is not None:
+        real_of[virtual] = hit
+    return virtual, hit
 
 
 def _kernel_layout(path: Path, name: str, op_root: Path, repo: Path) -> tuple[Path | None, Path | None]:

@@ -38,7 +38,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from ascendopt.operators import launch, preproc
-from ascendopt.operators.cann_open import INCLUDE, is_arch_variant
+from ascendopt.operators.cann_open import INCLUDE, find_repo_root, is_arch_variant, resolve_include
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import number_value
 from ascendopt.operators.issues import Issue
@@ -433,16 +433,20 @@ def _couple_core_grain(knobs: list[Knob]) -> list[Knob]:
 
 def knob_headers(
     root: Path, kernel_sources: list[str], host_sources: list[str], arch: dict[str, int]
-) -> dict[str, Side]:
-    """Headers inside the operator folder that its kernel and host sources include (quoted includes
-    the build compiles, the kernel's with the SoC's `arch` macros, followed within the folder), by
-    side: op_kernel/ → kernel, op_host/ → host, else the side that includes it. CANN keeps its
-    kernel's class, with `BUFFER_NUM`, in `op_kernel/<op>.h`; other architectures' files
-    (`arch35/`, `*_regbase.h`) are not this SoC's."""
+) -> dict[str, tuple[Side, Path]]:
+    """Headers of the operator that its kernel and host sources include (quoted includes the build
+    compiles, the kernel's with the SoC's `arch` macros), keyed relative to the operator root, with
+    their side (op_kernel/ → kernel, op_host/ → host, else the side that includes it) and the file.
+    CANN keeps its kernel's class, with `BUFFER_NUM`, in `op_kernel/<op>.h`, or in a header of a
+    sibling operator its kernel build finds at `../rms_norm/x.h` (keyed at that build-tree place,
+    `rms_norm/x.h`; see cann_open.resolve_include). Repository-wide headers (`common/inc/…`) are not
+    the operator's; other architectures' files (`arch35/`, `*_regbase.h`) are not this SoC's."""
     root = root.resolve()
+    repo = find_repo_root(root) or root
     dirs = [root / d for d in ("op_kernel", "op_host", ".")]
-    out: dict[str, Side] = {}
+    out: dict[str, tuple[Side, Path]] = {}
     sides: tuple[tuple[Side, list[str]], ...] = (("kernel", kernel_sources), ("host", host_sources))
+    real_of: dict[Path, Path] = {}
     for side, starts in sides:
         macros = arch if side == "kernel" else {}
         todo, seen = [root / s for s in starts], set()
@@ -452,25 +456,24 @@ def knob_headers(
                 continue
             seen.add(path)
             try:
-                text = path.read_text(encoding="utf-8", errors="replace")
+                text = real_of.get(path, path).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
             inactive = preproc.inactive_lines(text, macros)
             for m in INCLUDE.finditer(text):
                 if text.count("\n", 0, m.start()) + 1 in inactive:
                     continue
-                name = m.group(1)
-                hit = next((c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()), None)
+                virtual, hit = resolve_include(path, m.group(1), dirs, root, repo, real_of)
                 if hit is None:
                     continue
-                hit = Path(os.path.normpath(hit))
-                if not hit.is_relative_to(root) or hit.suffix not in (".h", ".hpp", ".inc"):
+                place = Path(os.path.normpath(virtual or hit))
+                if not place.is_relative_to(root) or hit.suffix not in (".h", ".hpp", ".inc"):
                     continue
-                rel = hit.relative_to(root).as_posix()
-                if is_arch_variant(rel):
+                rel = place.relative_to(root).as_posix()
+                if is_arch_variant(rel) or is_arch_variant(hit.name):
                     continue
                 top = rel.split("/", 1)[0]
                 by_folder: Side = "kernel" if top == "op_kernel" else "host" if top == "op_host" else side
-                out.setdefault(rel, by_folder)
-                todo.append(hit)
+                out.setdefault(rel, (by_folder, Path(os.path.normpath(hit))))
+                todo.append(place)
     return out

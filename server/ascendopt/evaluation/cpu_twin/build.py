@@ -202,7 +202,8 @@ class Builder:
             return None
         twin = await self.twin_dir()
         headers = _headers(files)
-        sources = [host, *(s for s in project.files.host_sources if s in files)]
+        linked = project.repo.host_links if project.repo is not None else []
+        sources = [host, *(s for s in (*project.files.host_sources, *linked) if s in files)]
         key = _digest(self._twin_digest, "host", *(f"{s}\0{files[s]}" for s in sources), *headers)
         argv = [CXX, *CXXFLAGS, "-I", f"{twin}/include", *include_flags(project, host, files, twin)]
         if len(sources) == 1:
