@@ -62,7 +62,7 @@ _INFERRED: list[tuple[KnobKind, re.Pattern[str], list[int], str]] = [
     (
         "tile_length",
         re.compile(
-            r"^(TILE_LENGTH|TILE_LEN|TILE_SIZE|TILE_ELEMS|UB_FACTOR|UB_TILE|ROWS_PER_TILE|TILE_ROWS"
+            r"^(TILE_LENGTH|TILE_LEN|TILE_SIZE|TILE_ELEMS|UB_FACTOR(?:_B(?:8|16|32)(?:_\w+)?)?|UB_TILE|ROWS_PER_TILE|TILE_ROWS"
             r"|MAX_TILE_LENGTH|TILE_COLS|MAX_TILE_ELEMENTS|PP_ELEMENT_NUM|PING_PONG_ELEMENT_NUM)$",
             re.I,
         ),
