@@ -117,6 +117,35 @@ def _chain_owner(toks: list, i: int) -> str | None:
     return toks[j + 1].text if j + 1 < i and toks[j + 1].type == "identifier" else None
 
 
+_CMAKE_SET = re.compile(r"\bset\s*\(\s*SUPPORT_(COMPUTE_UNIT|TILING_DIR)\b([^)]*)\)", re.I)
+
+
+def tiling_dirs(op_root: Path) -> dict[str, str]:
+    """The SoC family → op_host subfolder map of the operator's CMakeLists (`set(SUPPORT_COMPUTE_UNIT
+    "ascend910b" "ascend950")` beside `set(SUPPORT_TILING_DIR "arch22" "arch35")`, one to one), or {}."""
+    for cmake in (op_root / "CMakeLists.txt", op_root / "op_host" / "CMakeLists.txt"):
+        try:
+            text = re.sub(r"#[^\n]*", "", cmake.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        sets = _CMAKE_SET.finditer(text)
+        lists = {m.group(1).upper(): re.findall(r'"?([\w.]+)"?', m.group(2)) for m in sets}
+        units, dirs = lists.get("COMPUTE_UNIT", []), lists.get("TILING_DIR", [])
+        if units and len(units) == len(dirs):
+            return dict(zip(units, dirs, strict=True))
+    return {}
+
+
+def tiling_sources(op_root: Path, family: str) -> list[Path]:
+    """The op_host sources CANN's CMake compiles into the host library for `family`
+    (add_tiling_sources): every `op_host/*_tiling*.cpp`, and `op_host/<dir>/*_tiling*.cpp` where the
+    operator's CMakeLists maps the SoC to a TILING_DIR (without a map: the SoC's ARCH_DIRS folder)."""
+    hdir = op_root / "op_host"
+    mapped = tiling_dirs(op_root)
+    sub = mapped.get(family) if mapped else ARCH_DIRS.get(family)
+    return [*sorted(hdir.glob("*_tiling*.cpp")), *(sorted((hdir / sub).glob("*_tiling*.cpp")) if sub else [])]
+
+
 def is_arch_variant(rel: str) -> bool:
     """A per-architecture file the 910B family does not build: `arch35/…`, `*_arch35.*`, `*_apt.*`."""
     parts = rel.split("/")

@@ -296,7 +296,7 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
             )
     # The host program: the tiling source registering the tiling function; the other tiling
     # sources (per-architecture ones it calls into) are linked with it, as CANN's host library is.
-    tiling_paths = [*sorted(hdir.glob("*_tiling*.cpp")), *sorted((hdir / "arch35").glob("*.cpp"))]
+    tiling_paths = cann_open.tiling_sources(root, family)
     preferred = hdir / f"{root.name}_tiling.cpp"
     host_path = (
         preferred
@@ -320,6 +320,7 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
         kdir / f"{choice.stem}_tiling_data.h",
         kdir / f"{root.name}_tiling_data.h",
         hdir / f"{root.name}_tiling.h",
+        hdir / f"{root.name}_tiling_def.h",  # ops-math is_inf & co
     ):
         if data_path.exists():
             dsrc = _read(data_path, issues)

@@ -381,6 +381,25 @@ def constants(src: CppSource, side: Side) -> list[Constant]:
                         range=src.range_of(value),
                     )
                 )
+        elif n.type == "field_declaration":
+            # a class's `constexpr static uint8_t BUFFER_NUM = 2;` (ops-math is_inf keeps its queue depth so)
+            kinds = ("type_qualifier", "storage_class_specifier")
+            quals = {src.text_of(c) for c in n.children if c.type in kinds}
+            ident, value = n.child_by_field_name("declarator"), n.child_by_field_name("default_value")
+            if "static" not in quals or not quals & {"const", "constexpr"} or ident is None or value is None:
+                continue
+            if ident.type != "field_identifier" or not _literal_arithmetic(value):
+                continue
+            ctype = n.child_by_field_name("type")
+            out.append(
+                Constant(
+                    name=src.text_of(ident),
+                    type=src.text_of(ctype) if ctype is not None else "",
+                    value=src.text_of(value),
+                    side=side,
+                    range=src.range_of(value),
+                )
+            )
         elif n.type == "preproc_def":
             ident = n.child_by_field_name("name")
             value = n.child_by_field_name("value")

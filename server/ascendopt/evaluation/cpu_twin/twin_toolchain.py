@@ -85,7 +85,7 @@ class CpuTwinToolchain:
             raise CompileError(_unique(issues))
         untimed = _untimed_sites(project, candidate)
         return {
-            combo: TwinArtifact(exe=str(exe), findings=untimed)
+            combo: TwinArtifact(exe=str(exe), findings=[*builder.notes.get(str(exe), []), *untimed])
             for combo, exe in zip(combos, built, strict=True)
         }
 
