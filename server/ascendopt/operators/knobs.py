@@ -252,7 +252,9 @@ def _constraints_of(name: str) -> list[str]:
 
 
 def _set_block_dim_literals(src: CppSource, side: Side) -> list[Knob]:
-    out = []
+    out: list[Knob] = []
+    if "SetBlockDim" not in src.text:
+        return out  # kernel headers: no call to walk for
     for callee, call in src.calls():
         if not callee.endswith("SetBlockDim"):
             continue
@@ -277,8 +279,11 @@ def _set_block_dim_literals(src: CppSource, side: Side) -> list[Knob]:
 
 
 def evolve_regions(src: CppSource, side: Side, issues: list[Issue]) -> list[Knob]:
-    starts = [c for c in src.comments() if EVOLVE_START in src.text_of(c)]
-    ends = [c for c in src.comments() if EVOLVE_END in src.text_of(c)]
+    if EVOLVE_START not in src.text and EVOLVE_END not in src.text:
+        return []  # most files: no marker, no walk over every node
+    comments = src.comments()
+    starts = [c for c in comments if EVOLVE_START in src.text_of(c)]
+    ends = [c for c in comments if EVOLVE_END in src.text_of(c)]
     out = []
     for n, start in enumerate(starts):
         end = next((e for e in ends if e.start_byte > start.end_byte), None)
