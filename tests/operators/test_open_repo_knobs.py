@@ -130,3 +130,15 @@ def test_one_name_with_many_values_gives_distinct_knobs() -> None:
     names = [k.name for k in knobs]
     assert len(names) == len(set(names)) == 4
     assert "kernel.BUFFER_NUM@k.h:3" in names
+
+
+def test_per_dtype_ub_factors_are_tile_lengths() -> None:
+    # ops-nn add_rms_norm's host sizes its UB tile per dtype (and per split-D mode) under these names
+    host = (
+        "constexpr uint32_t UB_FACTOR_B16 = 12288;\nconstexpr uint32_t UB_FACTOR_B32_CUTD = 9696;\n"
+        "constexpr uint32_t UB_FACTOR_COUNT = 3;\nconstexpr uint32_t MY_UB_FACTOR = 512;\n"
+    )
+    knobs = {k.name: k for k in _knobs(host, "")}
+    assert sorted(knobs) == ["UB_FACTOR_B16", "UB_FACTOR_B32_CUTD"]
+    assert {k.kind for k in knobs.values()} == {"tile_length"}
+    assert knobs["UB_FACTOR_B32_CUTD"].current == 9696

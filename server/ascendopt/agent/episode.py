@@ -526,6 +526,7 @@ class Episode:
             speedups=speedups,
             geomean=geomean,
             summary=f"{geomean:.2f}x faster (geomean of {len(speedups)} cases; {label})",
+            places=self.project.repo.relocated if self.project.repo is not None else None,
         )
         self.journal.write_suggestion(suggestion, self.project.name, suggestion.patch())
         self._bank_lessons()

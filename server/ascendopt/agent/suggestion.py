@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 from pydantic import BaseModel, Field
@@ -106,10 +107,14 @@ def make_suggestion(
     speedups: list[CaseSpeedup],
     geomean: float,
     summary: str,
+    places: Mapping[str, str] | None = None,
 ) -> Suggestion:
+    """`places`: a carried file the build sees at another place than the user's tree holds it
+    (an operator's `rms_norm/x.h` is `../rms_norm/op_kernel/x.h`): the change goes to the file."""
+    places = places or {}
     changes = [
         FileChange(
-            path=p,
+            path=places.get(p, p),
             base_hash=text_hash(base_files[p]),
             base_text=base_files[p],
             proposed_text=proposed_files[p],

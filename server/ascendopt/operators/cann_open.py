@@ -117,6 +117,35 @@ def _chain_owner(toks: list, i: int) -> str | None:
     return toks[j + 1].text if j + 1 < i and toks[j + 1].type == "identifier" else None
 
 
+_CMAKE_SET = re.compile(r"\bset\s*\(\s*SUPPORT_(COMPUTE_UNIT|TILING_DIR)\b([^)]*)\)", re.I)
+
+
+def tiling_dirs(op_root: Path) -> dict[str, str]:
+    """The SoC family → op_host subfolder map of the operator's CMakeLists (`set(SUPPORT_COMPUTE_UNIT
+    "ascend910b" "ascend950")` beside `set(SUPPORT_TILING_DIR "arch22" "arch35")`, one to one), or {}."""
+    for cmake in (op_root / "CMakeLists.txt", op_root / "op_host" / "CMakeLists.txt"):
+        try:
+            text = re.sub(r"#[^\n]*", "", cmake.read_text(encoding="utf-8", errors="replace"))
+        except OSError:
+            continue
+        sets = _CMAKE_SET.finditer(text)
+        lists = {m.group(1).upper(): re.findall(r'"?([\w.]+)"?', m.group(2)) for m in sets}
+        units, dirs = lists.get("COMPUTE_UNIT", []), lists.get("TILING_DIR", [])
+        if units and len(units) == len(dirs):
+            return dict(zip(units, dirs, strict=True))
+    return {}
+
+
+def tiling_sources(op_root: Path, family: str) -> list[Path]:
+    """The op_host sources CANN's CMake compiles into the host library for `family`
+    (add_tiling_sources): every `op_host/*_tiling*.cpp`, and `op_host/<dir>/*_tiling*.cpp` where the
+    operator's CMakeLists maps the SoC to a TILING_DIR (without a map: the SoC's ARCH_DIRS folder)."""
+    hdir = op_root / "op_host"
+    mapped = tiling_dirs(op_root)
+    sub = mapped.get(family) if mapped else ARCH_DIRS.get(family)
+    return [*sorted(hdir.glob("*_tiling*.cpp")), *(sorted((hdir / sub).glob("*_tiling*.cpp")) if sub else [])]
+
+
 def is_arch_variant(rel: str) -> bool:
     """A per-architecture file the 910B family does not build: `arch35/…`, `*_arch35.*`, `*_apt.*`."""
     parts = rel.split("/")
@@ -159,20 +188,10 @@ def include_closure(
             continue
         for m in INCLUDE.finditer(text):
             name = m.group(1)
-            hit = next(
-                (c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()),
-                None,
-            )
-            virtual = None
-            if hit is None and path in real_of and (real_of[path].parent / name).is_file():
-                # A header carried at its kernel-layout place reaches its own siblings from there.
-                virtual, hit = Path(os.path.normpath(path.parent / name)), real_of[path].parent / name
-            elif hit is None and name.startswith("../"):
-                virtual, hit = _kernel_layout(path, name, op_root, repo)
+            virtual, hit = resolve_include(path, name, dirs, op_root, repo, real_of)
             if virtual is not None and hit is not None:
                 found[_rel(virtual, op_root)] = hit
                 todo.append(virtual)
-                real_of[virtual] = hit
                 continue
             if hit is None:
                 line = text.count("\n", 0, m.start()) + 1
@@ -186,6 +205,53 @@ def include_closure(
                 found[_rel(hit, op_root)] = hit
             todo.append(hit)
     return found, missing
+
+
+def definition_sources(op_root: Path, repo: Path, closure: dict[str, Path]) -> dict[str, Path]:
+    """Host sources elsewhere in the repository that define what carried host headers declare.
+
+    CANN links every op_host source of a repository into one host library, so an operator's tiling
+    may call a class another operator's source defines (ops-nn swi_glu's tiling includes
+    `../../swi_glu_grad/op_host/swi_glu_grad_tiling_regbase.h`; its methods are in the `.cpp`
+    beside it). Rather than compile the repository, take for each carried host header
+    (one under an `op_host/` folder) the source of the same stem beside it, or at its `inc/` → `src/`
+    mirror (`common/inc/op_host/hash.h` → `common/src/op_host/hash.cpp`). Keyed like the closure."""
+    op_root, repo = op_root.resolve(), repo.resolve()
+    out: dict[str, Path] = {}
+    for real in closure.values():
+        if real.suffix not in (".h", ".hpp") or "op_host" not in real.parent.parts:
+            continue
+        rel = real.relative_to(repo)
+        places = [real.with_suffix(".cpp")]
+        if "inc" in rel.parts:
+            i = rel.parts.index("inc")
+            places.append(repo.joinpath(*rel.parts[:i], "src", *rel.parts[i + 1 :]).with_suffix(".cpp"))
+        for cand in places:
+            if cand.is_file() and not cand.is_relative_to(op_root) and "op_kernel" not in cand.parts:
+                out[_rel(cand, op_root)] = cand
+                break
+    return out
+
+
+def resolve_include(
+    path: Path, name: str, dirs: list[Path], op_root: Path, repo: Path, real_of: dict[Path, Path]
+) -> tuple[Path | None, Path | None]:
+    """Where `#include "name"` in `path` lands, as g++ looks (the file's folder, then `dirs`):
+    (None, the file), or for a header CANN's kernel build finds at another place than the checkout
+    (a kernel's `../rms_norm/x.h`, and that header's own siblings) (its build-tree place, the file),
+    recorded in `real_of`; (None, None) when found nowhere. Paths are absolute, op_root and repo resolved."""
+    hit = next((c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()), None)
+    if hit is not None:
+        return None, hit
+    virtual: Path | None = None
+    if path in real_of and (real_of[path].parent / name).is_file():
+        # A header carried at its kernel-layout place reaches its own siblings from there.
+        virtual, hit = Path(os.path.normpath(path.parent / name)), real_of[path].parent / name
+    elif name.startswith("../"):
+        virtual, hit = _kernel_layout(path, name, op_root, repo)
+    if virtual is not None and hit is not None:
+        real_of[virtual] = hit
+    return virtual, hit
 
 
 def _kernel_layout(path: Path, name: str, op_root: Path, repo: Path) -> tuple[Path | None, Path | None]:

@@ -296,7 +296,7 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
             )
     # The host program: the tiling source registering the tiling function; the other tiling
     # sources (per-architecture ones it calls into) are linked with it, as CANN's host library is.
-    tiling_paths = [*sorted(hdir.glob("*_tiling*.cpp")), *sorted((hdir / "arch35").glob("*.cpp"))]
+    tiling_paths = cann_open.tiling_sources(root, family)
     preferred = hdir / f"{root.name}_tiling.cpp"
     host_path = (
         preferred
@@ -320,6 +320,7 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
         kdir / f"{choice.stem}_tiling_data.h",
         kdir / f"{root.name}_tiling_data.h",
         hdir / f"{root.name}_tiling.h",
+        hdir / f"{root.name}_tiling_def.h",  # ops-math is_inf & co
     ):
         if data_path.exists():
             dsrc = _read(data_path, issues)
@@ -614,14 +615,23 @@ def _build(
     scanned = {s.path for s, _ in sources}
     host_starts = [s for s in (hsrc.path if hsrc else None, *files.host_sources) if s]
     host_starts = [s for s in host_starts if not cann_open.is_arch_variant(s)]
-    for rel, side in knob_headers(root, [ksrc.path], host_starts, arch).items():
-        header = _read(root / rel, issues) if rel not in scanned else None
+    elsewhere: dict[str, str] = {}  # a header another operator owns (a kernel's ../rms_norm/x.h) → the file
+    for rel, (side, real) in knob_headers(root, [ksrc.path], host_starts, arch).items():
+        header = _read(real, issues) if rel not in scanned else None
         if header is not None:
             sources.append((_rel(header, root, root / rel), side))
+            if real != (root / rel).resolve():
+                elsewhere[rel] = os.path.relpath(real, root.resolve())
     for src, side_t in sources:
         c = extract.constants(src, side_t)
         consts.extend(c)
-        knobs.extend(knobs_of(src, side_t, c, issues, arch if side_t == "kernel" else {}))
+        found = knobs_of(src, side_t, c, issues, arch if side_t == "kernel" else {})
+        for k in found if src.path in elsewhere else []:
+            k.constraints.append(
+                f"{src.path} is {elsewhere[src.path]}, another operator's header: "
+                "that operator builds with it too"
+            )
+        knobs.extend(found)
     knobs = merge_knobs(knobs)
     if spec is not None:
         issues.extend(_spec_vs_kernel(spec, kernel, spec_file, spec_dir or root))
@@ -670,9 +680,19 @@ def _repo_context(root: Path, files: OperatorFiles, issues: list[Issue], soc: st
         and (f in files.named() or (f.startswith(("op_kernel/", "op_host/")) and "/op_api/" not in f))
     ]
     closure, missing = cann_open.include_closure(root, repo, sources, [*local, *from_op])
+    # What the carried host headers declare may be defined elsewhere in the repo (CANN's one host
+    # library): those sources are linked too, with what they include in turn.
+    links: dict[str, Path] = {}
+    while new := {
+        k: v for k, v in cann_open.definition_sources(root, repo, closure).items() if k not in links
+    }:
+        links |= new
+        more, more_missing = cann_open.include_closure(root, repo, list(new), [*local, *from_op])
+        closure |= more
+        missing += more_missing
     markers = cann_open.repo_markers(root, repo)
     known = set(files.all())
-    files.context += [rel for rel in sorted({**closure, **markers}) if rel not in known]
+    files.context += [rel for rel in sorted({**closure, **links, **markers}) if rel not in known]
     unresolved = [
         MissingInclude(header=m.header, file=m.file, line=m.line, searched=m.searched) for m in missing
     ]
@@ -690,6 +710,7 @@ def _repo_context(root: Path, files: OperatorFiles, issues: list[Issue], soc: st
         soc_family=family,
         unresolved=unresolved,
         relocated=relocated,
+        host_links=sorted(links),
     )
 
 

@@ -359,28 +359,39 @@ def constants(src: CppSource, side: Side) -> list[Constant]:
     """`const`/`constexpr` declarations and `#define`s whose value is a number literal or integer
     arithmetic on literals (`24 * 1024`, as CANN writes its sizes)."""
     out: list[Constant] = []
+
+    def add(ident: Node, ctype: Node | None, value: Node) -> None:
+        out.append(
+            Constant(
+                name=src.text_of(ident),
+                type=src.text_of(ctype) if ctype is not None else "",
+                value=src.text_of(value),
+                side=side,
+                range=src.range_of(value),
+            )
+        )
+
     for n in src.walk():
         if n.type == "declaration":
             quals = {src.text_of(c) for c in n.children if c.type == "type_qualifier"}
             if not quals & {"const", "constexpr"}:
                 continue
-            ctype = n.child_by_field_name("type")
             for d in n.children_by_field_name("declarator"):
                 if d.type != "init_declarator":
                     continue
                 ident = d.child_by_field_name("declarator")
                 value = d.child_by_field_name("value")
-                if ident is None or value is None or not _literal_arithmetic(value):
-                    continue
-                out.append(
-                    Constant(
-                        name=src.text_of(ident),
-                        type=src.text_of(ctype) if ctype is not None else "",
-                        value=src.text_of(value),
-                        side=side,
-                        range=src.range_of(value),
-                    )
-                )
+                if ident is not None and value is not None and _literal_arithmetic(value):
+                    add(ident, n.child_by_field_name("type"), value)
+        elif n.type == "field_declaration":
+            # a class's `constexpr static uint8_t BUFFER_NUM = 2;` (ops-math is_inf keeps its queue depth so)
+            kinds = ("type_qualifier", "storage_class_specifier")
+            quals = {src.text_of(c) for c in n.children if c.type in kinds}
+            ident, value = n.child_by_field_name("declarator"), n.child_by_field_name("default_value")
+            if "static" not in quals or not quals & {"const", "constexpr"} or ident is None or value is None:
+                continue
+            if ident.type == "field_identifier" and _literal_arithmetic(value):
+                add(ident, n.child_by_field_name("type"), value)
         elif n.type == "preproc_def":
             ident = n.child_by_field_name("name")
             value = n.child_by_field_name("value")

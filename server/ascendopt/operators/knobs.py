@@ -38,7 +38,7 @@ from pathlib import Path
 from tree_sitter import Node
 
 from ascendopt.operators import launch, preproc
-from ascendopt.operators.cann_open import INCLUDE, is_arch_variant
+from ascendopt.operators.cann_open import INCLUDE, find_repo_root, is_arch_variant, resolve_include
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import number_value
 from ascendopt.operators.issues import Issue
@@ -62,7 +62,7 @@ _INFERRED: list[tuple[KnobKind, re.Pattern[str], list[int], str]] = [
     (
         "tile_length",
         re.compile(
-            r"^(TILE_LENGTH|TILE_LEN|TILE_SIZE|TILE_ELEMS|UB_FACTOR|UB_TILE|ROWS_PER_TILE|TILE_ROWS"
+            r"^(TILE_LENGTH|TILE_LEN|TILE_SIZE|TILE_ELEMS|UB_FACTOR(?:_B(?:8|16|32)(?:_\w+)?)?|UB_TILE|ROWS_PER_TILE|TILE_ROWS"
             r"|MAX_TILE_LENGTH|TILE_COLS|MAX_TILE_ELEMENTS|PP_ELEMENT_NUM|PING_PONG_ELEMENT_NUM)$",
             re.I,
         ),
@@ -252,7 +252,9 @@ def _constraints_of(name: str) -> list[str]:
 
 
 def _set_block_dim_literals(src: CppSource, side: Side) -> list[Knob]:
-    out = []
+    out: list[Knob] = []
+    if "SetBlockDim" not in src.text:
+        return out  # kernel headers: no call to walk for
     for callee, call in src.calls():
         if not callee.endswith("SetBlockDim"):
             continue
@@ -277,8 +279,11 @@ def _set_block_dim_literals(src: CppSource, side: Side) -> list[Knob]:
 
 
 def evolve_regions(src: CppSource, side: Side, issues: list[Issue]) -> list[Knob]:
-    starts = [c for c in src.comments() if EVOLVE_START in src.text_of(c)]
-    ends = [c for c in src.comments() if EVOLVE_END in src.text_of(c)]
+    if EVOLVE_START not in src.text and EVOLVE_END not in src.text:
+        return []  # most files: no marker, no walk over every node
+    comments = src.comments()
+    starts = [c for c in comments if EVOLVE_START in src.text_of(c)]
+    ends = [c for c in comments if EVOLVE_END in src.text_of(c)]
     out = []
     for n, start in enumerate(starts):
         end = next((e for e in ends if e.start_byte > start.end_byte), None)
@@ -433,16 +438,20 @@ def _couple_core_grain(knobs: list[Knob]) -> list[Knob]:
 
 def knob_headers(
     root: Path, kernel_sources: list[str], host_sources: list[str], arch: dict[str, int]
-) -> dict[str, Side]:
-    """Headers inside the operator folder that its kernel and host sources include (quoted includes
-    the build compiles, the kernel's with the SoC's `arch` macros, followed within the folder), by
-    side: op_kernel/ → kernel, op_host/ → host, else the side that includes it. CANN keeps its
-    kernel's class, with `BUFFER_NUM`, in `op_kernel/<op>.h`; other architectures' files
-    (`arch35/`, `*_regbase.h`) are not this SoC's."""
+) -> dict[str, tuple[Side, Path]]:
+    """Headers of the operator that its kernel and host sources include (quoted includes the build
+    compiles, the kernel's with the SoC's `arch` macros), keyed relative to the operator root, with
+    their side (op_kernel/ → kernel, op_host/ → host, else the side that includes it) and the file.
+    CANN keeps its kernel's class, with `BUFFER_NUM`, in `op_kernel/<op>.h`, or in a header of a
+    sibling operator its kernel build finds at `../rms_norm/x.h` (keyed at that build-tree place,
+    `rms_norm/x.h`; see cann_open.resolve_include). Repository-wide headers (`common/inc/…`) are not
+    the operator's; other architectures' files (`arch35/`, `*_regbase.h`) are not this SoC's."""
     root = root.resolve()
+    repo = find_repo_root(root) or root
     dirs = [root / d for d in ("op_kernel", "op_host", ".")]
-    out: dict[str, Side] = {}
+    out: dict[str, tuple[Side, Path]] = {}
     sides: tuple[tuple[Side, list[str]], ...] = (("kernel", kernel_sources), ("host", host_sources))
+    real_of: dict[Path, Path] = {}
     for side, starts in sides:
         macros = arch if side == "kernel" else {}
         todo, seen = [root / s for s in starts], set()
@@ -452,25 +461,24 @@ def knob_headers(
                 continue
             seen.add(path)
             try:
-                text = path.read_text(encoding="utf-8", errors="replace")
+                text = real_of.get(path, path).read_text(encoding="utf-8", errors="replace")
             except OSError:
                 continue
             inactive = preproc.inactive_lines(text, macros)
             for m in INCLUDE.finditer(text):
                 if text.count("\n", 0, m.start()) + 1 in inactive:
                     continue
-                name = m.group(1)
-                hit = next((c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()), None)
+                virtual, hit = resolve_include(path, m.group(1), dirs, root, repo, real_of)
                 if hit is None:
                     continue
-                hit = Path(os.path.normpath(hit))
-                if not hit.is_relative_to(root) or hit.suffix not in (".h", ".hpp", ".inc"):
+                place = Path(os.path.normpath(virtual or hit))
+                if not place.is_relative_to(root) or hit.suffix not in (".h", ".hpp", ".inc"):
                     continue
-                rel = hit.relative_to(root).as_posix()
-                if is_arch_variant(rel):
+                rel = place.relative_to(root).as_posix()
+                if is_arch_variant(rel) or is_arch_variant(hit.name):
                     continue
                 top = rel.split("/", 1)[0]
                 by_folder: Side = "kernel" if top == "op_kernel" else "host" if top == "op_host" else side
-                out.setdefault(rel, by_folder)
-                todo.append(hit)
+                out.setdefault(rel, (by_folder, Path(os.path.normpath(hit))))
+                todo.append(place)
     return out

@@ -83,9 +83,10 @@ def _eval(node: ast.expr, macros: dict[str, int]) -> int | None:
     return None
 
 
-def inactive_lines(text: str, macros: dict[str, int]) -> set[int]:
+def inactive_lines(text: str, macros: dict[str, int], unknown_inactive: bool = True) -> set[int]:
     """1-based lines a build with `macros` does not compile, or cannot be known to (an unreadable
-    condition's branches are all left out). Directive lines themselves count as inactive."""
+    condition's branches are all left out; with `unknown_inactive=False` they all count as compiled,
+    for a scan that must not miss what a build might compile). Directive lines count as inactive."""
     out: set[int] = set()
     # per open #if: (enclosing active?, a branch was taken already (None: unknown), this branch active?)
     stack: list[tuple[bool, bool | None, bool]] = []
@@ -109,15 +110,17 @@ def inactive_lines(text: str, macros: dict[str, int]) -> set[int]:
         if kind in ("ifdef", "ifndef"):
             name = rest.split("//")[0].split("/*")[0].strip()
             cond: bool | None = (name in macros) == (kind == "ifdef")  # an include guard: taken
-            stack.append((here, cond, here and cond is True))
+            if name not in _ARCH_NAMES and not unknown_inactive:
+                cond = None  # a macro of the code's own (`#ifdef SOME_OPTION`): not known here
+            stack.append((here, cond, here and (cond is True or (cond is None and not unknown_inactive))))
         elif kind == "if":
             cond = condition(rest, macros)
-            stack.append((here, cond, here and cond is True))
+            stack.append((here, cond, here and (cond is True or (cond is None and not unknown_inactive))))
         elif kind in ("elif", "else") and stack:
             outer, taken, _ = stack[-1]
             cond = True if kind == "else" else condition(rest, macros)
             if taken is None or cond is None:
-                stack[-1] = (outer, None, False)
+                stack[-1] = (outer, None, outer and not unknown_inactive)
             else:
                 stack[-1] = (outer, taken or cond, outer and not taken and cond)
         elif kind == "endif" and stack:

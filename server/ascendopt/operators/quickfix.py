@@ -24,6 +24,7 @@ DOC_FOR_FINDING = {
     "twin.ub_overflow": API_DOCS["InitBuffer"],
     "twin.alloc_beyond_depth": API_DOCS["InitBuffer"],
     "twin.queue_not_initialized": API_DOCS["InitBuffer"],
+    "twin.copy_param_wrapped": API_DOCS["DataCopyPad"],
 }
 
 

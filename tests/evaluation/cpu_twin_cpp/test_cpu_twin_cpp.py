@@ -662,3 +662,15 @@ def test_cpu_debug_main_runs_the_kernel_on_the_twin(runtime_objs, tmp_path):
     assert {r["b"] for r in recs} == set(range(8))
     assert any(r["op"] == "Abs" and r.get("mask") == "counter" and r["n"] == 200 for r in recs)
     assert all(r["file"] == "scale_abs.cpp" for r in recs if "file" in r)
+
+
+def test_a_copy_length_that_wrapped_its_16_bits_is_an_error_on_the_copys_line(cases_runner, tmp_path):
+    x = [float(i + 1) for i in range(16)]
+    z, findings, _ = run_case(cases_runner, tmp_path, 31, x)
+    wrapped = {f["line"]: f for f in findings if f["kind"] == "copy_param_wrapped"}
+    assert sorted(wrapped) == [_line_of("LINE_WRAPLEN"), _line_of("LINE_WRAPCOUNT")]
+    msg = wrapped[_line_of("LINE_WRAPLEN")]["message"]
+    assert "DataCopyParams.blockLen was set to 65536 B" in msg and "it holds 0" in msg
+    assert "blockCount was set to 70000" in wrapped[_line_of("LINE_WRAPCOUNT")]["message"]
+    assert all(f["severity"] == "error" for f in wrapped.values())
+    assert struct.unpack_from("<8f", z, 0) == tuple(x[:8])  # the copy whose length fits still moves

@@ -516,6 +516,26 @@ static void CaseDequeHandle(Ctx &c)
     q.FreeTensor(t);
     c.Out(c.z, o, 64);
 }
+// 31: a DataCopyParams blockLen assigned 65536 B (16384 floats, as a [16,16,64,64] tile of ops-math's
+// add_example sets it) wraps to 0 in its 16 bits: the copy says so on its line. z[0..8) from a 32 B copy
+// whose length fits; then a wrapped blockCount in a DataCopyExtParams.
+static void CaseWrappedParams(Ctx &c)
+{
+    LocalTensor<float> xf = c.b0.Get<float>();
+    DataCopyParams p;
+    p.blockCount = 1;
+    int64_t n = 16384;
+    p.blockLen = n * sizeof(float);
+    DataCopyPad(xf, c.x, p, DataCopyPadParams{false, 0, 0, 0});  // LINE_WRAPLEN
+    p.blockLen = 8 * sizeof(float);
+    DataCopyPad(xf, c.x, p, DataCopyPadParams{false, 0, 0, 0});
+    SetFlag<HardEvent::MTE2_MTE3>(0);
+    WaitFlag<HardEvent::MTE2_MTE3>(0);
+    DataCopyPad(c.z, xf, p);
+    DataCopyExtParams e{1, 32, 0, 0, 0};
+    e.blockCount = 70000;
+    DataCopyPad(c.z, xf, e);  // LINE_WRAPCOUNT
+}
 // 30: Pad / UnPad on float rows (the docs' two Pad cases and an UnPad): z[0..16) a 2 x 8 tile whose 3 redundant
 // columns are refilled with 7; z[16..32) 2 x 6 unaligned rows padded 1 left + 1 right to 2 x 8; z[32..42)
 // UnPad of a 2 x 8 tile by 1 left + 2 right; then a Pad to 7 columns (28 B, not aligned: reported there).
@@ -581,4 +601,5 @@ extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(28)) CaseDeqUnset(c);
     else if (TILING_KEY_IS(29)) CaseDequeHandle(c);
     else if (TILING_KEY_IS(30)) CasePadUnPad(c);
+    else if (TILING_KEY_IS(31)) CaseWrappedParams(c);
 }

@@ -20,8 +20,10 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel
 
+from ascendopt.evaluation.cpu_twin import stand_ins
 from ascendopt.evaluation.cpu_twin.api import supported_names
 from ascendopt.evaluation.diagnostics import map_diagnostics
+from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
 from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits
 from ascendopt.operators.dtypes import DTYPES
@@ -106,6 +108,8 @@ class Builder:
         self._twin_digest = _digest(_tree_digest(INCLUDE_DIR), _tree_digest(RUNTIME_DIR), CXX, *CXXFLAGS)
         self._locks: dict[str, asyncio.Lock] = {}
         self._known: set[str] = set()  # products known to exist: no round trip to ask again
+        self._failed: dict[str, CompileError] = {}  # another architecture's host source that did not build
+        self.notes: dict[str, list[Finding]] = {}  # an executable → the host sources left out of it
         self._twin_dir: str | None = None
         self._twin_lock = asyncio.Lock()
         # Compiles at once on this builder's machine: the twin runtime alone is a dozen objects,
@@ -194,29 +198,62 @@ class Builder:
             )
         )
 
-    async def host_object(
+    async def host_objects(
         self, project: OperatorProject, src_dir: Path | str, files: dict[str, str]
-    ) -> str | None:
+    ) -> tuple[list[str], list[Finding]]:
+        """The tiling program's objects, and the host sources left out of them (stand_ins.py): another
+        architecture's sources are built one by one, and one that does not build is left out."""
         host = project.files.host
         if host is None or project.layout == "kernel_launch":
-            return None
+            return [], []
+        soc = project.spec.soc if project.spec else "Ascend910B4"
+        linked = project.repo.host_links if project.repo is not None else []
+        sources = [host, *(s for s in (*project.files.host_sources, *linked) if s in files)]
+        optional = [s for s in sources[1:] if stand_ins.may_leave_out(s, soc)]
+        required = [s for s in sources if s not in optional]
+        main, *others = await gather_settled(
+            self._host_object(project, src_dir, files, required),
+            *(self._host_object(project, src_dir, files, [s]) for s in optional),
+        )
+        if isinstance(main, BaseException):
+            raise main
+        objects, left_out = [main], []
+        for source, built in zip(optional, others, strict=True):
+            if isinstance(built, CompileError) and built.issues:
+                left_out.append(stand_ins.left_out_finding(source, soc, built.issues[0]))
+            elif isinstance(built, BaseException):
+                raise built
+            else:
+                objects.append(built)
+        return objects, left_out
+
+    async def _host_object(
+        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], sources: list[str]
+    ) -> str:
         twin = await self.twin_dir()
         headers = _headers(files)
-        sources = [host, *(s for s in project.files.host_sources if s in files)]
         key = _digest(self._twin_digest, "host", *(f"{s}\0{files[s]}" for s in sources), *headers)
-        argv = [CXX, *CXXFLAGS, "-I", f"{twin}/include", *include_flags(project, host, files, twin)]
+        if key in self._failed:
+            raise self._failed[key]
+        argv = [CXX, *CXXFLAGS, "-I", f"{twin}/include", *include_flags(project, sources[0], files, twin)]
         if len(sources) == 1:
-            argv += ["-c", host, "-o", "{out}"]
+            argv += ["-c", sources[0], "-o", "{out}"]
         else:
             # Several host sources (a tiling program calling into `*_tiling_arch35.cpp`): one
             # relocatable object, as CANN links them into one host library.
             argv += ["-r", "-nostdlib", *sources, "-o", "{out}"]
+        own = project.tiling is not None and sources[0] == project.files.host
         fallback = Issue(
-            file=host,
-            line=project.tiling.range.start_line if project.tiling else 1,
+            file=sources[0],
+            line=project.tiling.range.start_line if own and project.tiling else 1,
             message="the tiling program failed to build",
         )
-        return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback, project)
+        try:
+            return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback, project)
+        except CompileError as e:
+            if len(sources) == 1 and sources[0] != project.files.host:
+                self._failed[key] = e  # another architecture's source: tried once per builder
+            raise
 
     async def kernel_object(
         self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], dtypes: dict[str, str]
@@ -295,6 +332,38 @@ class Builder:
         argv = [CXX, *CXXFLAGS, "-I", f"{twin}/include", "-c", name, "-o", "{out}"]
         return await self._cached(key, ".o", argv, str(src_dir), set(), fallback)
 
+    async def link_standing_in(
+        self, objects: list[str], src_dir: Path | str, project: OperatorProject, left_out: list[Finding]
+    ) -> str:
+        """Link; if host sources were left out and the link misses symbols, define those as traps
+        (stand_ins.py) and link again. The executable's findings say what was left out."""
+        if not left_out:
+            return await self.link(objects, src_dir, project)
+        key = _digest(self._twin_digest, "link", *(PurePosixPath(o).name for o in objects))
+        out = self._path(key, ".bin")
+        async with self._compiles:
+            probe = await self.runner.produce(
+                [CXX, *objects, "-pthread", "-Wl,--no-demangle", "-o", "{out}"],
+                cwd=str(src_dir),
+                out=out,
+                limits=self._limits(str(src_dir), out),
+            )
+        symbols = stand_ins.UNDEFINED.findall(probe.stderr) if probe.returncode != 0 else []
+        if not symbols:
+            exe = await self.link(objects, src_dir, project)  # linked, or fails for another reason
+        else:
+            code = stand_ins.stand_in_source(symbols, sorted({f.file or "" for f in left_out}))
+            skey = _digest(self._twin_digest, "stand-in", code)
+            name = f"ascendopt_standin_{skey[:12]}.cpp"
+            if self._path(skey, ".o") not in self._known:
+                await self.runner.put(str(src_dir), {name: code.encode("utf-8")})
+            fallback = Issue(file=project.files.host or name, line=1, message="the stand-ins failed to build")
+            argv = [CXX, *CXXFLAGS, "-c", name, "-o", "{out}"]
+            stub = await self._cached(skey, ".o", argv, str(src_dir), set(), fallback)
+            exe = await self.link([*objects, stub], src_dir, project)
+        self.notes[exe] = left_out
+        return exe
+
     async def link(self, objects: list[str], src_dir: Path | str, project: OperatorProject) -> str:
         key = _digest(self._twin_digest, "link", *(PurePosixPath(o).name for o in objects))
         fallback = Issue(
@@ -314,7 +383,7 @@ class Builder:
         """
         runtime, host, kernel, launcher = await gather_settled(
             self.runtime_objects(),
-            self.host_object(project, src_dir, files),
+            self.host_objects(project, src_dir, files),
             self.kernel_object(project, src_dir, files, dtypes),
             self.launcher_object(project, src_dir),
         )
@@ -324,8 +393,10 @@ class Builder:
             if len(issues) == 0:
                 raise errors[0]
             raise CompileError(issues)
-        objects = [*runtime, *([host] if host else []), kernel, launcher]  # type: ignore[misc]
-        return Path(await self.link(objects, src_dir, project))
+        assert isinstance(host, tuple) and isinstance(kernel, str) and isinstance(launcher, str)
+        host_objs, left_out = host
+        objects = [*runtime, *host_objs, kernel, launcher]  # type: ignore[misc]
+        return Path(await self.link_standing_in(objects, src_dir, project, left_out))
 
     async def build_main(self, project: OperatorProject, src_dir: Path | str, files: dict[str, str]) -> Path:
         """A kernel-launch sample's own program (its `tiling.host_program`): main.cpp, its host sources
@@ -371,12 +442,12 @@ class Builder:
         self, project: OperatorProject, src_dir: Path | str, files: dict[str, str]
     ) -> Path:
         """A runner with the tiling program and no kernel: the cheap pre-check (no kernel compile)."""
-        runtime, host, launcher = await asyncio.gather(
+        runtime, (host, left_out), launcher = await asyncio.gather(
             self.runtime_objects(),
-            self.host_object(project, src_dir, files),
+            self.host_objects(project, src_dir, files),
             self.launcher_object(project, src_dir, noop=True),
         )
-        return Path(await self.link([*runtime, *([host] if host else []), launcher], src_dir, project))
+        return Path(await self.link_standing_in([*runtime, *host, launcher], src_dir, project, left_out))
 
 
 def include_flags(

@@ -10,14 +10,14 @@ import asyncio
 import os
 import tempfile
 from collections.abc import Callable
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, Field
 
 from ascendopt.evaluation.cpu_twin.build import Builder
 from ascendopt.evaluation.cpu_twin.harness import run_case_on, run_main_case_on
-from ascendopt.evaluation.cpu_twin.untimed import raw_gm_findings
+from ascendopt.evaluation.cpu_twin.untimed import compiled_kernel_files, raw_gm_findings
 from ascendopt.evaluation.manifest import SocModel, soc_model
 from ascendopt.evaluation.records import Finding, PipeTime, Profile
 from ascendopt.evaluation.runner import gather_settled
@@ -25,8 +25,10 @@ from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.timing.model import estimate
 from ascendopt.evaluation.toolchain import CaseJob, CaseOutcome, Combo, Slot
 from ascendopt.operators.candidate import Candidate
+from ascendopt.operators.cann_open import DEFAULT_SOC
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.preproc import arch_macros
 
 
 class CpuTwinToolchain:
@@ -83,7 +85,7 @@ class CpuTwinToolchain:
             raise CompileError(_unique(issues))
         untimed = _untimed_sites(project, candidate)
         return {
-            combo: TwinArtifact(exe=str(exe), findings=untimed)
+            combo: TwinArtifact(exe=str(exe), findings=[*builder.notes.get(str(exe), []), *untimed])
             for combo, exe in zip(combos, built, strict=True)
         }
 
@@ -123,14 +125,11 @@ def runs_main(project: OperatorProject) -> bool:
 
 
 def _untimed_sites(project: OperatorProject, candidate: Candidate) -> list[Finding]:
-    kernel_dir = str(PurePosixPath(project.files.kernel).parent)
-    return [
-        f
-        for path, text in sorted(candidate.files.items())
-        if path == project.files.kernel
-        or (path.endswith((".h", ".hpp")) and path.startswith(kernel_dir + "/"))
-        for f in raw_gm_findings(path, text)
-    ]
+    """Raw GM work in what the kernel build for the spec's SoC compiles (not the arch35 headers
+    beside it that a 910B build never includes)."""
+    macros = arch_macros(project.spec.soc if project.spec is not None else DEFAULT_SOC)
+    compiled = compiled_kernel_files(project.files.kernel, candidate.files, macros)
+    return [f for path, text in sorted(compiled.items()) for f in raw_gm_findings(path, text)]
 
 
 def _profile_from_bytes(trace: bytes, soc: str, block_dim: int) -> Profile:

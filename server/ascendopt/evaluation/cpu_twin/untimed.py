@@ -9,9 +9,13 @@ candidate with a site its baseline lacks (`agent/episode.py`, new warnings). The
 
 from __future__ import annotations
 
+import posixpath
 import re
+from collections.abc import Mapping
 
 from ascendopt.evaluation.records import Finding
+from ascendopt.operators.cann_open import INCLUDE
+from ascendopt.operators.preproc import inactive_lines
 
 KIND = "raw_gm_access"
 _COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
@@ -75,3 +79,29 @@ def raw_gm_findings(path: str, source: str) -> list[Finding]:
                 )
             )
     return findings
+
+
+def compiled_kernel_files(kernel: str, files: Mapping[str, str], macros: dict[str, int]) -> dict[str, str]:
+    """The kernel source and the carried headers its build compiles (quoted includes followed from
+    it, resolved among `files` as g++ would: the including file's folder, then op_kernel/, op_host/,
+    the operator root), each with the lines the SoC's `macros` leave out blanked. Headers of other
+    architectures (`arch35/…`, never included by a 910B build) are not among them. A branch whose
+    condition cannot be read counts as compiled: this scan must not miss what a build might see."""
+    out: dict[str, str] = {}
+    todo = [kernel]
+    while todo:
+        path = todo.pop()
+        if path in out or path not in files:
+            continue
+        text = files[path]
+        off = inactive_lines(text, macros, unknown_inactive=False)
+        lines = text.split("\n")
+        out[path] = "\n".join("" if n in off else line for n, line in enumerate(lines, start=1))
+        for m in INCLUDE.finditer(out[path]):
+            name = m.group(1)
+            for folder in (posixpath.dirname(path), "op_kernel", "op_host", "."):
+                cand = posixpath.normpath(posixpath.join(folder, name))
+                if cand in files:
+                    todo.append(cand)
+                    break
+    return out

@@ -62,6 +62,9 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "Div": ("VDIV",),
     "Max": ("VMAX",),
     "Min": ("VMIN",),
+    # msopmodeling has no VAND/VOR row: a one-pass elementwise integer op, costed as VADD (an estimate)
+    "And": ("VADD",),
+    "Or": ("VADD",),
     "Adds": ("VADDS",),
     "Subs": ("VSUBS",),
     "Muls": ("VMULS",),

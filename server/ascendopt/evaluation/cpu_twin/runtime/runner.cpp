@@ -1,5 +1,6 @@
 // AscendOptimizer CPU twin: runner (manifest -> tiling -> blocks -> outputs, findings, trace, result.json).
 #include <csignal>
+#include <cxxabi.h>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -84,6 +85,25 @@ struct RunError {
     throw RunError{code, status, buf};
 }
 
+}  // namespace
+}  // namespace ascendopt_twin
+
+// What a host source left out of this build would have defined (evaluation/cpu_twin/stand_ins.py):
+// reaching it stops the tiling, naming the function.
+extern "C" [[noreturn]] void ascendopt_twin_left_out(const char *symbol, const char *sources)
+{
+    int status = 0;
+    char *name = abi::__cxa_demangle(symbol, nullptr, nullptr, &status);
+    std::string shown = status == 0 && name != nullptr ? name : symbol;
+    std::free(name);
+    ascendopt_twin::Fail(2, "tiling_failed",
+                         "the tiling program reached %s, defined only in %s, which the CPU twin left out of this build "
+                         "(950 code it cannot build)",
+                         shown.c_str(), sources);
+}
+
+namespace ascendopt_twin {
+namespace {
 std::string RestAfter(const std::string &line, size_t nFields)
 {
     size_t pos = 0;

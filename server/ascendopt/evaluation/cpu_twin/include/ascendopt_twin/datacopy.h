@@ -4,6 +4,29 @@
 
 #include "ascendopt_twin/tpipe.h"
 
+namespace ascendopt_twin {
+// A 16-bit field of a copy-params struct that remembers a value assigned to it that it cannot hold
+// (`p.blockLen = n * sizeof(T)` with 65536 B wraps to 0 on the NPU too, and the copy moves nothing):
+// the copy that uses it reports the wrap on its line instead of an output left unwritten.
+struct U16Field {
+    uint16_t v = 0;
+    uint64_t assigned = 0;  // the value given, when it did not fit
+    bool lost = false;
+    U16Field() = default;
+    U16Field(uint16_t x) : v(x) {}
+    template <typename I, typename std::enable_if<std::is_integral<I>::value, int>::type = 0> U16Field &operator=(I x)
+    {
+        v = static_cast<uint16_t>(x);
+        lost = x < 0 || static_cast<uint64_t>(x) > 0xFFFFu;
+        assigned = static_cast<uint64_t>(x);
+        return *this;
+    }
+    template <typename I> U16Field &operator+=(I x) { return *this = static_cast<int64_t>(v) + static_cast<int64_t>(x); }
+    template <typename I> U16Field &operator-=(I x) { return *this = static_cast<int64_t>(v) - static_cast<int64_t>(x); }
+    operator uint16_t() const { return v; }
+};
+}  // namespace ascendopt_twin
+
 namespace AscendC {
 
 constexpr uint8_t DEFAULT_DATA_COPY_NBURST = 1;
@@ -14,8 +37,8 @@ struct DataCopyParams {
     DataCopyParams(const uint16_t count, const uint16_t len, const uint16_t srcStrideIn, const uint16_t dstStrideIn)
         : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn)
     {}
-    uint16_t blockCount = DEFAULT_DATA_COPY_NBURST;
-    uint16_t blockLen = 0;
+    ascendopt_twin::U16Field blockCount = DEFAULT_DATA_COPY_NBURST;
+    ascendopt_twin::U16Field blockLen = static_cast<uint16_t>(0);
     union {
         uint16_t srcGap = 0;
         uint16_t srcStride;
@@ -32,7 +55,7 @@ struct DataCopyExtParams {
                       const uint32_t rsvIn)
         : blockCount(count), blockLen(len), srcStride(srcStrideIn), dstStride(dstStrideIn), rsv(rsvIn)
     {}
-    uint16_t blockCount = DEFAULT_DATA_COPY_NBURST;
+    ascendopt_twin::U16Field blockCount = DEFAULT_DATA_COPY_NBURST;
     uint32_t blockLen = 0;
     uint32_t srcStride = DEFAULT_DATA_COPY_STRIDE;
     uint32_t dstStride = DEFAULT_DATA_COPY_STRIDE;
@@ -185,12 +208,36 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     if (ok) std::memmove(rt::UbPtr(dst.off_), rt::UbPtr(src.off_), moved);
 }
 
+namespace twin_detail {
+// A count or length that wrapped when it was assigned: the copy would move the wrong amount (0 B for
+// 65536 B) on the NPU as here; an error on the copy's line, naming the field and both values.
+inline bool FieldsHeld(const char *api, const char *type, const ascendopt_twin::U16Field &count,
+                       const ascendopt_twin::U16Field *len, const char *lenUnit, ascendopt_twin::Loc loc)
+{
+    using namespace ascendopt_twin;
+    const char *names[] = {"blockCount", "blockLen"};
+    const U16Field *fields[] = {&count, len};
+    bool held = true;
+    for (int i = 0; i < 2; ++i) {
+        if (fields[i] == nullptr || !fields[i]->lost) continue;
+        rt::Report("copy_param_wrapped", true, loc.file, loc.line,
+                   "%s: %s.%s was set to %llu%s, which does not fit its 16 bits; it holds %u, so the copy moves the "
+                   "wrong amount (split the copy, or use DataCopyExtParams with its 32-bit blockLen)",
+                   api, type, names[i], static_cast<unsigned long long>(fields[i]->assigned), i == 1 ? lenUnit : "",
+                   static_cast<unsigned>(fields[i]->v));
+        held = false;
+    }
+    return held;
+}
+}  // namespace twin_detail
+
 // ---------------- DataCopy, DataCopyParams (units of 32 B blocks) ----------------
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
     using namespace ascendopt_twin;
     rt::Op op = rt::Begin(P_MTE2, "DataCopy", loc);
+    if (!twin_detail::FieldsHeld("DataCopy", "DataCopyParams", p.blockCount, &p.blockLen, " blocks", loc)) return;
     uint64_t len = static_cast<uint64_t>(p.blockLen) * 32u;
     twin_detail::TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(len * p.blockCount / sizeof(T)), len * p.blockCount, p.blockCount, dst.off_);
     if (p.blockCount == 0 || p.blockLen == 0) return;
@@ -208,6 +255,7 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
 {
     using namespace ascendopt_twin;
     rt::Op op = rt::Begin(P_MTE3, "DataCopy", loc);
+    if (!twin_detail::FieldsHeld("DataCopy", "DataCopyParams", p.blockCount, &p.blockLen, " blocks", loc)) return;
     uint64_t len = static_cast<uint64_t>(p.blockLen) * 32u;
     twin_detail::TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(len * p.blockCount / sizeof(T)), len * p.blockCount, p.blockCount, src.off_);
     if (p.blockCount == 0 || p.blockLen == 0) return;
@@ -225,6 +273,7 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
 {
     using namespace ascendopt_twin;
     rt::Op op = rt::Begin(rt::kUbToUbPipe, "DataCopy", loc);
+    if (!twin_detail::FieldsHeld("DataCopy", "DataCopyParams", p.blockCount, &p.blockLen, " blocks", loc)) return;
     uint64_t len = static_cast<uint64_t>(p.blockLen) * 32u;
     twin_detail::TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(len * p.blockCount / sizeof(T)), len * p.blockCount, p.blockCount, dst.off_);
     if (p.blockCount == 0 || p.blockLen == 0) return;
@@ -317,6 +366,7 @@ template <typename T>
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyExtParams &p,
                         const DataCopyPadExtParams<T> &pad, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
+    if (!twin_detail::FieldsHeld("DataCopyPad", "DataCopyExtParams", p.blockCount, nullptr, "", loc)) return;
     twin_detail::PadIn("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, pad.isPad, pad.leftPadding,
                        pad.rightPadding, pad.paddingValue, loc);
 }
@@ -324,6 +374,7 @@ template <typename T>
 inline void DataCopyPad(const LocalTensor<T> &dst, const GlobalTensor<T> &src, const DataCopyParams &p, const DataCopyPadParams &pad,
                         ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
+    if (!twin_detail::FieldsHeld("DataCopyPad", "DataCopyParams", p.blockCount, &p.blockLen, " B", loc)) return;
     T v;
     if constexpr (std::is_integral<T>::value) v = static_cast<T>(pad.paddingValue);
     else v = ascendopt_twin::FromF<T>(static_cast<float>(pad.paddingValue));
@@ -334,12 +385,14 @@ template <typename T>
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyExtParams &p,
                         ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
+    if (!twin_detail::FieldsHeld("DataCopyPad", "DataCopyExtParams", p.blockCount, nullptr, "", loc)) return;
     twin_detail::PadOut("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, loc);
 }
 template <typename T>
 inline void DataCopyPad(const GlobalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p,
                         ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
+    if (!twin_detail::FieldsHeld("DataCopyPad", "DataCopyParams", p.blockCount, &p.blockLen, " B", loc)) return;
     twin_detail::PadOut("DataCopyPad", dst, src, p.blockCount, p.blockLen, p.srcStride, p.dstStride, loc);
 }
 

@@ -1,4 +1,4 @@
-// AscendOptimizer CPU twin: binary vector instructions (Add, Sub, Mul, Div, Max, Min).
+// AscendOptimizer CPU twin: binary vector instructions (Add, Sub, Mul, Div, Max, Min, And, Or).
 #ifndef ASCENDOPT_TWIN_VEC_BINARY_H
 #define ASCENDOPT_TWIN_VEC_BINARY_H
 
@@ -38,6 +38,8 @@ ASCENDOPT_TWIN_BINARY(Mul, FMul, twin_detail::kArith<T>)
 ASCENDOPT_TWIN_BINARY(Div, FDiv, twin_detail::kFloat<T>)
 ASCENDOPT_TWIN_BINARY(Max, FMax, twin_detail::kArith<T>)
 ASCENDOPT_TWIN_BINARY(Min, FMin, twin_detail::kArith<T>)
+ASCENDOPT_TWIN_BINARY(And, FAnd, twin_detail::kBitwise<T>)
+ASCENDOPT_TWIN_BINARY(Or, FOr, twin_detail::kBitwise<T>)
 #undef ASCENDOPT_TWIN_BINARY
 }  // namespace AscendC
 #endif

@@ -109,6 +109,7 @@ namespace rt = ascendopt_twin::rt;
 template <typename T, typename... Ts> constexpr bool OneOf() { return (std::is_same<T, Ts>::value || ...); }
 template <typename T> constexpr bool kArith = OneOf<T, int16_t, half, int32_t, float>();  // Add/Sub/Mul/Max/Min/Adds/... on A2
 template <typename T> constexpr bool kFloat = OneOf<T, half, float>();
+template <typename T> constexpr bool kBitwise = OneOf<T, int16_t, uint16_t>();  // And / Or on A2
 
 template <typename T> inline uint32_t Lanes() { return 256u / static_cast<uint32_t>(sizeof(T)); }
 inline int64_t Repeats(int64_t count, uint32_t esz) { return (count * esz + 255) / 256; }
@@ -131,6 +132,9 @@ struct FMul { static float F(float a, float b) { return a * b; } static int64_t 
 struct FDiv { static float F(float a, float b) { return a / b; } static int64_t I(int64_t a, int64_t b) { return b ? a / b : 0; } };
 struct FMax { static float F(float a, float b) { return a > b ? a : b; } static int64_t I(int64_t a, int64_t b) { return a > b ? a : b; } };
 struct FMin { static float F(float a, float b) { return a < b ? a : b; } static int64_t I(int64_t a, int64_t b) { return a < b ? a : b; } };
+// Bitwise And / Or (integer types only: kBitwise)
+struct FAnd { static float F(float a, float) { return a; } static int64_t I(int64_t a, int64_t b) { return a & b; } };
+struct FOr { static float F(float a, float) { return a; } static int64_t I(int64_t a, int64_t b) { return a | b; } };
 struct FAbs { static float F(float a) { return __builtin_fabsf(a); } static int64_t I(int64_t a) { return a < 0 ? -a : a; } };
 struct FExp { static float F(float a) { return __builtin_expf(a); } static int64_t I(int64_t a) { return a; } };
 struct FLn { static float F(float a) { return __builtin_logf(a); } static int64_t I(int64_t a) { return a; } };

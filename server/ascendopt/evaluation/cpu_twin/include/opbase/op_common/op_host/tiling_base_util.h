@@ -3,6 +3,8 @@
 #define ASCENDOPT_TWIN_OPBASE_HOST_TILING_BASE_UTIL_H
 
 #include "ascendopt_twin/host.h"
+// ops-base declares IsRegbaseSocVersion & co with these helpers (is_inf's 910B tiling reaches it from here).
+#include "op_host/util/platform_util.h"
 
 namespace Ops {
 namespace Base {

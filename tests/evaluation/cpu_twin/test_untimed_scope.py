@@ -1,0 +1,50 @@
+"""The raw-GM-pointer scan reads what the kernel build for the spec's SoC compiles: the kernel and
+the headers it includes under the SoC's architecture macros, not every header beside it (ops-nn norm
+operators keep arch35/ headers a 910B build never includes)."""
+
+from __future__ import annotations
+
+from ascendopt.evaluation.cpu_twin.untimed import compiled_kernel_files, raw_gm_findings
+from ascendopt.operators.preproc import arch_macros
+
+RAW = "    auto p = (__gm__ float *)x; p[0] = 1;\n"
+FILES = {
+    "op_kernel/k.cpp": (
+        '#include "k.h"\n'
+        "#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510\n"
+        '#include "arch35/k_regbase.h"\n'
+        "#endif\n"
+        '#include "../sib/base.h"\n'
+    ),
+    "op_kernel/k.h": (
+        "#ifndef K_H\n#define K_H\n"
+        "__aicore__ void A(GM_ADDR x) {\n"
+        "#if __CCE_AICORE__ == 220\n" + RAW + "#endif\n"
+        "#if __NPU_ARCH__ == 3510\n" + RAW + "#endif\n"
+        "#if SOME_OPTION\n" + RAW + "#endif\n"
+        "}\n#endif\n"
+    ),
+    "op_kernel/arch35/k_regbase.h": "__aicore__ void B(GM_ADDR x) {\n" + RAW + "}\n",
+    "op_kernel/unused.h": "__aicore__ void C(GM_ADDR x) {\n" + RAW + "}\n",
+    "sib/base.h": "__aicore__ void D(GM_ADDR x) {\n" + RAW + "}\n",  # a sibling's header at its build place
+}
+
+
+def _sites(soc: str) -> list[tuple[str, int]]:
+    compiled = compiled_kernel_files("op_kernel/k.cpp", FILES, arch_macros(soc))
+    return sorted((f.file, f.line) for p, t in compiled.items() for f in raw_gm_findings(p, t))
+
+
+def test_a_910b_build_is_scanned_as_it_compiles() -> None:
+    # the 220 branch and the unreadable SOME_OPTION one (a build might compile it), the sibling's
+    # header; not the 3510 branch, the arch35 header or a header nothing includes
+    assert _sites("Ascend910B4") == [("op_kernel/k.h", 5), ("op_kernel/k.h", 11), ("sib/base.h", 2)]
+
+
+def test_a_950_build_reads_its_own_branches_and_headers() -> None:
+    assert _sites("Ascend950PR") == [
+        ("op_kernel/arch35/k_regbase.h", 2),
+        ("op_kernel/k.h", 8),
+        ("op_kernel/k.h", 11),
+        ("sib/base.h", 2),
+    ]
