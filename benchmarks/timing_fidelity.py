@@ -405,9 +405,13 @@ class Runner:
             ]
             errors = [f for f in run.findings if f.severity == "error"]
             out.correct = all(c.passed for c in checks) and not errors
-            wrong = [c.name for c in checks if not c.passed]
+            wrong = [c for c in checks if not c.passed]
             if wrong:
-                out.flaw = f"{wrong[0]} off the reference"
+                w = wrong[0]
+                out.flaw = (
+                    f"{w.name} off the reference: {w.mismatches} of {prod(w.shape)} elements, "
+                    f"max rel error {w.max_rel_error:.2g}"
+                )
             elif errors:
                 out.flaw = f"{errors[0].kind} at {Path(errors[0].file or '?').name}:{errors[0].line}"
             bd = run.result.block_dim
@@ -429,66 +433,36 @@ def _share(ratios: list[float], tol: float) -> float:
     return sum(1 for r in ratios if abs(r - 1) <= tol) / len(ratios) * 100 if ratios else 0.0
 
 
-async def amain(args: argparse.Namespace) -> int:
-    ops = set(args.ops.split(",")) if args.ops else None
-    try:
-        cases, skipped, files = load_cases(ops)
-    except calibration.CalibrationError as exc:
-        print(f"cannot read msopmodeling's profiling records: {exc}")
-        return 1
-    if not files:
-        print(f"no *profiling*.csv under {calibration.profiling_dir()}")
-        return 1
-    open_ops: dict[str, Path] | None = None
-    if args.ops_repo:
-        open_ops = {}
-        for op in sorted({c.op for c in cases}, key=RANK.index):
-            folder = OPEN_OPS[op].folder if op in OPEN_OPS else OPEN_FOLDERS.get(op, op.lower())
-            path = find_open_op(args.ops_repo, folder)
-            if path is None:
-                why = f"no {folder}/ with op_kernel/ in the given repositories"
-            elif not has_910b_kernel(path):
-                why = f"{path}: only arch35 (950) kernels, no 910B variant"
-            elif op not in OPEN_OPS:
-                why = f"{path}: no spec/reference table for {op} in this benchmark"
-            else:
-                open_ops[op] = path
-                continue
-            n = sum(1 for c in cases if c.op == op)
-            skipped[(op, why)] += n
-        cases = [c for c in cases if c.op in open_ops]
-    big = [c for c in cases if c.elems > args.max_elems]
-    cases = [c for c in cases if c.elems <= args.max_elems]
-    cases.sort(key=lambda c: (RANK.index(c.op), c.platform, c.dtype, c.elems))
-    if open_ops is not None:
-        print(
-            "SAME KERNEL: CANN's own open-source kernel and tiling program, built where it sits, at the\n"
-            "      record's shape; a ratio is the timing model's error alone. Kernels used:"
-        )
-        for op, path in open_ops.items():
-            print(f"      {op}: {path}")
-    else:
-        print(
-            "NOTE: this compares OUR template's ESTIMATED time with THEIR (CANN's) kernel's MEASURED time;\n"
-            "      a ratio mixes the quality of our kernel vs CANN's with the timing model's own error."
-        )
-    print("(their block dim and measured µs; our block dim and estimated µs; ratio = estimate / measured)")
-    print("records:", ", ".join(str(f.relative_to(calibration.profiling_dir())) for f in files))
-    print()
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="ascendopt-fidelity-") as tmp:
-        r = Runner(args.jobs, Path(tmp), open_ops)
-        results = await asyncio.gather(*(r.run(c) for c in cases))
-    wall = time.perf_counter() - start
+def resolve_open_ops(repo: Path, cases: list[Case], skipped: Counter) -> dict[str, Path]:
+    """The records' operators whose 910B kernel this repository has; the others go to `skipped`."""
+    open_ops: dict[str, Path] = {}
+    for op in sorted({c.op for c in cases}, key=RANK.index):
+        folder = OPEN_OPS[op].folder if op in OPEN_OPS else OPEN_FOLDERS.get(op, op.lower())
+        path = find_open_op([repo], folder)
+        if path is None:
+            why = f"no {folder}/ with op_kernel/ in {repo}"
+        elif not has_910b_kernel(path):
+            why = f"{path}: only arch35 (950) kernels, no 910B variant"
+        elif op not in OPEN_OPS:
+            why = f"{path}: no spec/reference table for {op} in this benchmark"
+        else:
+            open_ops[op] = path
+            continue
+        skipped[(op, why)] += sum(1 for c in cases if c.op == op)
+    return open_ops
+
+
+Row = tuple[str, str, str]  # (operator, platform, source: "templates" or the repository's name)
+
+
+def print_results(results: list[Outcome], same_kernel: bool) -> dict[str, list[float]]:
+    """One line per case; returns the ratios per (operator, platform) key `op platform`."""
     head = (
         f"{'op':11} {'shape':>16} {'dtype':>8} {'plat':>7} {'n':>4} {'bd':>3} {'measured':>9} "
         f"{'bd':>3} {'estimate':>9} {'ratio':>6}  {'bound':7} {'910B4-1':>8} {'ratio':>6}"
     )
     print(head)
-    by_op: dict[str, list[float]] = {}
-    by_op_b4: dict[str, list[float]] = {}
-    held_out: list[float] = []
-    failed = []
+    ratios: dict[str, list[float]] = {}
     for o in results:
         c = o.case
         m = statistics.median(c.measured)
@@ -499,72 +473,133 @@ async def amain(args: argparse.Namespace) -> int:
         )
         if o.error or not o.est:
             print(line + f"{o.block_dim or '-':>3} failed: {o.error}")
-            failed.append(o)
             continue
         primary = "Ascend910B1" if c.platform == "910B1" else "Ascend910B4"
         e = o.est[primary]
         ratio = e.duration_us / m
-        by_op.setdefault(c.op, []).append(ratio)
-        if (c.op, c.platform) not in FITTED_ON:
-            held_out.append(ratio)
+        ratios.setdefault(f"{c.op} {c.platform}", []).append(ratio)
         line += f"{o.block_dim:3} {e.duration_us:9.2f} {ratio:6.2f}  {e.bound:7}"
         if "Ascend910B4-1" in o.est:
             e4 = o.est["Ascend910B4-1"]
-            by_op_b4.setdefault(c.op, []).append(e4.duration_us / m)
             line += f" {e4.duration_us:8.2f} {e4.duration_us / m:6.2f}"
         if not o.correct:
-            line += f"  (not correct: {o.flaw})" if open_ops else "  (our output WRONG or sanitizer error)"
+            line += f"  (not correct: {o.flaw})" if same_kernel else "  (our output WRONG or sanitizer error)"
         print(line)
-    print()
-    print("per operator (ratio = our estimate / CANN measured; platform's own SoC model):")
+    return ratios
+
+
+def _stats(rs: list[float]) -> str:
+    dev = statistics.median(abs(x - 1) for x in rs) * 100
+    return f"{len(rs):5} {dev:8.0f} % {_share(rs, 0.25):10.0f} % {statistics.median(rs):8.2f}"
+
+
+def print_table(table: dict[str, dict[str, list[float]]]) -> None:
+    """The fidelity table: operator × platform × source, fitted-on rows marked, held-out totals per source."""
     print(
-        f"{'op':11} {'cases':>5} {'median ratio':>12} {'within ±25%':>11} {'within ±50%':>11}"
-        "   910B4-1 model: median"
+        f"{'operator':11} {'platform':8} {'source':12} {'set':8} {'cases':>5} {'|r-1| med':>10} "
+        f"{'within 25%':>11} {'med ratio':>8}"
     )
-    ordered = sorted(by_op, key=RANK.index)
-    everything: list[float] = []
-    for op in ordered:
-        rs = by_op[op]
-        everything += rs
-        b4 = by_op_b4.get(op)
-        extra = f"{statistics.median(b4):6.2f}" if b4 else "     -"
-        print(
-            f"{op:11} {len(rs):5} {statistics.median(rs):12.2f} {_share(rs, 0.25):10.0f}% "
-            f"{_share(rs, 0.5):10.0f}%   {extra}"
-        )
-    if everything:
-        dev = statistics.median(abs(x - 1) for x in everything)
-        print(
-            f"\nSUMMARY: {len(everything)} cases, median |ratio-1| = {dev * 100:.0f} %, "
-            f"median ratio {statistics.median(everything):.2f}, "
-            f"within ±25 %: {_share(everything, 0.25):.0f} %, "
-            f"within ±50 %: {_share(everything, 0.5):.0f} %  "
-            + (
-                "(CANN's kernel estimated vs CANN's kernel measured: the model's error)"
-                if open_ops is not None
-                else "(OUR kernel's estimate vs CANN's kernel's measurement: kernel quality + model error)"
+    for source, ratios in table.items():
+        for key in sorted(ratios, key=lambda k: (RANK.index(k.split()[0]), k)):
+            op, plat = key.split()
+            fitted = "fitted" if (op, plat) in FITTED_ON else "held out"
+            print(f"{op:11} {plat:8} {source:12} {fitted:8} {_stats(ratios[key])}")
+        held = [r for k, rs in ratios.items() if tuple(k.split()) not in FITTED_ON for r in rs]
+        every = [r for rs in ratios.values() for r in rs]
+        if held:
+            print(f"{'all':11} {'':8} {source:12} {'held out':8} {_stats(held)}")
+        if every and len(every) > len(held):
+            print(f"{'all':11} {'':8} {source:12} {'all':8} {_stats(every)}")
+
+
+async def run_pass(
+    args: argparse.Namespace, cases: list[Case], open_ops: dict[str, Path] | None
+) -> list[Outcome]:
+    with tempfile.TemporaryDirectory(prefix="ascendopt-fidelity-") as tmp:
+        r = Runner(args.jobs, Path(tmp), open_ops)
+        return list(await asyncio.gather(*(r.run(c) for c in cases)))
+
+
+async def amain(args: argparse.Namespace) -> int:
+    ops = set(args.ops.split(",")) if args.ops else None
+    try:
+        cases, skipped, files = load_cases(ops)
+    except calibration.CalibrationError as exc:
+        print(f"cannot read msopmodeling's profiling records: {exc}")
+        return 1
+    if not files:
+        print(f"no *profiling*.csv under {calibration.profiling_dir()}")
+        return 1
+    big = [c for c in cases if c.elems > args.max_elems]
+    cases = [c for c in cases if c.elems <= args.max_elems]
+    cases.sort(key=lambda c: (RANK.index(c.op), c.platform, c.dtype, c.elems))
+    print("(their block dim and measured µs; our block dim and estimated µs; ratio = estimate / measured)")
+    print("records:", ", ".join(str(f.relative_to(calibration.profiling_dir())) for f in files))
+    start = time.perf_counter()
+    table: dict[str, dict[str, list[float]]] = {}
+    failed = 0
+    runs = 0
+    # Each repository is its own pass over the same records, so their kernels can be compared.
+    passes: list[tuple[str, dict[str, Path] | None]] = []
+    per_repo_skips: dict[str, Counter] = {}
+    for repo in args.ops_repo:
+        skip: Counter = Counter()
+        passes.append((repo.name, resolve_open_ops(repo, cases, skip)))
+        per_repo_skips[repo.name] = skip
+    if not args.ops_repo:
+        passes.append(("templates", None))
+    for source, open_ops in passes:
+        mine = [c for c in cases if open_ops is None or c.op in open_ops]
+        print()
+        if open_ops is not None:
+            print(
+                f"== {source}. SAME KERNEL: CANN's own open-source kernel and tiling program, built where\n"
+                "   it sits, at the record's shape; a ratio is the timing model's error alone. Kernels used:"
             )
+            for op, path in open_ops.items():
+                print(f"      {op}: {path}")
+        else:
+            print(
+                "NOTE: this compares OUR template's ESTIMATED time with THEIR (CANN's) kernel's MEASURED\n"
+                "      time; a ratio mixes the quality of our kernel vs CANN's with the model's own error."
+            )
+        results = await run_pass(args, mine, open_ops)
+        runs += len(results)
+        failed += sum(1 for o in results if o.error or not o.est)
+        table[source] = print_results(results, open_ops is not None)
+    wall = time.perf_counter() - start
+    print()
+    fitted = ", ".join(f"{o} {p}" for o, p in sorted(FITTED_ON))
+    print(
+        f"FIDELITY (ratio r = estimate / measured; platform's own SoC model; 'fitted': records a constant "
+        f"was fitted on: {fitted}):"
+    )
+    print_table(table)
+    print(
+        "("
+        + (
+            "CANN's kernel estimated vs CANN's kernel measured: the model's error"
+            if args.ops_repo
+            else "OUR kernel's estimate vs CANN's kernel's measurement: kernel quality + model error"
         )
-    if held_out and len(held_out) < len(everything):
-        fitted = ", ".join(f"{o} {p}" for o, p in sorted(FITTED_ON))
-        dev = statistics.median(abs(x - 1) for x in held_out)
-        print(
-            f"HELD OUT (records no constant was fitted on: all but {fitted}): {len(held_out)} cases, "
-            f"median |ratio-1| = {dev * 100:.0f} %, within ±25 %: {_share(held_out, 0.25):.0f} %"
-        )
+        + ")"
+    )
     print(
         f"skipped: {len(big)} cases above {args.max_elems} elements per tensor"
         + (f" ({', '.join(f'{c.op} {_fmt_shape(c.x_shape)}' for c in big)})" if big else "")
-        + f"; {len(failed)} failed to run"
+        + f"; {failed} failed to run"
     )
     print(
         "not compared (distinct cases):"
-        if open_ops is not None
+        if args.ops_repo
         else "not reproducible by our templates (distinct cases):"
     )
     for (folder, why), n in sorted(skipped.items()):
         print(f"  {folder}: {why} x{n}")
-    print(f"wall time {wall:.0f} s for {len(results)} twin runs ({args.jobs} at a time)")
+    for source, skip in per_repo_skips.items():
+        for (op, why), n in sorted(skip.items()):
+            print(f"  {op} ({source}): {why} x{n}")
+    print(f"wall time {wall:.0f} s for {runs} twin runs ({args.jobs} at a time)")
     return 0
 
 

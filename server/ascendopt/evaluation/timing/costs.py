@@ -86,6 +86,7 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "CompareScalar": ("VCMPV_GE",),
     "ReduceSum": ("VCADD",),
     "WholeReduceSum": ("VCADD",),
+    "RepeatReduceSum": ("VCADD",),
     "BlockReduceSum": ("VCGADD",),
     "ReduceMax": ("VCGMAX", "VCADD"),
     "WholeReduceMax": ("VCGMAX",),
