@@ -47,6 +47,8 @@ import argparse
 import ast
 import asyncio
 import csv
+import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -310,12 +312,15 @@ Loaded = tuple[OperatorProject, Path, dict[str, str], Callable[..., object]]
 class Runner:
     """Runs a record's case on the twin: our template, or (`open_ops`) CANN's open kernel."""
 
-    def __init__(self, jobs: int, work: Path, open_ops: dict[str, Path] | None = None) -> None:
+    def __init__(
+        self, jobs: int, work: Path, open_ops: dict[str, Path] | None = None, keep: Path | None = None
+    ) -> None:
         self.builder = Builder()
         self.limits = Limits(wall_seconds=300, cpu_seconds=300, memory_mb=8192, file_mb=4096)
         self.sem = asyncio.Semaphore(jobs)
         self.work = work
         self.open_ops = open_ops
+        self.keep = keep  # where each case's trace is kept, with what it was measured at (timing_fit.py)
         self.projects: dict[str, Loaded] = {}
         self.n = 0
 
@@ -390,7 +395,10 @@ class Runner:
             )
             out.block_dim = run.result.block_dim
             if run.error or run.trace is None or not run.result.block_dim:
-                out.error = run.error or "no trace"
+                fatal = next((f for f in run.findings if f.severity == "error"), None)
+                out.error = (run.error or "no trace") + (
+                    f": {fatal.kind} at {Path(fatal.file or '?').name}:{fatal.line}" if fatal else ""
+                )
                 return out
             actual = read_outputs(project, rcase, shapes, work)
             checks = [
@@ -418,6 +426,8 @@ class Runner:
             trace = run.trace
             for s in model_socs:
                 out.est[s] = await asyncio.to_thread(estimate, trace, s, bd)
+            if self.keep is not None:
+                keep_trace(self.keep, case, model_socs[0], bd, out.correct, trace)
             for p in work.iterdir():
                 p.unlink()
             work.rmdir()
@@ -512,11 +522,30 @@ def print_table(table: dict[str, dict[str, list[float]]]) -> None:
             print(f"{'all':11} {'':8} {source:12} {'all':8} {_stats(every)}")
 
 
+def keep_trace(keep: Path, case: Case, soc: str, block_dim: int, correct: bool, trace: Path) -> None:
+    """The case's trace and a `<name>.json` beside it: the record's measurement and the SoC model to use."""
+    keep.mkdir(parents=True, exist_ok=True)
+    name = f"{case.op}_{_fmt_shape(case.x_shape)}_{case.dtype}_{case.platform}"
+    shutil.copyfile(trace, keep / f"{name}.jsonl")
+    meta = {
+        "op": case.op,
+        "platform": case.platform,
+        "shape": case.x_shape,
+        "dtype": case.dtype,
+        "soc": soc,
+        "block_dim": block_dim,
+        "measured_us": statistics.median(case.measured),
+        "records": len(case.measured),
+        "correct": correct,
+    }
+    (keep / f"{name}.json").write_text(json.dumps(meta), encoding="utf-8")
+
+
 async def run_pass(
-    args: argparse.Namespace, cases: list[Case], open_ops: dict[str, Path] | None
+    args: argparse.Namespace, cases: list[Case], open_ops: dict[str, Path] | None, keep: Path | None
 ) -> list[Outcome]:
     with tempfile.TemporaryDirectory(prefix="ascendopt-fidelity-") as tmp:
-        r = Runner(args.jobs, Path(tmp), open_ops)
+        r = Runner(args.jobs, Path(tmp), open_ops, keep)
         return list(await asyncio.gather(*(r.run(c) for c in cases)))
 
 
@@ -563,11 +592,14 @@ async def amain(args: argparse.Namespace) -> int:
                 "NOTE: this compares OUR template's ESTIMATED time with THEIR (CANN's) kernel's MEASURED\n"
                 "      time; a ratio mixes the quality of our kernel vs CANN's with the model's own error."
             )
-        results = await run_pass(args, mine, open_ops)
+        keep = args.keep_traces / source if args.keep_traces else None
+        results = await run_pass(args, mine, open_ops, keep)
         runs += len(results)
         failed += sum(1 for o in results if o.error or not o.est)
         table[source] = print_results(results, open_ops is not None)
     wall = time.perf_counter() - start
+    compared = {c.op for c in cases if any(oo is None or c.op in oo for _, oo in passes)}
+    big = [c for c in big if c.op in compared]
     print()
     fitted = ", ".join(f"{o} {p}" for o, p in sorted(FITTED_ON))
     print(
@@ -607,6 +639,12 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--max-elems", type=int, default=16 * 1024 * 1024)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument(
+        "--keep-traces",
+        type=Path,
+        default=None,
+        help="keep each case's trace under DIR/<source>/ with its measurement (for timing_fit.py)",
+    )
     ap.add_argument("--ops", default="", help=f"comma-separated record folders ({','.join(FOLDERS)})")
     ap.add_argument(
         "--ops-repo",
