@@ -29,7 +29,7 @@ from math import prod
 from pathlib import Path
 
 from ascendopt.evaluation.timing import calibration, synth
-from ascendopt.evaluation.timing.costs import CostConstants
+from ascendopt.evaluation.timing.costs import constants_with
 from ascendopt.evaluation.timing.model import estimate
 
 TORCH = {
@@ -87,16 +87,13 @@ def main() -> int:
     )
     args = ap.parse_args()
     socs = [args.soc] + ([args.also] if args.also else [])
-    changed: dict[str, float] = {}
-    for item in args.set:
-        name, _, value = item.partition("=")
-        if name not in CostConstants.model_fields:
-            print(f"--set {item}: {name} is not a constant of costs.CostConstants")
-            return 2
-        changed[name] = float(value)
-    constants = CostConstants(**changed)
-    if changed:
-        print(f"constants changed: {changed}")
+    try:
+        constants = constants_with(args.set)
+    except ValueError as exc:
+        print(f"--set {exc}")
+        return 2
+    if args.set:
+        print(f"constants changed: {', '.join(args.set)}")
     try:
         cases, skipped, files = load_cases()
     except calibration.CalibrationError as exc:

@@ -67,6 +67,7 @@ from ascendopt.evaluation.reference import load_reference, run_reference
 from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_inputs
 from ascendopt.evaluation.timing import calibration
+from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS, CostConstants, constants_with
 from ascendopt.evaluation.timing.model import TimingEstimate, estimate
 from ascendopt.operators.candidate import baseline
 from ascendopt.operators.cann_open import is_arch_variant
@@ -313,8 +314,14 @@ class Runner:
     """Runs a record's case on the twin: our template, or (`open_ops`) CANN's open kernel."""
 
     def __init__(
-        self, jobs: int, work: Path, open_ops: dict[str, Path] | None = None, keep: Path | None = None
+        self,
+        jobs: int,
+        work: Path,
+        open_ops: dict[str, Path] | None = None,
+        keep: Path | None = None,
+        constants: CostConstants = DEFAULT_CONSTANTS,
     ) -> None:
+        self.constants = constants
         self.builder = Builder()
         self.limits = Limits(wall_seconds=300, cpu_seconds=300, memory_mb=8192, file_mb=4096)
         self.sem = asyncio.Semaphore(jobs)
@@ -425,7 +432,7 @@ class Runner:
             bd = run.result.block_dim
             trace = run.trace
             for s in model_socs:
-                out.est[s] = await asyncio.to_thread(estimate, trace, s, bd)
+                out.est[s] = await asyncio.to_thread(estimate, trace, s, bd, constants=self.constants)
             if self.keep is not None:
                 keep_trace(self.keep, case, model_socs[0], bd, out.correct, trace)
             for p in work.iterdir():
@@ -465,14 +472,37 @@ def resolve_open_ops(repo: Path, cases: list[Case], skipped: Counter) -> dict[st
 Row = tuple[str, str, str]  # (operator, platform, source: "templates" or the repository's name)
 
 
-def print_results(results: list[Outcome], same_kernel: bool) -> dict[str, list[float]]:
-    """One line per case; returns the ratios per (operator, platform) key `op platform`."""
+def contradicted(cases: list[Case]) -> dict[tuple, str]:
+    """Records measured clearly slower (by more than 20 %) than a record of the same operator,
+    platform and dtype with at least as many rows and as long a last dimension: more work in every
+    respect, less time. No model that charges more for more work can match both; which one is off
+    (another build, another tiling, the profiling itself) the records do not say."""
+    out: dict[tuple, str] = {}
+    for a in cases:
+        rows_a, cols_a = prod(a.x_shape[:-1]), a.x_shape[-1]
+        for b in cases:
+            if b is a or (b.op, b.platform, b.dtype) != (a.op, a.platform, a.dtype):
+                continue
+            if prod(b.x_shape[:-1]) >= rows_a and b.x_shape[-1] >= cols_a:
+                mb, ma = statistics.median(b.measured), statistics.median(a.measured)
+                if mb < 0.8 * ma:
+                    out[a.key] = f"{_fmt_shape(b.x_shape)}, more work, measures {mb:.2f}"
+                    break
+    return out
+
+
+def print_results(
+    results: list[Outcome], same_kernel: bool, contra: dict[tuple, str]
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """One line per case; returns the ratios per (operator, platform) key `op platform`: all, and
+    those of records no other record contradicts."""
     head = (
         f"{'op':11} {'shape':>16} {'dtype':>8} {'plat':>7} {'n':>4} {'bd':>3} {'measured':>9} "
         f"{'bd':>3} {'estimate':>9} {'ratio':>6}  {'bound':7} {'910B4-1':>8} {'ratio':>6}"
     )
     print(head)
     ratios: dict[str, list[float]] = {}
+    consistent: dict[str, list[float]] = {}
     for o in results:
         c = o.case
         m = statistics.median(c.measured)
@@ -488,14 +518,18 @@ def print_results(results: list[Outcome], same_kernel: bool) -> dict[str, list[f
         e = o.est[primary]
         ratio = e.duration_us / m
         ratios.setdefault(f"{c.op} {c.platform}", []).append(ratio)
+        if c.key not in contra:
+            consistent.setdefault(f"{c.op} {c.platform}", []).append(ratio)
         line += f"{o.block_dim:3} {e.duration_us:9.2f} {ratio:6.2f}  {e.bound:7}"
         if "Ascend910B4-1" in o.est:
             e4 = o.est["Ascend910B4-1"]
             line += f" {e4.duration_us:8.2f} {e4.duration_us / m:6.2f}"
         if not o.correct:
             line += f"  (not correct: {o.flaw})" if same_kernel else "  (our output WRONG or sanitizer error)"
+        if c.key in contra:
+            line += f"  (contradicted: {contra[c.key]})"
         print(line)
-    return ratios
+    return ratios, consistent
 
 
 def _stats(rs: list[float]) -> str:
@@ -503,7 +537,9 @@ def _stats(rs: list[float]) -> str:
     return f"{len(rs):5} {dev:8.0f} % {_share(rs, 0.25):10.0f} % {statistics.median(rs):8.2f}"
 
 
-def print_table(table: dict[str, dict[str, list[float]]]) -> None:
+def print_table(
+    table: dict[str, dict[str, list[float]]], consistent: dict[str, dict[str, list[float]]]
+) -> None:
     """The fidelity table: operator × platform × source, fitted-on rows marked, held-out totals per source."""
     print(
         f"{'operator':11} {'platform':8} {'source':12} {'set':8} {'cases':>5} {'|r-1| med':>10} "
@@ -520,6 +556,11 @@ def print_table(table: dict[str, dict[str, list[float]]]) -> None:
             print(f"{'all':11} {'':8} {source:12} {'held out':8} {_stats(held)}")
         if every and len(every) > len(held):
             print(f"{'all':11} {'':8} {source:12} {'all':8} {_stats(every)}")
+        kept = [r for k, rs in consistent[source].items() if tuple(k.split()) not in FITTED_ON for r in rs]
+        if kept and len(kept) < len(held):
+            print(
+                f"{'all':11} {'':8} {source:12} {'held out':8} {_stats(kept)}  without contradicted records"
+            )
 
 
 def keep_trace(keep: Path, case: Case, soc: str, block_dim: int, correct: bool, trace: Path) -> None:
@@ -545,12 +586,19 @@ async def run_pass(
     args: argparse.Namespace, cases: list[Case], open_ops: dict[str, Path] | None, keep: Path | None
 ) -> list[Outcome]:
     with tempfile.TemporaryDirectory(prefix="ascendopt-fidelity-") as tmp:
-        r = Runner(args.jobs, Path(tmp), open_ops, keep)
+        r = Runner(args.jobs, Path(tmp), open_ops, keep, constants_with(args.set))
         return list(await asyncio.gather(*(r.run(c) for c in cases)))
 
 
 async def amain(args: argparse.Namespace) -> int:
     ops = set(args.ops.split(",")) if args.ops else None
+    try:
+        constants_with(args.set)
+    except ValueError as exc:
+        print(f"--set {exc}")
+        return 2
+    if args.set:
+        print(f"constants changed: {', '.join(args.set)}")
     try:
         cases, skipped, files = load_cases(ops)
     except calibration.CalibrationError as exc:
@@ -559,6 +607,7 @@ async def amain(args: argparse.Namespace) -> int:
     if not files:
         print(f"no *profiling*.csv under {calibration.profiling_dir()}")
         return 1
+    contra = contradicted(cases)  # over every record, the large ones too
     big = [c for c in cases if c.elems > args.max_elems]
     cases = [c for c in cases if c.elems <= args.max_elems]
     cases.sort(key=lambda c: (RANK.index(c.op), c.platform, c.dtype, c.elems))
@@ -566,6 +615,7 @@ async def amain(args: argparse.Namespace) -> int:
     print("records:", ", ".join(str(f.relative_to(calibration.profiling_dir())) for f in files))
     start = time.perf_counter()
     table: dict[str, dict[str, list[float]]] = {}
+    consistent: dict[str, dict[str, list[float]]] = {}
     failed = 0
     runs = 0
     # Each repository is its own pass over the same records, so their kernels can be compared.
@@ -596,7 +646,7 @@ async def amain(args: argparse.Namespace) -> int:
         results = await run_pass(args, mine, open_ops, keep)
         runs += len(results)
         failed += sum(1 for o in results if o.error or not o.est)
-        table[source] = print_results(results, open_ops is not None)
+        table[source], consistent[source] = print_results(results, open_ops is not None, contra)
     wall = time.perf_counter() - start
     compared = {c.op for c in cases if any(oo is None or c.op in oo for _, oo in passes)}
     big = [c for c in big if c.op in compared]
@@ -606,7 +656,7 @@ async def amain(args: argparse.Namespace) -> int:
         f"FIDELITY (ratio r = estimate / measured; platform's own SoC model; 'fitted': records a constant "
         f"was fitted on: {fitted}):"
     )
-    print_table(table)
+    print_table(table, consistent)
     print(
         "("
         + (
@@ -639,6 +689,13 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--max-elems", type=int, default=16 * 1024 * 1024)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="estimate with a cost constant changed (costs.CostConstants; repeatable)",
+    )
     ap.add_argument(
         "--keep-traces",
         type=Path,

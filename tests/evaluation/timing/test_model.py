@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ascendopt.evaluation.timing import calibration, synth
-from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS, CostConstants
+from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS, CostConstants, constants_with
 from ascendopt.evaluation.timing.model import TimingEstimate, classify_bound, estimate
 from ascendopt.evaluation.timing.trace import TraceFormatError
 
@@ -286,3 +286,13 @@ def test_the_first_waves_blocks_start_one_dispatch_apart(tmp_path: Path) -> None
     two_at_once = estimate(waves, SOC, 80, constants=CostConstants(block_dispatch_us=0.0))
     assert two.waves == 2
     assert two.duration_us - two_at_once.duration_us == pytest.approx(39 * delta, rel=0.05)
+
+
+def test_benchmark_overrides_name_what_is_wrong() -> None:
+    c = constants_with(["block_dispatch_us=0", "pipe_barrier_cycles=64"])
+    assert (c.block_dispatch_us, c.pipe_barrier_cycles) == (0.0, 64.0)
+    assert c.launch_overhead_us == DEFAULT_CONSTANTS.launch_overhead_us
+    with pytest.raises(ValueError, match="no_such is not a constant"):
+        constants_with(["no_such=1"])
+    with pytest.raises(ValueError, match="'fast' is not a number"):
+        constants_with(["launch_overhead_us=fast"])

@@ -60,6 +60,22 @@ class CostConstants(BaseModel):
 
 DEFAULT_CONSTANTS = CostConstants()
 
+
+def constants_with(overrides: list[str]) -> CostConstants:
+    """The default constants with `NAME=VALUE` overrides (the benchmarks' `--set`); ValueError names
+    an unknown constant or a value that is not a number."""
+    changed: dict[str, float] = {}
+    for item in overrides:
+        name, _, value = item.partition("=")
+        if name not in CostConstants.model_fields:
+            raise ValueError(f"{item}: {name} is not a constant of costs.CostConstants")
+        try:
+            changed[name] = float(value)
+        except ValueError:
+            raise ValueError(f"{item}: {value!r} is not a number") from None
+    return CostConstants(**changed)
+
+
 MAX_REPEAT = 255  # one vector instruction repeats at most 255 times; APIs loop beyond that
 
 # AscendC API (as it appears in the trace) -> msopmodeling vector intrinsics executed,
