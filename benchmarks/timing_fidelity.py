@@ -33,12 +33,25 @@ model's own error. Prints figures; asserts nothing.
 
 runs CANN's OWN open-source kernels instead (the user's checkout of ops-nn / ops-math /
 cann-ops: each record's operator is looked up there by its folder name, e.g.
-`norm/rms_norm`, and built where it sits, with its own tiling program), so the ratio is
-the timing model's error alone: same kernel, same tiling, same shapes. Only operators
-whose open kernel has a 910B variant can be compared (the others are listed with the
-reason); the spec (tensors, dtypes, attrs) and the NumPy reference come from the tables
-below, written from the operators' documented signatures. Nothing of the checkout is
-copied or written.
+`norm/rms_norm` or cann-ops' `src/norm/rms_norm`, and built where it sits, with its own
+tiling program), so the ratio is the timing model's error alone: same kernel, same
+tiling, same shapes. Each repository is its own pass over the same records, and the
+closing table is operator × platform × repository, so the repositories' versions of a
+kernel can be compared. Only operators whose open kernel has a 910B variant can be
+compared (the others are listed with the reason); the spec (tensors, dtypes, attrs) and
+the NumPy reference come from the tables below, written from the operators' documented
+signatures. Nothing of the checkout is copied or written.
+
+A record measured more than 20 % faster than a record of the same operator, platform and
+dtype with no more rows and no longer a last dimension "contradicts" it (as much data or more
+in every respect, less time). The twin runs each record's own tiling, so a contradiction is
+explained where the two take different tiling keys (`key` column: another kernel path) and
+is suspect where they take the same one; the held-out figure is printed with and without
+the contradicted records.
+
+--set NAME=VALUE estimates with a cost constant changed (a before/after comparison);
+--keep-traces DIR keeps every case's trace with its measurement, which
+benchmarks/timing_fit.py fits constants on.
 """
 
 from __future__ import annotations
@@ -216,6 +229,7 @@ class Case:
 class Outcome:
     case: Case
     block_dim: int | None = None
+    tiling_key: int | None = None  # the key the tiling program chose on the twin
     est: dict[str, TimingEstimate] = field(default_factory=dict)  # soc -> estimate
     correct: bool = False
     flaw: str = ""  # why not correct: the first output off the reference, or the first sanitizer error
@@ -401,6 +415,7 @@ class Runner:
                 trace=True,
             )
             out.block_dim = run.result.block_dim
+            out.tiling_key = run.result.tiling_key
             if run.error or run.trace is None or not run.result.block_dim:
                 fatal = next((f for f in run.findings if f.severity == "error"), None)
                 out.error = (run.error or "no trace") + (
@@ -474,9 +489,9 @@ Row = tuple[str, str, str]  # (operator, platform, source: "templates" or the re
 
 def contradicted(cases: list[Case]) -> dict[tuple, str]:
     """Records measured clearly slower (by more than 20 %) than a record of the same operator,
-    platform and dtype with at least as many rows and as long a last dimension: more work in every
-    respect, less time. No model that charges more for more work can match both; which one is off
-    (another build, another tiling, the profiling itself) the records do not say."""
+    platform and dtype with at least as many rows and as long a last dimension: more data in every
+    respect, less time. Explained where the kernel takes another path (tiling key) for the two;
+    otherwise which one is off (another build, the profiling itself) the records do not say."""
     out: dict[tuple, str] = {}
     for a in cases:
         rows_a, cols_a = prod(a.x_shape[:-1]), a.x_shape[-1]
@@ -486,7 +501,7 @@ def contradicted(cases: list[Case]) -> dict[tuple, str]:
             if prod(b.x_shape[:-1]) >= rows_a and b.x_shape[-1] >= cols_a:
                 mb, ma = statistics.median(b.measured), statistics.median(a.measured)
                 if mb < 0.8 * ma:
-                    out[a.key] = f"{_fmt_shape(b.x_shape)}, more work, measures {mb:.2f}"
+                    out[a.key] = f"{_fmt_shape(b.x_shape)}, more data, measures {mb:.2f}"
                     break
     return out
 
@@ -498,7 +513,7 @@ def print_results(
     those of records no other record contradicts."""
     head = (
         f"{'op':11} {'shape':>16} {'dtype':>8} {'plat':>7} {'n':>4} {'bd':>3} {'measured':>9} "
-        f"{'bd':>3} {'estimate':>9} {'ratio':>6}  {'bound':7} {'910B4-1':>8} {'ratio':>6}"
+        f"{'bd':>3} {'key':>4} {'estimate':>9} {'ratio':>6}  {'bound':7} {'910B4-1':>8} {'ratio':>6}"
     )
     print(head)
     ratios: dict[str, list[float]] = {}
@@ -520,7 +535,8 @@ def print_results(
         ratios.setdefault(f"{c.op} {c.platform}", []).append(ratio)
         if c.key not in contra:
             consistent.setdefault(f"{c.op} {c.platform}", []).append(ratio)
-        line += f"{o.block_dim:3} {e.duration_us:9.2f} {ratio:6.2f}  {e.bound:7}"
+        key = "-" if o.tiling_key is None else str(o.tiling_key)
+        line += f"{o.block_dim:3} {key:>4} {e.duration_us:9.2f} {ratio:6.2f}  {e.bound:7}"
         if "Ascend910B4-1" in o.est:
             e4 = o.est["Ascend910B4-1"]
             line += f" {e4.duration_us:8.2f} {e4.duration_us / m:6.2f}"
