@@ -71,20 +71,28 @@ async def main() -> None:
                 same &= ev_local.correct == ev_ssh.correct and strip(ev_local) == strip(ev_ssh)
             ml, mr = statistics.median(lt), statistics.median(rt)
             overheads.append(mr - ml)
-            print(f"{name:24} {len(ev_ssh.cases):>5} {ml * 1e3:>9.0f} {mr * 1e3:>9.0f} "
-                  f"{(mr - ml) * 1e3:>12.0f}  {'yes' if same else 'NO'}")
-        print(f"median SSH overhead per evaluation: {statistics.median(overheads) * 1e3:.0f} ms "
-              f"({args.runs} warm runs per template, loopback, 2 cores)")
+            print(
+                f"{name:24} {len(ev_ssh.cases):>5} {ml * 1e3:>9.0f} {mr * 1e3:>9.0f} "
+                f"{(mr - ml) * 1e3:>12.0f}  {'yes' if same else 'NO'}"
+            )
+        print(
+            f"median SSH overhead per evaluation: {statistics.median(overheads) * 1e3:.0f} ms "
+            f"({args.runs} warm runs per template, loopback, 2 cores)"
+        )
         runner = remote.pool.hosts[0].runner
         await remote.close()
         stats, seen = runner.stats, runner.transport.stats  # type: ignore[attr-defined]
-        print(f"uploaded {stats.uploaded_files} files / {stats.uploaded_bytes / 1e6:.1f} MB, "
-              f"skipped {stats.skipped_files} already on the host")
+        print(
+            f"uploaded {stats.uploaded_files} files / {stats.uploaded_bytes / 1e6:.1f} MB, "
+            f"skipped {stats.skipped_files} already on the host"
+        )
         peaks = server.peak_sessions()
-        print(f"client: {seen.connects} connection(s), at most {seen.peak_channels} channels open on one, "
-              f"{seen.refused} refused; server log: {server.connections()} login(s), at most "
-              f"{max(peaks.values(), default=0)} sessions at once on one connection "
-              f"(MaxSessions 10), {server.refusals()} 'no more sessions'")
+        print(
+            f"client: {seen.connects} connection(s), at most {seen.peak_channels} channels open on one, "
+            f"{seen.refused} refused; server log: {server.connections()} login(s), at most "
+            f"{max(peaks.values(), default=0)} sessions at once on one connection "
+            f"(MaxSessions 10), {server.refusals()} 'no more sessions'"
+        )
     finally:
         server.cleanup()
 

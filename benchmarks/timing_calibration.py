@@ -29,6 +29,7 @@ from math import prod
 from pathlib import Path
 
 from ascendopt.evaluation.timing import calibration, synth
+from ascendopt.evaluation.timing.costs import constants_with
 from ascendopt.evaluation.timing.model import estimate
 
 TORCH = {
@@ -77,8 +78,22 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--soc", default="Ascend910B4")
     ap.add_argument("--also", default="Ascend910B4-1", help="second SoC model to compare ('' for none)")
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="evaluate with a cost constant changed (costs.CostConstants; repeatable)",
+    )
     args = ap.parse_args()
     socs = [args.soc] + ([args.also] if args.also else [])
+    try:
+        constants = constants_with(args.set)
+    except ValueError as exc:
+        print(f"--set {exc}")
+        return 2
+    if args.set:
+        print(f"constants changed: {', '.join(args.set)}")
     try:
         cases, skipped, files = load_cases()
     except calibration.CalibrationError as exc:
@@ -120,7 +135,7 @@ def main() -> int:
             bound = ""
             for s in socs:
                 t0 = time.perf_counter()
-                est = estimate(path, s, bd)
+                est = estimate(path, s, bd, constants=constants)
                 wall.append(time.perf_counter() - t0)
                 err = (est.duration_us - measured) / measured * 100
                 errs[s].append(abs(err))

@@ -33,12 +33,25 @@ model's own error. Prints figures; asserts nothing.
 
 runs CANN's OWN open-source kernels instead (the user's checkout of ops-nn / ops-math /
 cann-ops: each record's operator is looked up there by its folder name, e.g.
-`norm/rms_norm`, and built where it sits, with its own tiling program), so the ratio is
-the timing model's error alone: same kernel, same tiling, same shapes. Only operators
-whose open kernel has a 910B variant can be compared (the others are listed with the
-reason); the spec (tensors, dtypes, attrs) and the NumPy reference come from the tables
-below, written from the operators' documented signatures. Nothing of the checkout is
-copied or written.
+`norm/rms_norm` or cann-ops' `src/norm/rms_norm`, and built where it sits, with its own
+tiling program), so the ratio is the timing model's error alone: same kernel, same
+tiling, same shapes. Each repository is its own pass over the same records, and the
+closing table is operator × platform × repository, so the repositories' versions of a
+kernel can be compared. Only operators whose open kernel has a 910B variant can be
+compared (the others are listed with the reason); the spec (tensors, dtypes, attrs) and
+the NumPy reference come from the tables below, written from the operators' documented
+signatures. Nothing of the checkout is copied or written.
+
+A record measured more than 20 % faster than a record of the same operator, platform and
+dtype with no more rows and no longer a last dimension "contradicts" it (as much data or more
+in every respect, less time). The twin runs each record's own tiling, so a contradiction is
+explained where the two take different tiling keys (`key` column: another kernel path) and
+is suspect where they take the same one; the held-out figure is printed with and without
+the contradicted records.
+
+--set NAME=VALUE estimates with a cost constant changed (a before/after comparison);
+--keep-traces DIR keeps every case's trace with its measurement, which
+benchmarks/timing_fit.py fits constants on.
 """
 
 from __future__ import annotations
@@ -47,6 +60,8 @@ import argparse
 import ast
 import asyncio
 import csv
+import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -65,6 +80,7 @@ from ascendopt.evaluation.reference import load_reference, run_reference
 from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_inputs
 from ascendopt.evaluation.timing import calibration
+from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS, CostConstants, constants_with
 from ascendopt.evaluation.timing.model import TimingEstimate, estimate
 from ascendopt.operators.candidate import baseline
 from ascendopt.operators.cann_open import is_arch_variant
@@ -213,6 +229,7 @@ class Case:
 class Outcome:
     case: Case
     block_dim: int | None = None
+    tiling_key: int | None = None  # the key the tiling program chose on the twin
     est: dict[str, TimingEstimate] = field(default_factory=dict)  # soc -> estimate
     correct: bool = False
     flaw: str = ""  # why not correct: the first output off the reference, or the first sanitizer error
@@ -310,12 +327,21 @@ Loaded = tuple[OperatorProject, Path, dict[str, str], Callable[..., object]]
 class Runner:
     """Runs a record's case on the twin: our template, or (`open_ops`) CANN's open kernel."""
 
-    def __init__(self, jobs: int, work: Path, open_ops: dict[str, Path] | None = None) -> None:
+    def __init__(
+        self,
+        jobs: int,
+        work: Path,
+        open_ops: dict[str, Path] | None = None,
+        keep: Path | None = None,
+        constants: CostConstants = DEFAULT_CONSTANTS,
+    ) -> None:
+        self.constants = constants
         self.builder = Builder()
         self.limits = Limits(wall_seconds=300, cpu_seconds=300, memory_mb=8192, file_mb=4096)
         self.sem = asyncio.Semaphore(jobs)
         self.work = work
         self.open_ops = open_ops
+        self.keep = keep  # where each case's trace is kept, with what it was measured at (timing_fit.py)
         self.projects: dict[str, Loaded] = {}
         self.n = 0
 
@@ -389,8 +415,12 @@ class Runner:
                 trace=True,
             )
             out.block_dim = run.result.block_dim
+            out.tiling_key = run.result.tiling_key
             if run.error or run.trace is None or not run.result.block_dim:
-                out.error = run.error or "no trace"
+                fatal = next((f for f in run.findings if f.severity == "error"), None)
+                out.error = (run.error or "no trace") + (
+                    f": {fatal.kind} at {Path(fatal.file or '?').name}:{fatal.line}" if fatal else ""
+                )
                 return out
             actual = read_outputs(project, rcase, shapes, work)
             checks = [
@@ -405,15 +435,21 @@ class Runner:
             ]
             errors = [f for f in run.findings if f.severity == "error"]
             out.correct = all(c.passed for c in checks) and not errors
-            wrong = [c.name for c in checks if not c.passed]
+            wrong = [c for c in checks if not c.passed]
             if wrong:
-                out.flaw = f"{wrong[0]} off the reference"
+                w = wrong[0]
+                out.flaw = (
+                    f"{w.name} off the reference: {w.mismatches} of {prod(w.shape)} elements, "
+                    f"max rel error {w.max_rel_error:.2g}"
+                )
             elif errors:
                 out.flaw = f"{errors[0].kind} at {Path(errors[0].file or '?').name}:{errors[0].line}"
             bd = run.result.block_dim
             trace = run.trace
             for s in model_socs:
-                out.est[s] = await asyncio.to_thread(estimate, trace, s, bd)
+                out.est[s] = await asyncio.to_thread(estimate, trace, s, bd, constants=self.constants)
+            if self.keep is not None:
+                keep_trace(self.keep, case, model_socs[0], bd, out.correct, trace)
             for p in work.iterdir():
                 p.unlink()
             work.rmdir()
@@ -429,66 +465,59 @@ def _share(ratios: list[float], tol: float) -> float:
     return sum(1 for r in ratios if abs(r - 1) <= tol) / len(ratios) * 100 if ratios else 0.0
 
 
-async def amain(args: argparse.Namespace) -> int:
-    ops = set(args.ops.split(",")) if args.ops else None
-    try:
-        cases, skipped, files = load_cases(ops)
-    except calibration.CalibrationError as exc:
-        print(f"cannot read msopmodeling's profiling records: {exc}")
-        return 1
-    if not files:
-        print(f"no *profiling*.csv under {calibration.profiling_dir()}")
-        return 1
-    open_ops: dict[str, Path] | None = None
-    if args.ops_repo:
-        open_ops = {}
-        for op in sorted({c.op for c in cases}, key=RANK.index):
-            folder = OPEN_OPS[op].folder if op in OPEN_OPS else OPEN_FOLDERS.get(op, op.lower())
-            path = find_open_op(args.ops_repo, folder)
-            if path is None:
-                why = f"no {folder}/ with op_kernel/ in the given repositories"
-            elif not has_910b_kernel(path):
-                why = f"{path}: only arch35 (950) kernels, no 910B variant"
-            elif op not in OPEN_OPS:
-                why = f"{path}: no spec/reference table for {op} in this benchmark"
-            else:
-                open_ops[op] = path
+def resolve_open_ops(repo: Path, cases: list[Case], skipped: Counter) -> dict[str, Path]:
+    """The records' operators whose 910B kernel this repository has; the others go to `skipped`."""
+    open_ops: dict[str, Path] = {}
+    for op in sorted({c.op for c in cases}, key=RANK.index):
+        folder = OPEN_OPS[op].folder if op in OPEN_OPS else OPEN_FOLDERS.get(op, op.lower())
+        path = find_open_op([repo], folder)
+        if path is None:
+            why = f"no {folder}/ with op_kernel/ in {repo}"
+        elif not has_910b_kernel(path):
+            why = f"{path}: only arch35 (950) kernels, no 910B variant"
+        elif op not in OPEN_OPS:
+            why = f"{path}: no spec/reference table for {op} in this benchmark"
+        else:
+            open_ops[op] = path
+            continue
+        skipped[(op, why)] += sum(1 for c in cases if c.op == op)
+    return open_ops
+
+
+Row = tuple[str, str, str]  # (operator, platform, source: "templates" or the repository's name)
+
+
+def contradicted(cases: list[Case]) -> dict[tuple, str]:
+    """Records measured clearly slower (by more than 20 %) than a record of the same operator,
+    platform and dtype with at least as many rows and as long a last dimension: more data in every
+    respect, less time. Explained where the kernel takes another path (tiling key) for the two;
+    otherwise which one is off (another build, the profiling itself) the records do not say."""
+    out: dict[tuple, str] = {}
+    for a in cases:
+        rows_a, cols_a = prod(a.x_shape[:-1]), a.x_shape[-1]
+        for b in cases:
+            if b is a or (b.op, b.platform, b.dtype) != (a.op, a.platform, a.dtype):
                 continue
-            n = sum(1 for c in cases if c.op == op)
-            skipped[(op, why)] += n
-        cases = [c for c in cases if c.op in open_ops]
-    big = [c for c in cases if c.elems > args.max_elems]
-    cases = [c for c in cases if c.elems <= args.max_elems]
-    cases.sort(key=lambda c: (RANK.index(c.op), c.platform, c.dtype, c.elems))
-    if open_ops is not None:
-        print(
-            "SAME KERNEL: CANN's own open-source kernel and tiling program, built where it sits, at the\n"
-            "      record's shape; a ratio is the timing model's error alone. Kernels used:"
-        )
-        for op, path in open_ops.items():
-            print(f"      {op}: {path}")
-    else:
-        print(
-            "NOTE: this compares OUR template's ESTIMATED time with THEIR (CANN's) kernel's MEASURED time;\n"
-            "      a ratio mixes the quality of our kernel vs CANN's with the timing model's own error."
-        )
-    print("(their block dim and measured µs; our block dim and estimated µs; ratio = estimate / measured)")
-    print("records:", ", ".join(str(f.relative_to(calibration.profiling_dir())) for f in files))
-    print()
-    start = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="ascendopt-fidelity-") as tmp:
-        r = Runner(args.jobs, Path(tmp), open_ops)
-        results = await asyncio.gather(*(r.run(c) for c in cases))
-    wall = time.perf_counter() - start
+            if prod(b.x_shape[:-1]) >= rows_a and b.x_shape[-1] >= cols_a:
+                mb, ma = statistics.median(b.measured), statistics.median(a.measured)
+                if mb < 0.8 * ma:
+                    out[a.key] = f"{_fmt_shape(b.x_shape)}, more data, measures {mb:.2f}"
+                    break
+    return out
+
+
+def print_results(
+    results: list[Outcome], same_kernel: bool, contra: dict[tuple, str]
+) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """One line per case; returns the ratios per (operator, platform) key `op platform`: all, and
+    those of records no other record contradicts."""
     head = (
         f"{'op':11} {'shape':>16} {'dtype':>8} {'plat':>7} {'n':>4} {'bd':>3} {'measured':>9} "
-        f"{'bd':>3} {'estimate':>9} {'ratio':>6}  {'bound':7} {'910B4-1':>8} {'ratio':>6}"
+        f"{'bd':>3} {'key':>4} {'estimate':>9} {'ratio':>6}  {'bound':7} {'910B4-1':>8} {'ratio':>6}"
     )
     print(head)
-    by_op: dict[str, list[float]] = {}
-    by_op_b4: dict[str, list[float]] = {}
-    held_out: list[float] = []
-    failed = []
+    ratios: dict[str, list[float]] = {}
+    consistent: dict[str, list[float]] = {}
     for o in results:
         c = o.case
         m = statistics.median(c.measured)
@@ -499,72 +528,176 @@ async def amain(args: argparse.Namespace) -> int:
         )
         if o.error or not o.est:
             print(line + f"{o.block_dim or '-':>3} failed: {o.error}")
-            failed.append(o)
             continue
         primary = "Ascend910B1" if c.platform == "910B1" else "Ascend910B4"
         e = o.est[primary]
         ratio = e.duration_us / m
-        by_op.setdefault(c.op, []).append(ratio)
-        if (c.op, c.platform) not in FITTED_ON:
-            held_out.append(ratio)
-        line += f"{o.block_dim:3} {e.duration_us:9.2f} {ratio:6.2f}  {e.bound:7}"
+        ratios.setdefault(f"{c.op} {c.platform}", []).append(ratio)
+        if c.key not in contra:
+            consistent.setdefault(f"{c.op} {c.platform}", []).append(ratio)
+        key = "-" if o.tiling_key is None else str(o.tiling_key)
+        line += f"{o.block_dim:3} {key:>4} {e.duration_us:9.2f} {ratio:6.2f}  {e.bound:7}"
         if "Ascend910B4-1" in o.est:
             e4 = o.est["Ascend910B4-1"]
-            by_op_b4.setdefault(c.op, []).append(e4.duration_us / m)
             line += f" {e4.duration_us:8.2f} {e4.duration_us / m:6.2f}"
         if not o.correct:
-            line += f"  (not correct: {o.flaw})" if open_ops else "  (our output WRONG or sanitizer error)"
+            line += f"  (not correct: {o.flaw})" if same_kernel else "  (our output WRONG or sanitizer error)"
+        if c.key in contra:
+            line += f"  (contradicted: {contra[c.key]})"
         print(line)
-    print()
-    print("per operator (ratio = our estimate / CANN measured; platform's own SoC model):")
+    return ratios, consistent
+
+
+def _stats(rs: list[float]) -> str:
+    dev = statistics.median(abs(x - 1) for x in rs) * 100
+    return f"{len(rs):5} {dev:8.0f} % {_share(rs, 0.25):10.0f} % {statistics.median(rs):8.2f}"
+
+
+def print_table(
+    table: dict[str, dict[str, list[float]]], consistent: dict[str, dict[str, list[float]]]
+) -> None:
+    """The fidelity table: operator × platform × source, fitted-on rows marked, held-out totals per source."""
     print(
-        f"{'op':11} {'cases':>5} {'median ratio':>12} {'within ±25%':>11} {'within ±50%':>11}"
-        "   910B4-1 model: median"
+        f"{'operator':11} {'platform':8} {'source':12} {'set':8} {'cases':>5} {'|r-1| med':>10} "
+        f"{'within 25%':>11} {'med ratio':>8}"
     )
-    ordered = sorted(by_op, key=RANK.index)
-    everything: list[float] = []
-    for op in ordered:
-        rs = by_op[op]
-        everything += rs
-        b4 = by_op_b4.get(op)
-        extra = f"{statistics.median(b4):6.2f}" if b4 else "     -"
-        print(
-            f"{op:11} {len(rs):5} {statistics.median(rs):12.2f} {_share(rs, 0.25):10.0f}% "
-            f"{_share(rs, 0.5):10.0f}%   {extra}"
-        )
-    if everything:
-        dev = statistics.median(abs(x - 1) for x in everything)
-        print(
-            f"\nSUMMARY: {len(everything)} cases, median |ratio-1| = {dev * 100:.0f} %, "
-            f"median ratio {statistics.median(everything):.2f}, "
-            f"within ±25 %: {_share(everything, 0.25):.0f} %, "
-            f"within ±50 %: {_share(everything, 0.5):.0f} %  "
-            + (
-                "(CANN's kernel estimated vs CANN's kernel measured: the model's error)"
-                if open_ops is not None
-                else "(OUR kernel's estimate vs CANN's kernel's measurement: kernel quality + model error)"
+    for source, ratios in table.items():
+        for key in sorted(ratios, key=lambda k: (RANK.index(k.split()[0]), k)):
+            op, plat = key.split()
+            fitted = "fitted" if (op, plat) in FITTED_ON else "held out"
+            print(f"{op:11} {plat:8} {source:12} {fitted:8} {_stats(ratios[key])}")
+        held = [r for k, rs in ratios.items() if tuple(k.split()) not in FITTED_ON for r in rs]
+        every = [r for rs in ratios.values() for r in rs]
+        if held:
+            print(f"{'all':11} {'':8} {source:12} {'held out':8} {_stats(held)}")
+        if every and len(every) > len(held):
+            print(f"{'all':11} {'':8} {source:12} {'all':8} {_stats(every)}")
+        kept = [r for k, rs in consistent[source].items() if tuple(k.split()) not in FITTED_ON for r in rs]
+        if kept and len(kept) < len(held):
+            print(
+                f"{'all':11} {'':8} {source:12} {'held out':8} {_stats(kept)}  without contradicted records"
             )
+
+
+def keep_trace(keep: Path, case: Case, soc: str, block_dim: int, correct: bool, trace: Path) -> None:
+    """The case's trace and a `<name>.json` beside it: the record's measurement and the SoC model to use."""
+    keep.mkdir(parents=True, exist_ok=True)
+    name = f"{case.op}_{_fmt_shape(case.x_shape)}_{case.dtype}_{case.platform}"
+    shutil.copyfile(trace, keep / f"{name}.jsonl")
+    meta = {
+        "op": case.op,
+        "platform": case.platform,
+        "shape": case.x_shape,
+        "dtype": case.dtype,
+        "soc": soc,
+        "block_dim": block_dim,
+        "measured_us": statistics.median(case.measured),
+        "records": len(case.measured),
+        "correct": correct,
+    }
+    (keep / f"{name}.json").write_text(json.dumps(meta), encoding="utf-8")
+
+
+async def run_pass(
+    args: argparse.Namespace, cases: list[Case], open_ops: dict[str, Path] | None, keep: Path | None
+) -> list[Outcome]:
+    with tempfile.TemporaryDirectory(prefix="ascendopt-fidelity-") as tmp:
+        r = Runner(args.jobs, Path(tmp), open_ops, keep, constants_with(args.set))
+        return list(await asyncio.gather(*(r.run(c) for c in cases)))
+
+
+async def amain(args: argparse.Namespace) -> int:
+    ops = set(args.ops.split(",")) if args.ops else None
+    try:
+        constants_with(args.set)
+    except ValueError as exc:
+        print(f"--set {exc}")
+        return 2
+    if args.set:
+        print(f"constants changed: {', '.join(args.set)}")
+    try:
+        cases, skipped, files = load_cases(ops)
+    except calibration.CalibrationError as exc:
+        print(f"cannot read msopmodeling's profiling records: {exc}")
+        return 1
+    if not files:
+        print(f"no *profiling*.csv under {calibration.profiling_dir()}")
+        return 1
+    contra = contradicted(cases)  # over every record, the large ones too
+    big = [c for c in cases if c.elems > args.max_elems]
+    cases = [c for c in cases if c.elems <= args.max_elems]
+    cases.sort(key=lambda c: (RANK.index(c.op), c.platform, c.dtype, c.elems))
+    print("(their block dim and measured µs; our block dim and estimated µs; ratio = estimate / measured)")
+    print("records:", ", ".join(str(f.relative_to(calibration.profiling_dir())) for f in files))
+    start = time.perf_counter()
+    table: dict[str, dict[str, list[float]]] = {}
+    consistent: dict[str, dict[str, list[float]]] = {}
+    failed = 0
+    runs = 0
+    # Each repository is its own pass over the same records, so their kernels can be compared.
+    passes: list[tuple[str, dict[str, Path] | None]] = []
+    per_repo_skips: dict[str, Counter] = {}
+    for repo in args.ops_repo:
+        skip: Counter = Counter()
+        passes.append((repo.name, resolve_open_ops(repo, cases, skip)))
+        per_repo_skips[repo.name] = skip
+    if not args.ops_repo:
+        passes.append(("templates", None))
+    for source, open_ops in passes:
+        mine = [c for c in cases if open_ops is None or c.op in open_ops]
+        print()
+        if open_ops is not None:
+            print(
+                f"== {source}. SAME KERNEL: CANN's own open-source kernel and tiling program, built where\n"
+                "   it sits, at the record's shape; a ratio is the timing model's error alone. Kernels used:"
+            )
+            for op, path in open_ops.items():
+                print(f"      {op}: {path}")
+        else:
+            print(
+                "NOTE: this compares OUR template's ESTIMATED time with THEIR (CANN's) kernel's MEASURED\n"
+                "      time; a ratio mixes the quality of our kernel vs CANN's with the model's own error."
+            )
+        keep = args.keep_traces / source if args.keep_traces else None
+        results = await run_pass(args, mine, open_ops, keep)
+        runs += len(results)
+        failed += sum(1 for o in results if o.error or not o.est)
+        table[source], consistent[source] = print_results(results, open_ops is not None, contra)
+    wall = time.perf_counter() - start
+    compared = {c.op for c in cases if any(oo is None or c.op in oo for _, oo in passes)}
+    big = [c for c in big if c.op in compared]
+    print()
+    fitted = ", ".join(f"{o} {p}" for o, p in sorted(FITTED_ON))
+    print(
+        f"FIDELITY (ratio r = estimate / measured; platform's own SoC model; 'fitted': records a constant "
+        f"was fitted on: {fitted}):"
+    )
+    print_table(table, consistent)
+    print(
+        "("
+        + (
+            "CANN's kernel estimated vs CANN's kernel measured: the model's error"
+            if args.ops_repo
+            else "OUR kernel's estimate vs CANN's kernel's measurement: kernel quality + model error"
         )
-    if held_out and len(held_out) < len(everything):
-        fitted = ", ".join(f"{o} {p}" for o, p in sorted(FITTED_ON))
-        dev = statistics.median(abs(x - 1) for x in held_out)
-        print(
-            f"HELD OUT (records no constant was fitted on: all but {fitted}): {len(held_out)} cases, "
-            f"median |ratio-1| = {dev * 100:.0f} %, within ±25 %: {_share(held_out, 0.25):.0f} %"
-        )
+        + ")"
+    )
     print(
         f"skipped: {len(big)} cases above {args.max_elems} elements per tensor"
         + (f" ({', '.join(f'{c.op} {_fmt_shape(c.x_shape)}' for c in big)})" if big else "")
-        + f"; {len(failed)} failed to run"
+        + f"; {failed} failed to run"
     )
     print(
         "not compared (distinct cases):"
-        if open_ops is not None
+        if args.ops_repo
         else "not reproducible by our templates (distinct cases):"
     )
     for (folder, why), n in sorted(skipped.items()):
         print(f"  {folder}: {why} x{n}")
-    print(f"wall time {wall:.0f} s for {len(results)} twin runs ({args.jobs} at a time)")
+    for source, skip in per_repo_skips.items():
+        for (op, why), n in sorted(skip.items()):
+            print(f"  {op} ({source}): {why} x{n}")
+    print(f"wall time {wall:.0f} s for {runs} twin runs ({args.jobs} at a time)")
     return 0
 
 
@@ -572,6 +705,19 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--max-elems", type=int, default=16 * 1024 * 1024)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="estimate with a cost constant changed (costs.CostConstants; repeatable)",
+    )
+    ap.add_argument(
+        "--keep-traces",
+        type=Path,
+        default=None,
+        help="keep each case's trace under DIR/<source>/ with its measurement (for timing_fit.py)",
+    )
     ap.add_argument("--ops", default="", help=f"comma-separated record folders ({','.join(FOLDERS)})")
     ap.add_argument(
         "--ops-repo",

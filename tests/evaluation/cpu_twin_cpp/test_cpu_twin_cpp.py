@@ -239,6 +239,10 @@ def test_reductions_counter_block_and_mask_forms(cases_runner, tmp_path):
     assert o[8:16] == (sum(x[0:8]), sum(x[8:16]), sum(x[16:20]), -1.0, -1.0, -1.0, -1.0, -1.0)
     assert list(o[16:32]) == [max(x[8 * k : 8 * k + 8]) for k in range(16)]
     assert list(o[32:40]) == [min(x[8 * k : 8 * k + 4]) for k in range(8)]
+    # RepeatReduceSum: one sum per repeat, dstRepStride in reduced elements.
+    assert o[40:43] == (sum(x[0:64]), sum(x[64:128]), -1.0)
+    # The raw vcadd on GetPhyAddr() pointers, as older CANN kernels call it, with the mask as set.
+    assert o[44:46] == (sum(x[128:192]), -1.0)
     assert o[48] == min(x[0:8]) and u32_of(z, 49) == x[0:8].index(min(x[0:8]))
     assert o[50] == min(x[0:128])
     # WholeReduceMax ORDER_VALUE_INDEX: (value, index) per repeat;

@@ -289,6 +289,8 @@ static void CaseReduce2(Ctx &c)
     BlockReduceMax(o[16], xf, 2, 64, 1, 1, 8);     // o[16..32): max of each 8-element block of x[0..128)
     uint64_t half[2] = {0x0F0F0F0F0F0F0F0Full, 0};
     BlockReduceMin(o[32], xf, 1, half, 1, 1, 8);   // o[32..40): min of the first 4 of each block of x[0..64)
+    RepeatReduceSum(o[40], xf, 2, 64, 0, 1, 1, 8);  // o[40..42): sums of x[0..64), x[64..128)
+    vcadd((__ubuf__ float *)o[44].GetPhyAddr(), (__ubuf__ float *)xf[128].GetPhyAddr(), 1, 1, 1, 8, false);  // o[44]: sum of x[128..192)
     uint64_t m8[2] = {0xFF, 0};
     ReduceMin(o[48], xf, tmp, m8, 1, 8, true);     // o[48] min of x[0..8), o[49] its index (uint32 bits)
     ReduceMin(o[50], xf, tmp, 64, 2, 8, false);    // o[50] min of x[0..128)

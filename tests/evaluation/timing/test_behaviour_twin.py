@@ -16,6 +16,7 @@ import pytest
 
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.records import Profile
+from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.candidate import KnobValue
 from ascendopt.operators.discovery import load_operator
@@ -127,8 +128,8 @@ async def test_more_blocks_help_until_the_cores_are_saturated(tmp_path: Path) ->
     for a, b in itertools.pairwise(growing):
         assert est[b] < est[a], f"{b} blocks ({est[b]:.2f} µs) not faster than {a} ({est[a]:.2f} µs)"
     assert est[32] < est[1] / 8
-    # ... then the last cores add (next to) nothing ...
-    assert est[40] == pytest.approx(est[32], rel=0.03)
+    # ... then the last cores add (next to) nothing but the later start of their blocks ...
+    assert est[40] == pytest.approx(est[32] + 8 * DEFAULT_CONSTANTS.block_dispatch_us, rel=0.03)
     # ... and blocks beyond the 40 vector cores run in a second wave: no gain.
     assert est[80] >= min(est[32], est[40])
 

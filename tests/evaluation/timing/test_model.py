@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from ascendopt.evaluation.timing import calibration, synth
-from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS
+from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS, CostConstants, constants_with
 from ascendopt.evaluation.timing.model import TimingEstimate, classify_bound, estimate
 from ascendopt.evaluation.timing.trace import TraceFormatError
 
@@ -267,3 +267,32 @@ def test_a_vector_barrier_exposes_the_write_back_once_per_instruction(tmp_path: 
     # a second barrier in a row adds only its own dispatch
     assert two.duration_us - one.duration_us < 0.2 * depth
     assert one.hot_lines[0][0].endswith(":15")  # the barrier's line is where the time goes
+
+
+def test_the_first_waves_blocks_start_one_dispatch_apart(tmp_path: Path) -> None:
+    # Tiny work per block: eight blocks on eight cores take the time of one, plus the last block's
+    # start, 7·δ after the first (the Add/Mul records: 1.3 µs at block dim 1, 2.9 at 8).
+    trace = synth.elementwise(tmp_path / "d8.jsonl", 8 * 64, "float16", 8)
+    one = estimate(synth.elementwise(tmp_path / "d1.jsonl", 64, "float16", 1), SOC, 1)
+    eight = estimate(trace, SOC, 8)
+    at_once = estimate(trace, SOC, 8, constants=CostConstants(block_dispatch_us=0.0))
+    delta = DEFAULT_CONSTANTS.block_dispatch_us
+    assert delta > 0
+    assert eight.duration_us - at_once.duration_us == pytest.approx(7 * delta, rel=0.05)
+    assert at_once.duration_us == pytest.approx(one.duration_us, abs=0.05)
+    # Blocks of a second wave start when their core is free: the stagger is paid once per launch.
+    waves = synth.elementwise(tmp_path / "d80.jsonl", 80 * 64, "float16", 80)
+    two = estimate(waves, SOC, 80)
+    two_at_once = estimate(waves, SOC, 80, constants=CostConstants(block_dispatch_us=0.0))
+    assert two.waves == 2
+    assert two.duration_us - two_at_once.duration_us == pytest.approx(39 * delta, rel=0.05)
+
+
+def test_benchmark_overrides_name_what_is_wrong() -> None:
+    c = constants_with(["block_dispatch_us=0", "pipe_barrier_cycles=64"])
+    assert (c.block_dispatch_us, c.pipe_barrier_cycles) == (0.0, 64.0)
+    assert c.launch_overhead_us == DEFAULT_CONSTANTS.launch_overhead_us
+    with pytest.raises(ValueError, match="no_such is not a constant"):
+        constants_with(["no_such=1"])
+    with pytest.raises(ValueError, match="'fast' is not a number"):
+        constants_with(["launch_overhead_us=fast"])

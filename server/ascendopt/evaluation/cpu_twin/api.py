@@ -73,7 +73,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(
         _H + "vec_reduce.h",
         "vector",
-        "ReduceSum ReduceMax ReduceMin WholeReduceSum WholeReduceMax WholeReduceMin "
+        "ReduceSum ReduceMax ReduceMin WholeReduceSum RepeatReduceSum WholeReduceMax WholeReduceMin "
         "BlockReduceSum BlockReduceMax BlockReduceMin",
     )
     + _family(_H + "vec_brcb.h", "vector", "Brcb")

@@ -274,9 +274,9 @@ class Builder:
             # CANN generates the kernel's view of the host tiling struct for GET_TILING_DATA; a
             # kernel that copies the tiling into a struct of its own (op_kernel/*_tiling.h, often
             # under the same include guard as op_host's) must not see op_host's header.
-            include_tiling = ["-include", tiling_data]
-            if project.layout == "cann_open":
-                include_tiling += ["-include", "ascendopt_twin/tiling_global.h"]
+            # The struct is global in CANN's generated view, and kernels name it so (cann-ops'
+            # msopgen-style rms_norm: `const RMSNormTilingData *tiling`).
+            include_tiling = ["-include", tiling_data, "-include", "ascendopt_twin/tiling_global.h"]
         declared = any("ASCENDC_TPL_ARGS_DECL" in t for t in files.values())
         shim = entry_shim(project, tiling_key_declared=declared)
         key = _digest(

@@ -18,8 +18,16 @@ class CostConstants(BaseModel):
     # Kernel launch: task dispatch, AI-core start, end-of-task report. msopmodeling's
     # measured CANN Add/Mul records on 910B4 with <= 1 KB per tensor and block_dim 1
     # take 1.28-1.48 µs (median Task Duration); this model puts ~0.3-0.4 µs of that
-    # in the kernel body, which leaves ~1 µs of fixed cost per launch.
-    launch_overhead_us: float = 1.0
+    # in the kernel body, which leaves ~1 µs of fixed cost per launch. FITTED with
+    # block_dispatch_us (grid 0.8-1.2 × 0-0.15 µs) on those 31 Add/Mul records
+    # (timing_calibration.py --set): median error 17.9 % → 13.2 %, mean 30.4 → 24.0 %.
+    launch_overhead_us: float = 1.1
+    # Block dispatch: the task scheduler starts a launch's blocks on their cores one after
+    # another, so block c of the first wave starts c·δ after block 0. FITTED with
+    # launch_overhead_us on the same Add/Mul records (benchmarks/timing_calibration.py
+    # --set): their small cases take 1.3-1.5 µs at block dim 1 but 2.0 at 4, 2.9 at 8 and
+    # 3.2-5.5 at 32-38 blocks for the same tiny work per block.
+    block_dispatch_us: float = 0.04
     # Fixed cost of one MTE instruction (descriptor set-up, first-beat latency),
     # paid on the MTE pipe in addition to bytes / bandwidth. ~100 cycles: small
     # enough that a 16 KB tile stays bandwidth-bound, large enough that thousands
@@ -30,12 +38,13 @@ class CostConstants(BaseModel):
     scalar_issue_cycles: float = 16.0
     # PipeBarrier<PIPE_V>: the next vector instruction waits until the last one has
     # written back, this many cycles after it started (vector pipeline depth; an
-    # instruction whose issue takes longer exposes nothing). FITTED (grid 0..448,
-    # step 32) on the three 910B1 RmsNorm records of msopmodeling (CANN's open kernel
-    # run on the twin: 12-62 barriers per block, measured 3.1-4.7 µs); the 910B4
-    # RmsNorm/AddRmsNorm records are held out (benchmarks/timing_fidelity.py
-    # --ops-repo). The Add/Mul records have no barriers, so they do not see it.
-    pipe_barrier_cycles: float = 128.0
+    # instruction whose issue takes longer exposes nothing). FITTED on the three 910B1
+    # RmsNorm records of msopmodeling (ops-nn's open kernel run on the twin: 12-62
+    # barriers per block, measured 3.1-4.7 µs; benchmarks/timing_fit.py, grid 0-256,
+    # after the launch terms above: 128 → 112); the 910B4 RmsNorm/AddRmsNorm records
+    # are held out (benchmarks/timing_fidelity.py --ops-repo). The Add/Mul records have
+    # no barriers, so they do not see it.
+    pipe_barrier_cycles: float = 112.0
     # Work of an API call on the S pipe itself (GetValue/SetValue go through the
     # scalar unit's UB port and are ordered with the vector pipe).
     scalar_op_cycles: float = 24.0
@@ -50,6 +59,22 @@ class CostConstants(BaseModel):
 
 
 DEFAULT_CONSTANTS = CostConstants()
+
+
+def constants_with(overrides: list[str]) -> CostConstants:
+    """The default constants with `NAME=VALUE` overrides (the benchmarks' `--set`); ValueError names
+    an unknown constant or a value that is not a number."""
+    changed: dict[str, float] = {}
+    for item in overrides:
+        name, _, value = item.partition("=")
+        if name not in CostConstants.model_fields:
+            raise ValueError(f"{item}: {name} is not a constant of costs.CostConstants")
+        try:
+            changed[name] = float(value)
+        except ValueError:
+            raise ValueError(f"{item}: {value!r} is not a number") from None
+    return CostConstants(**changed)
+
 
 MAX_REPEAT = 255  # one vector instruction repeats at most 255 times; APIs loop beyond that
 
@@ -89,6 +114,7 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "CompareScalar": ("VCMPV_GE",),
     "ReduceSum": ("VCADD",),
     "WholeReduceSum": ("VCADD",),
+    "RepeatReduceSum": ("VCADD",),
     "BlockReduceSum": ("VCGADD",),
     "ReduceMax": ("VCGMAX", "VCADD"),
     "WholeReduceMax": ("VCGMAX",),

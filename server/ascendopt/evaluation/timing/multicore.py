@@ -7,6 +7,8 @@
   running at once); a short last wave gets more bandwidth per core.
 - SyncAll: every block of the wave stops there; all resume when the last core
   arrives, plus a fixed cross-core barrier cost.
+- The first wave's blocks are dispatched one after another, ``block_dispatch_us``
+  apart, so block c starts c·δ after block 0.
 - Operator duration = launch overhead + the last core's finish.
 - Blocks missing from the trace (a twin run that traced only some blocks) are
   modelled by a traced block, with a note.
@@ -76,7 +78,8 @@ def simulate(parsed: ParsedTrace, soc: str, block_dim: int, constants: CostConst
 
     ncores = cal.vector_cores
     used = min(ncores, nblocks)
-    sims = [CoreSim(0.0) for _ in range(used)]
+    # The scheduler hands the first wave's blocks out one after another: block c starts c·δ late.
+    sims = [CoreSim(c * constants.block_dispatch_us) for c in range(used)]
     started = [False] * used
     waves = (nblocks + ncores - 1) // ncores
     params: dict[int, CoreParams] = {}

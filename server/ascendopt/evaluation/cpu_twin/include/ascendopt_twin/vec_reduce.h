@@ -289,6 +289,18 @@ inline void WholeReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src,
     twin_detail::WholeReduce("WholeReduceSum", 0, dst, src, twin_detail::UseMask<isSetMask>(static_cast<uint64_t>(mask)), repeatTime,
                              dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, loc);
 }
+// RepeatReduceSum: WholeReduceSum without the bitwise mask form; dstBlkStride has no effect (the docs say so),
+// dstRepStride counts reduced elements.
+template <typename T, bool isSetMask = true>
+inline void RepeatReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime, const int32_t mask,
+                            const int32_t dstBlkStride, const int32_t srcBlkStride, const int32_t dstRepStride,
+                            const int32_t srcRepStride, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "RepeatReduceSum: data type not supported on Ascend 910B (Atlas A2)");
+    (void)dstBlkStride;
+    twin_detail::WholeReduce("RepeatReduceSum", 0, dst, src, twin_detail::UseMask<isSetMask>(static_cast<uint64_t>(mask)), repeatTime,
+                             dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, loc);
+}
 #define ASCENDOPT_TWIN_WHOLE_MAXMIN(NAME, KIND)                                                                                   \
     template <typename T, bool isSetMask = true>                                                                                  \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uint64_t mask[], const int32_t repeatTime,       \
@@ -338,4 +350,25 @@ ASCENDOPT_TWIN_BLOCK_REDUCE(BlockReduceMin, 2)
 #undef ASCENDOPT_TWIN_BLOCK_REDUCE
 
 }  // namespace AscendC
+
+// vcadd: the CCE intrinsic under WholeReduceSum, as CANN's older 910B kernels call it on `(__ubuf__ float *)
+// t.GetPhyAddr()` (dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, mode), with the mask as set.
+// The twin's GetPhyAddr() is the UB offset, so the pointer's value is one; the operands' buffers are unknown,
+// so only the UB's own bounds are checked. Timed as WholeReduceSum (the same VCADD instruction).
+template <typename T>
+inline void vcadd(__ubuf__ T *dst, __ubuf__ T *src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
+                  uint16_t srcRepStride, bool mode = false, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    using namespace AscendC;
+    static_assert(twin_detail::kFloat<T>, "vcadd: data type not supported on Ascend 910B (Atlas A2)");
+    (void)mode;
+    auto view = [](const T *p) {
+        uint32_t off = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p));
+        uint32_t ub = ascendopt_twin::rt::g_blk->ubSize;
+        return LocalTensor<T>::Make(off, off < ub ? (ub - off) / static_cast<uint32_t>(sizeof(T)) : 0, ascendopt_twin::rt::UbBuf{0, 0}, -1,
+                                    TPosition::VECCALC);
+    };
+    twin_detail::WholeReduce("WholeReduceSum", 0, view(dst), view(src), twin_detail::RegisterMask(), repeat, dstRepStride, srcBlkStride,
+                             srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, loc);
+}
 #endif
