@@ -28,6 +28,9 @@ using GM_ADDR = uint8_t *;
 
 // fp16: the x86 _Float16 type (IEEE binary16), like the NPU's half.
 using half = _Float16;
+// The kernel compiler also knows these names (cann-ops kernels write `float16_t`, `float32_t`).
+using float16_t = half;
+using float32_t = float;
 
 // bf16: 16 bits of storage; converts through fp32 with round-to-nearest-even.
 struct bfloat16_t {

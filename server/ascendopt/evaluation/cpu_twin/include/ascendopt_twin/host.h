@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <iostream>  // CANN's register headers bring it: host code writes std::cout unincluded
 #include <map>
 #include <memory>
 #include <set>

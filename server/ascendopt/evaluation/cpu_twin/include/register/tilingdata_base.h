@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iostream>  // as CANN's: tiling headers write std::cout unincluded
 #include "ascendopt_twin/tiling_reg.h"
 
 #ifdef ASCENDOPT_TWIN_KERNEL
