@@ -173,10 +173,10 @@ def _tensors(
     desc = op_description(op.root, op.op_type) if op.layout != "kernel_launch" else None
     if op.opdef is not None:
         notes.append(f"tensors and dtypes from the OpDef in {op.files.opdef or op.files.host}")
-        columns, left_out = _opdef_columns([t.dtypes for t in (*op.opdef.inputs, *op.opdef.outputs)])
+        kept, left_out = _opdef_columns([t.dtypes for t in (*op.opdef.inputs, *op.opdef.outputs)])
         n_in = len(op.opdef.inputs)
-        ins = [Tensor(t.name, c, param=t.param_type) for t, c in zip(op.opdef.inputs, columns, strict=False)]
-        outs = [Tensor(t.name, c) for t, c in zip(op.opdef.outputs, columns[n_in:], strict=False)]
+        ins = [Tensor(t.name, c, param=t.param_type) for t, c in zip(op.opdef.inputs, kept, strict=False)]
+        outs = [Tensor(t.name, c) for t, c in zip(op.opdef.outputs, kept[n_in:], strict=False)]
         if left_out:
             notes.append(f"dtype columns left out: {', '.join(left_out)} (no spec dtype)")
         soc = soc_binary_dtypes(op, [t.name for t in (*ins, *outs)])
