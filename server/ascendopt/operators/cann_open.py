@@ -23,8 +23,10 @@ from ascendopt.operators.extract import call_args
 DEFAULT_SOC = "Ascend910B4"
 # The per-architecture kernel folder of a SoC family (dav-2201 / dav-3510), where repos keep one.
 ARCH_DIRS = {"ascend910b": "arch22", "ascend910_93": "arch22", "ascend950": "arch35"}
-# Where a repository's CMake looks for headers, as OP_TILING_INCLUDE lists them (repo-relative).
-REPO_INCLUDE_DIRS = ("", "common/inc", "common/inc/op_host", "common/inc/op_kernel", "common/inc/common")
+# Where a repository's CMake looks for headers, as OP_TILING_INCLUDE lists them (repo-relative);
+# the older cann-ops keeps its shared headers (`tiling/tiling_base.h`, `log/ops_log.h`) in src/common/inc.
+REPO_INCLUDE_DIRS: tuple[str, ...] = ("", "common/inc", "common/inc/op_host", "common/inc/op_kernel")
+REPO_INCLUDE_DIRS += ("common/inc/common", "src/common/inc")
 # What a repository keeps at its root that its build reads (and that marks the root).
 REPO_MARKERS = ("CMakeLists.txt", "build.sh", "common/CMakeLists.txt")
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)

@@ -628,7 +628,8 @@ def _build(
         files.extra.append(spec.reference.split(":", 1)[0])
     named = set(files.named())
     files.context = [rel for rel in project_files(root, layout) if rel not in named]
-    repo = _repo_context(root, files, issues, external) if layout == "cann_open" else None
+    in_repo = layout != "kernel_launch"
+    repo = _repo_context(root, files, issues, external, layout == "cann_open") if in_repo else None
     op = OperatorProject(
         name=name,
         root=root,
@@ -651,10 +652,14 @@ def _build(
 
 
 def _repo_context(
-    root: Path, files: OperatorFiles, issues: list[Issue], external: Path | None
+    root: Path, files: OperatorFiles, issues: list[Issue], external: Path | None, open_repo: bool = True
 ) -> RepoContext | None:
     """The repository around an open-repo operator, and the files its build reads there (the include
-    closure of the operator's sources, at their repo-relative places), added to `files.context`."""
+    closure of the operator's sources, at their repo-relative places), added to `files.context`.
+
+    An msOpGen-shaped operator (`open_repo` false) gets one only when its sources reach headers of
+    the repository (the older cann-ops: `src/<family>/<op>/` including `log/ops_log.h` from
+    `src/common/inc`); one that reads only its own folder builds as it always did."""
     repo = cann_open.find_repo_root(root)
     if repo is None:
         return None
@@ -670,6 +675,8 @@ def _repo_context(
         and (f in files.named() or (f.startswith(("op_kernel/", "op_host/")) and "/op_api/" not in f))
     ]
     closure, missing = cann_open.include_closure(root, repo, sources, [*local, *from_op])
+    if not open_repo and not any(key.startswith("../") for key in closure):
+        return None
     markers = cann_open.repo_markers(root, repo)
     known = set(files.all())
     files.context += [rel for rel in sorted({**closure, **markers}) if rel not in known]

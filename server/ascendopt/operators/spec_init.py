@@ -68,7 +68,8 @@ def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
     places = [root / "scripts" / "gen_data.py"]
     if op.layout != "kernel_launch":
         places += sorted(root.parent.glob("*/scripts/gen_data.py"))
-        places += sorted(root.glob("examples/*/gen_data.py"))  # cann-ops: examples/AclNNInvocationNaive/
+        # cann-ops: examples/gen_data.py, examples/AclNNInvocationNaive/gen_data.py
+        places += sorted(root.glob("examples/gen_data.py")) + sorted(root.glob("examples/*/gen_data.py"))
     for path in places:
         if path.exists():
             hints = gen_data_hints(path, _shown(path, root))

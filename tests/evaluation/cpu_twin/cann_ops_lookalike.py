@@ -6,7 +6,10 @@ BEGIN_TILING_DATA_DEF, the kernel `extern "C" ... void fabs(...)` (a C library f
 the NPU compiler never sees declared), `float16_t` / `float32_t` in the kernel, and host code that
 writes `std::cout` without including <iostream>, sizes elements with `ge::TypeUtils::
 GetDataTypeLength` and asks `GetSigmoidMaxMinTmpSize`. The sample lives in
-`examples/AclNNInvocationNaive/` (gen_data.py, main.cpp), as cann-ops keeps it.
+`examples/AclNNInvocationNaive/` (gen_data.py, main.cpp), as cann-ops keeps it. Repository-level
+headers sit in `src/common/inc` (a log header on CANN's alog / error-message API, naming contexts by
+`GetNodeType`); the kernel names the tiling struct unqualified, calls `assert` and `likely` bare, and
+includes CANN's internal `impl/dav_c220/...` header, as the cann-ops norm kernels do.
 """
 
 from __future__ import annotations
@@ -30,8 +33,31 @@ REGISTER_TILING_DATA_CLASS(Fabs, FabsTilingData)
 #endif
 """
 
+TRACE_H = """\
+#pragma once
+#include <base/alog_pub.h>
+#include <base/err_msg.h>
+#include <exe_graph/runtime/tiling_parse_context.h>
+#include <exe_graph/runtime/infer_datatype_context.h>
+
+template <class Ctx> inline const char *TraceWho(const Ctx *ctx)
+{
+    return ctx == nullptr ? "?" : ctx->GetNodeType();
+}
+
+#define TRACE_FAIL(CTX, FMT, ...)                                                                   \\
+    do {                                                                                            \\
+        if (AlogCheckDebugLevel(OP, DLOG_ERROR) == 1) {                                             \\
+            AlogRecord(OP, DLOG_TYPE_DEBUG, DLOG_ERROR, "[%s]%s %s: " FMT, OPS_UTILS_LOG_SUB_MOD_NAME, \\
+                       OPS_UTILS_LOG_PACKAGE_TYPE, TraceWho(CTX), ##__VA_ARGS__);                   \\
+        }                                                                                           \\
+        REPORT_INNER_ERR_MSG("EZ9999", FMT, ##__VA_ARGS__);                                         \\
+    } while (0)
+"""
+
 HOST = """\
 #include "fabs_tiling.h"
+#include "log/fabs_trace.h"
 #include "register/op_def_registry.h"
 #include "graph/utils/type_utils.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -46,6 +72,8 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
     FabsTilingData tiling;
     uint32_t typeBytes = 0;
     if (!ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeBytes)) {
+        int dtype = static_cast<int>(context->GetInputDesc(0)->GetDataType());
+        TRACE_FAIL(context, "no element size for dtype %d", dtype);
         return ge::GRAPH_FAILED;
     }
     uint32_t total = context->GetInputShape(0)->GetStorageShape().GetShapeSize();
@@ -73,6 +101,10 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
 namespace ge {
 static ge::graphStatus InferShape(gert::InferShapeContext* context)
 {
+    if (context->GetInputShape(0) == nullptr) {
+        TRACE_FAIL(context, "%s", "no input shape");
+        return GRAPH_FAILED;
+    }
     *context->GetOutputShape(0) = *context->GetInputShape(0);
     return GRAPH_SUCCESS;
 }
@@ -102,15 +134,18 @@ OP_ADD(Fabs);
 
 KERNEL = """\
 #include "kernel_operator.h"
+#include "impl/dav_c220/kernel_operator_reg_others_impl.h"
 
 template <typename T>
 class KernelFabs {
 public:
     __aicore__ inline KernelFabs() {}
-    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, uint32_t blockLength, uint32_t tileLength)
+    __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const FabsTilingData *t)
     {
-        this->tileLength = tileLength;
-        this->tiles = blockLength / tileLength;
+        assert(t != nullptr);
+        uint32_t blockLength = t->blockLength;
+        this->tileLength = t->tileLength;
+        this->tiles = likely(tileLength > 0) ? blockLength / tileLength : 0;
         xGm.SetGlobalBuffer((__gm__ T *)x + blockLength * AscendC::GetBlockIdx(), blockLength);
         yGm.SetGlobalBuffer((__gm__ T *)y + blockLength * AscendC::GetBlockIdx(), blockLength);
         pipe.InitBuffer(inQ, 2, tileLength * sizeof(T));
@@ -148,11 +183,11 @@ extern "C" __global__ __aicore__ void fabs(GM_ADDR x, GM_ADDR y, GM_ADDR workspa
     GET_TILING_DATA(tiling_data, tiling);
     if (tiling_data.typeBytes == sizeof(float32_t)) {
         KernelFabs<float32_t> op;
-        op.Init(x, y, tiling_data.blockLength, tiling_data.tileLength);
+        op.Init(x, y, &tiling_data);
         op.Process();
     } else {
         KernelFabs<float16_t> op;
-        op.Init(x, y, tiling_data.blockLength, tiling_data.tileLength);
+        op.Init(x, y, &tiling_data);
         op.Process();
     }
 }
@@ -187,7 +222,8 @@ def write_cann_ops_repo(root: Path) -> Path:
     """The repository (a `.git` folder, `src/common/inc/`) and its `src/math/fabs/` operator."""
     (root / ".git").mkdir(parents=True)
     (root / "build.sh").write_text("#!/bin/bash\n")
-    (root / "src" / "common" / "inc").mkdir(parents=True)
+    (root / "src" / "common" / "inc" / "log").mkdir(parents=True)
+    (root / "src" / "common" / "inc" / "log" / "fabs_trace.h").write_text(TRACE_H)
     op = root / "src" / "math" / "fabs"
     for sub in ("op_host", "op_kernel", "examples/AclNNInvocationNaive"):
         (op / sub).mkdir(parents=True)

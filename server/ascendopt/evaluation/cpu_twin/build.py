@@ -238,7 +238,15 @@ class Builder:
             # kernel that copies the tiling into a struct of its own (op_kernel/*_tiling.h, often
             # under the same include guard as op_host's) must not see op_host's header.
             include_tiling = ["-include", tiling_data]
-            if project.layout == "cann_open":
+            struct = project.tiling_struct
+            named = struct is not None and any(
+                re.search(rf"\b{re.escape(struct)}\b", text)
+                for path, text in files.items()
+                if path.startswith("op_kernel/")
+            )
+            # Open-repo kernels, and older cann-ops ones (`const RMSNormTilingData *tiling`), name
+            # the struct CANN generates unqualified.
+            if project.layout == "cann_open" or named:
                 include_tiling += ["-include", "ascendopt_twin/tiling_global.h"]
         declared = any("ASCENDC_TPL_ARGS_DECL" in t for t in files.values())
         shim = entry_shim(project, tiling_key_declared=declared)
