@@ -29,6 +29,14 @@ BEGIN_TILING_DATA_DEF(FabsTilingData)
 END_TILING_DATA_DEF;
 
 REGISTER_TILING_DATA_CLASS(Fabs, FabsTilingData)
+
+// Host code in the tiling header, which the kernel build sees too (as cann-ops mul_sigmoid's does).
+inline void FillFabsTiling(FabsTilingData &t, uint32_t block, uint32_t tile, uint32_t bytes)
+{
+    t.set_blockLength(block);
+    t.set_tileLength(tile);
+    t.set_typeBytes(bytes);
+}
 }
 #endif
 """
@@ -86,9 +94,7 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context)
         std::cout << "fabs: " << total << " elements do not split into whole tiles" << std::endl;
         return ge::GRAPH_FAILED;
     }
-    tiling.set_blockLength(total / CORES);
-    tiling.set_tileLength(tile);
-    tiling.set_typeBytes(typeBytes);
+    FillFabsTiling(tiling, total / CORES, tile, typeBytes);
     context->SetBlockDim(CORES);
     tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
     context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
