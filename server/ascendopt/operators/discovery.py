@@ -296,13 +296,16 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
             )
     # The host program: the tiling source registering the tiling function; the other tiling
     # sources (per-architecture ones it calls into) are linked with it, as CANN's host library is.
-    tiling_paths = [*sorted(hdir.glob("*_tiling*.cpp")), *sorted((hdir / "arch35").glob("*.cpp"))]
+    tiling_paths = [*sorted(hdir.glob("*_tiling*.cpp")), *sorted(hdir.glob("*_tiling*.cc"))]
+    tiling_paths += sorted((hdir / "arch35").glob("*.cpp"))
     preferred = hdir / f"{root.name}_tiling.cpp"
     host_path = (
         preferred
         if preferred.exists()
         else next((p for p in tiling_paths if not cann_open.is_arch_variant(str(p.relative_to(root)))), None)
     )
+    if host_path is None and (hdir / f"{root.name}.cpp").exists():
+        host_path = hdir / f"{root.name}.cpp"  # the older cann-ops: TilingFunc beside InferShape there
     files = OperatorFiles(kernel=ksrc.path)
     hsrc = dsrc = None
     if host_path is not None:
@@ -314,7 +317,10 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
         files.host_sources = [str(p.relative_to(root)) for p in tiling_paths if p != host_path]
     else:
         issues.append(
-            Issue(file=ksrc.path, message=f"no tiling program: expected op_host/{root.name}_tiling.cpp")
+            Issue(
+                file=ksrc.path,
+                message=f"no tiling program: expected op_host/{root.name}_tiling.cpp or {root.name}.cpp",
+            )
         )
     for data_path in (
         kdir / f"{choice.stem}_tiling_data.h",
