@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
@@ -63,8 +64,6 @@ def test_an_error_in_an_included_header_lands_on_the_include_line() -> None:
 def test_a_failed_link_names_the_symbols_not_ld_s_last_line(tmp_path: Path) -> None:
     # ops-nn swi_glu's host tiling constructs a class whose virtual functions live in another
     # operator's host source: ld's last line says only "ld returned 1 exit status".
-    import subprocess
-
     (tmp_path / "tiling.cpp").write_text(
         "struct Base { virtual ~Base(); virtual bool IsCapable(); };\n"
         "int helper(int);\n"
@@ -77,3 +76,28 @@ def test_a_failed_link_names_the_symbols_not_ld_s_last_line(tmp_path: Path) -> N
     assert "undefined reference to `vtable for Base`" in issue.message
     assert "undefined reference to `helper(int)`" in issue.message
     assert "exit status" not in issue.message and issue.line == 3
+
+
+_LEFT_PENDING = """
+import asyncio
+from pathlib import Path
+from ascendopt.evaluation.sandbox import Limits, run_limited
+
+async def main(k):
+    asyncio.ensure_future(run_limited(["sleep", "0.05"], Path("."), Limits(wall_seconds=10)))
+    for _ in range(k):
+        await asyncio.sleep(0)
+
+for k in range(8):  # main returns with the run pending: asyncio.run cancels every task, its own too
+    asyncio.run(main(k))
+print("ended")
+"""
+
+
+def test_a_run_cancelled_at_any_step_of_its_start_ends(tmp_path: Path) -> None:
+    # asyncio's subprocess pipes, cancelled while connecting, waited forever (CPython gh-125502):
+    # an init-spec whose build failed beside another still starting never exited.
+    done = subprocess.run(
+        [sys.executable, "-c", _LEFT_PENDING], cwd=tmp_path, capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0 and done.stdout.strip() == "ended", done.stderr

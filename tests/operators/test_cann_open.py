@@ -234,3 +234,13 @@ def test_specs_outside_apply_each_to_the_operator_it_names(tmp_path: Path) -> No
     found = discover(tmp_path / "repo", [mine / "unrelated.toml", mine / "scale_norm.toml"])
     [op] = found.operators
     assert op.external_spec == (mine / "scale_norm.toml").resolve() and op.spec is not None
+
+
+def test_the_older_cann_ops_keeps_its_tiling_program_in_op_host_op_cpp(tmp_path: Path) -> None:
+    # cann-ops (src/<family>/<op>/): TilingFunc beside InferShape in op_host/<op>.cpp, the OpDef in _def.cpp.
+    op_root = write_repo(tmp_path)
+    (op_root / "op_host" / "scale_norm_tiling.cpp").rename(op_root / "op_host" / "scale_norm.cpp")
+    [op] = discover(tmp_path).operators
+    assert op.files.host == "op_host/scale_norm.cpp"
+    assert op.tiling is not None and op.tiling.function == "ScaleNormTiling"
+    assert not [i for i in op.issues if "no tiling program" in i.message]

@@ -241,14 +241,68 @@ class OutputTail:
         return "".join(self.parts)[-_TAIL:]
 
 
-async def pump_output(stream: asyncio.StreamReader | None, tail: OutputTail) -> None:
-    # Chunks, not readline(): a compiler line can exceed asyncio's 64 KiB line limit.
-    if stream is None:
-        return
+async def _drain(fd: int, tail: OutputTail) -> None:
+    """Read `fd` to its end through the loop's selector, in chunks (a compiler line can exceed
+    asyncio's 64 KiB line limit).
+
+    No task or transport of asyncio's own is involved, so cancelling every task (a signal,
+    `asyncio.run` ending with work left) cannot strand one: asyncio's subprocess pipes, cancelled
+    while still connecting, leave the process never awaited to its end (CPython gh-125502; an
+    init-spec whose failed build ended `asyncio.run` hung so, forever)."""
+    loop = asyncio.get_running_loop()
     decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-    while chunk := await stream.read(65536):
-        tail.feed(decoder.decode(chunk))
-    tail.feed(decoder.decode(b"", final=True))
+    done: asyncio.Future[None] = loop.create_future()
+
+    def ready() -> None:
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            return
+        except OSError:
+            chunk = b""
+        try:
+            tail.feed(decoder.decode(chunk, final=not chunk))
+        except Exception as exc:  # the line sink's own failure ends the read, as the caller's
+            loop.remove_reader(fd)
+            if not done.done():
+                done.set_exception(exc)
+            return
+        if not chunk:
+            loop.remove_reader(fd)
+            if not done.done():
+                done.set_result(None)
+
+    os.set_blocking(fd, False)
+    loop.add_reader(fd, ready)
+    try:
+        await done
+    finally:
+        loop.remove_reader(fd)
+
+
+async def _exited(proc: subprocess.Popen[bytes]) -> int:
+    """The child's exit status, awaited on its pidfd (by polling where the kernel has none)."""
+    loop = asyncio.get_running_loop()
+    try:
+        pidfd = os.pidfd_open(proc.pid)
+    except OSError:
+        while proc.poll() is None:
+            await asyncio.sleep(0.01)
+        return proc.returncode
+    gone: asyncio.Future[None] = loop.create_future()
+
+    def readable() -> None:
+        if not gone.done():
+            gone.set_result(None)
+
+    loop.add_reader(pidfd, readable)
+    try:
+        if proc.poll() is None:
+            await gone
+    finally:
+        loop.remove_reader(pidfd)
+        os.close(pidfd)
+    return proc.wait()
 
 
 async def run_limited(
@@ -263,6 +317,7 @@ async def run_limited(
 
     With `limits.confine` the command runs in the sandbox (or, where bwrap is missing, with the
     cleared environment and no network only; callers refuse LLM-written code there first).
+    Cancelled, the process group is killed and the child reaped before the cancel goes on.
     """
     confine = limits.confine
     if confine is not None and env:
@@ -276,30 +331,35 @@ async def run_limited(
         prefix = network_isolation_prefix() if limits.no_network or confine is not None else ()
         argv = [*prefix, *argv]
         run_env = {**BASE_ENV, **confine.env} if confine is not None else {**os.environ, **(env or {})}
-    proc = await asyncio.create_subprocess_exec(
-        *argv,
+    proc = subprocess.Popen(
+        argv,
         cwd=cwd,
         env=run_env,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE,
-        stderr=asyncio.subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
         start_new_session=True,
         preexec_fn=lambda: _limit(limits, nproc),
     )
+    assert proc.stdout is not None and proc.stderr is not None
     out, err = OutputTail(on_line), OutputTail(on_line)
-    pumps = asyncio.gather(pump_output(proc.stdout, out), pump_output(proc.stderr, err))
     timed_out = False
     try:
-        await asyncio.wait_for(asyncio.shield(pumps), timeout=limits.wall_seconds)
-        await proc.wait()
-    except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
-        timed_out = isinstance(exc, asyncio.TimeoutError)
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGKILL)
-        await pumps
-        await proc.wait()
-        if not timed_out:
-            raise
+        pumps = asyncio.gather(_drain(proc.stdout.fileno(), out), _drain(proc.stderr.fileno(), err))
+        try:
+            await asyncio.wait_for(asyncio.shield(pumps), timeout=limits.wall_seconds)
+            await _exited(proc)
+        except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
+            timed_out = isinstance(exc, asyncio.TimeoutError)
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            await asyncio.gather(pumps, return_exceptions=True)  # ends at EOF, even if it was cancelled
+            await _exited(proc)
+            if not timed_out:
+                raise
+    finally:
+        proc.stdout.close()
+        proc.stderr.close()
     rc = proc.returncode if proc.returncode is not None else -9
     sig = None
     if rc < 0:

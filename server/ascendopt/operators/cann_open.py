@@ -23,8 +23,10 @@ from ascendopt.operators.extract import call_args
 DEFAULT_SOC = "Ascend910B4"
 # The per-architecture kernel folder of a SoC family (dav-2201 / dav-3510), where repos keep one.
 ARCH_DIRS = {"ascend910b": "arch22", "ascend910_93": "arch22", "ascend950": "arch35"}
-# Where a repository's CMake looks for headers, as OP_TILING_INCLUDE lists them (repo-relative).
-REPO_INCLUDE_DIRS = ("", "common/inc", "common/inc/op_host", "common/inc/op_kernel", "common/inc/common")
+# Where a repository's CMake looks for headers, as OP_TILING_INCLUDE lists them (repo-relative);
+# the older cann-ops keeps its shared headers (`tiling/tiling_base.h`, `log/ops_log.h`) in src/common/inc.
+REPO_INCLUDE_DIRS: tuple[str, ...] = ("", "common/inc", "common/inc/op_host", "common/inc/op_kernel")
+REPO_INCLUDE_DIRS += ("common/inc/common", "src/common/inc")
 # What a repository keeps at its root that its build reads (and that marks the root).
 REPO_MARKERS = ("CMakeLists.txt", "build.sh", "common/CMakeLists.txt")
 INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
@@ -138,12 +140,14 @@ def tiling_dirs(op_root: Path) -> dict[str, str]:
 
 def tiling_sources(op_root: Path, family: str) -> list[Path]:
     """The op_host sources CANN's CMake compiles into the host library for `family`
-    (add_tiling_sources): every `op_host/*_tiling*.cpp`, and `op_host/<dir>/*_tiling*.cpp` where the
-    operator's CMakeLists maps the SoC to a TILING_DIR (without a map: the SoC's ARCH_DIRS folder)."""
+    (add_tiling_sources): every `op_host/*_tiling*.cpp` (or `.cc`), and `op_host/<dir>/*_tiling*.cpp`
+    where the operator's CMakeLists maps the SoC to a TILING_DIR (without a map: the SoC's
+    ARCH_DIRS folder)."""
     hdir = op_root / "op_host"
     mapped = tiling_dirs(op_root)
     sub = mapped.get(family) if mapped else ARCH_DIRS.get(family)
-    return [*sorted(hdir.glob("*_tiling*.cpp")), *(sorted((hdir / sub).glob("*_tiling*.cpp")) if sub else [])]
+    own = [*sorted(hdir.glob("*_tiling*.cpp")), *sorted(hdir.glob("*_tiling*.cc"))]
+    return [*own, *(sorted((hdir / sub).glob("*_tiling*.cpp")) if sub else [])]
 
 
 def is_arch_variant(rel: str) -> bool:

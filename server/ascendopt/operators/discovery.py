@@ -303,6 +303,8 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
         if preferred.exists()
         else next((p for p in tiling_paths if not cann_open.is_arch_variant(str(p.relative_to(root)))), None)
     )
+    if host_path is None and (hdir / f"{root.name}.cpp").exists():
+        host_path = hdir / f"{root.name}.cpp"  # the older cann-ops: TilingFunc beside InferShape there
     files = OperatorFiles(kernel=ksrc.path)
     hsrc = dsrc = None
     if host_path is not None:
@@ -314,7 +316,10 @@ def _discover_cann_open(root: Path, result: Discovery) -> None:
         files.host_sources = [str(p.relative_to(root)) for p in tiling_paths if p != host_path]
     else:
         issues.append(
-            Issue(file=ksrc.path, message=f"no tiling program: expected op_host/{root.name}_tiling.cpp")
+            Issue(
+                file=ksrc.path,
+                message=f"no tiling program: expected op_host/{root.name}_tiling.cpp or {root.name}.cpp",
+            )
         )
     for data_path in (
         kdir / f"{choice.stem}_tiling_data.h",
@@ -640,7 +645,8 @@ def _build(
     named = set(files.named())
     files.context = [rel for rel in project_files(root, layout) if rel not in named]
     soc = spec.soc if spec is not None else _spec_soc(root)
-    repo = _repo_context(root, files, issues, soc) if layout == "cann_open" else None
+    in_repo = layout != "kernel_launch"
+    repo = _repo_context(root, files, issues, soc, layout == "cann_open") if in_repo else None
     op = OperatorProject(
         name=name,
         root=root,
@@ -662,9 +668,15 @@ def _build(
     return op
 
 
-def _repo_context(root: Path, files: OperatorFiles, issues: list[Issue], soc: str) -> RepoContext | None:
+def _repo_context(
+    root: Path, files: OperatorFiles, issues: list[Issue], soc: str, open_repo: bool = True
+) -> RepoContext | None:
     """The repository around an open-repo operator, and the files its build reads there (the include
-    closure of the operator's sources, at their repo-relative places), added to `files.context`."""
+    closure of the operator's sources, at their repo-relative places), added to `files.context`.
+
+    An msOpGen-shaped operator (`open_repo` false) gets one only when its sources reach headers of
+    the repository (the older cann-ops: `src/<family>/<op>/` including `log/ops_log.h` from
+    `src/common/inc`); one that reads only its own folder builds as it always did."""
     repo = cann_open.find_repo_root(root)
     if repo is None:
         return None
@@ -680,6 +692,8 @@ def _repo_context(root: Path, files: OperatorFiles, issues: list[Issue], soc: st
         and (f in files.named() or (f.startswith(("op_kernel/", "op_host/")) and "/op_api/" not in f))
     ]
     closure, missing = cann_open.include_closure(root, repo, sources, [*local, *from_op])
+    if not open_repo and not any(key.startswith("../") for key in closure):
+        return None
     # What the carried host headers declare may be defined elsewhere in the repo (CANN's one host
     # library): those sources are linked too, with what they include in turn.
     links: dict[str, Path] = {}

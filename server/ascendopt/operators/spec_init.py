@@ -68,6 +68,8 @@ def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
     places = [root / "scripts" / "gen_data.py"]
     if op.layout != "kernel_launch":
         places += sorted(root.parent.glob("*/scripts/gen_data.py"))
+        # cann-ops: examples/gen_data.py, examples/AclNNInvocationNaive/gen_data.py
+        places += sorted(root.glob("examples/gen_data.py")) + sorted(root.glob("examples/*/gen_data.py"))
     for path in places:
         if path.exists():
             hints = gen_data_hints(path, _shown(path, root))
@@ -81,12 +83,30 @@ def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
             if hints:
                 notes.append(f"shapes from {_shown(path, root)}")
                 return hints, notes
-    for path in sorted(root.parent.glob("*Naive*/main.cpp")) if op.layout != "kernel_launch" else []:
+    for path in _naive_mains(op) if op.layout != "kernel_launch" else []:
         hints = naive_main_hints(path, _shown(path, root))
         if hints:
             notes.append(f"shapes and dtypes from {_shown(path, root)}")
             return hints, notes
     return {}, notes
+
+
+def _opdef_columns(lists: list[list[str]]) -> tuple[list[list[str]], list[str]]:
+    """Spec dtypes per tensor from the OpDef's `DataType({…})` lists, without the columns (the same
+    position in every list) that hold a type the spec cannot name (DT_COMPLEX64, DT_DOUBLE …)."""
+    width = max((len(x) for x in lists), default=0)
+    aligned = all(len(x) == width for x in lists)
+    bad = {i for x in lists for i, d in enumerate(x) if d not in GE_DTYPES} if aligned else set()
+    kept = [[GE_DTYPES[d] for i, d in enumerate(x) if i not in bad and d in GE_DTYPES] for x in lists]
+    if not aligned:
+        return kept, sorted({d for x in lists for d in x if d not in GE_DTYPES})
+    named = [(i, "/".join(sorted({x[i] for x in lists} - GE_DTYPES.keys()))) for i in sorted(bad)]
+    return kept, [f"{i + 1} ({types})" for i, types in named]
+
+
+def _naive_mains(op: OperatorProject) -> list[Path]:
+    """`AclNNInvocationNaive/main.cpp` next to an msOpGen project, or in its `examples/` (cann-ops)."""
+    return sorted(op.root.parent.glob("*Naive*/main.cpp")) + sorted(op.root.glob("examples/*Naive*/main.cpp"))
 
 
 def soc_binary_dtypes(op: OperatorProject, names: list[str]) -> tuple[dict[str, list[str]], str] | None:
@@ -154,11 +174,12 @@ def _tensors(
     desc = op_description(op.root, op.op_type) if op.layout != "kernel_launch" else None
     if op.opdef is not None:
         notes.append(f"tensors and dtypes from the OpDef in {op.files.opdef or op.files.host}")
-        ins = [
-            Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes], param=t.param_type)
-            for t in op.opdef.inputs
-        ]
-        outs = [Tensor(t.name, [GE_DTYPES.get(d, "float16") for d in t.dtypes]) for t in op.opdef.outputs]
+        kept, left_out = _opdef_columns([t.dtypes for t in (*op.opdef.inputs, *op.opdef.outputs)])
+        n_in = len(op.opdef.inputs)
+        ins = [Tensor(t.name, c, param=t.param_type) for t, c in zip(op.opdef.inputs, kept, strict=False)]
+        outs = [Tensor(t.name, c) for t, c in zip(op.opdef.outputs, kept[n_in:], strict=False)]
+        if left_out:
+            notes.append(f"dtype columns left out: {', '.join(left_out)} (no spec dtype)")
         soc = soc_binary_dtypes(op, [t.name for t in (*ins, *outs)])
         if soc is not None:
             columns, where = soc
@@ -268,7 +289,7 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
     lines += _domain(op, ins)
     case_attrs: dict[str, int] = {}
     if op.opdef is not None and op.opdef.attrs and op.layout != "kernel_launch":
-        for path in sorted(op.root.parent.glob("*Naive*/main.cpp")):
+        for path in _naive_mains(op):
             case_attrs = naive_main_attrs(path, op.op_type, len(ins), [a.name for a in op.opdef.attrs])
             if case_attrs:
                 notes.append(f"attr values of the sample's call from {_shown(path, op.root)}")

@@ -88,7 +88,8 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(
         "tiling/tiling_api.h",
         "host_tiling",
-        "GetBroadCastMaxMinTmpSize GetPadMaxMinTmpSize PadTilingFunc GetUnPadMaxMinTmpSize UnPadTilingFunc",
+        "GetBroadCastMaxMinTmpSize GetPadMaxMinTmpSize PadTilingFunc GetUnPadMaxMinTmpSize UnPadTilingFunc "
+        "GetSigmoidMaxMinTmpSize",
     )
     + _family(
         _H + "kernel_misc.h",

@@ -4,6 +4,7 @@
 #define ASCENDOPT_TWIN_BASE_H
 
 #include <cstddef>
+#include <cassert>  // kernels call assert() bare, as CANN's kernel headers allow
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -26,8 +27,19 @@
 
 using GM_ADDR = uint8_t *;
 
+// Branch hints kernels write without including anything else (kernel_operator.h brings them on CANN).
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
 // fp16: the x86 _Float16 type (IEEE binary16), like the NPU's half.
 using half = _Float16;
+// The kernel compiler also knows these names (cann-ops kernels write `float16_t`, `float32_t`).
+using float16_t = half;
+using float32_t = float;
 
 // bf16: 16 bits of storage; converts through fp32 with round-to-nearest-even.
 struct bfloat16_t {

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <functional>
 #include <initializer_list>
+#include <iostream>  // CANN's register headers bring it: host code writes std::cout unincluded
 #include <map>
 #include <memory>
 #include <set>
@@ -385,6 +386,7 @@ public:
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
     const Tensor *GetInputTensor(size_t) const { return nullptr; }
     const char *GetNodeName() const { return "node"; }
+    const char *GetNodeType() const { return "node"; }
     std::vector<Shape> in_, out_;
     std::vector<std::string> names_, ir_;  // as TilingContext's inNames_, irInputNames_
     const RuntimeAttrs *attrs_ = nullptr;
@@ -412,6 +414,8 @@ public:
         return ge::GRAPH_SUCCESS;
     }
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
+    const char *GetNodeName() const { return "node"; }
+    const char *GetNodeType() const { return "node"; }
     std::vector<ge::DataType> in_, out_;
     std::vector<std::string> names_, ir_;  // as TilingContext's inNames_, irInputNames_
     const RuntimeAttrs *attrs_ = nullptr;

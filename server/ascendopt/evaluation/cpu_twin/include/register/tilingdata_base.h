@@ -6,13 +6,28 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iostream>  // as CANN's: tiling headers write std::cout unincluded
 #include "ascendopt_twin/tiling_reg.h"
 
 #ifdef ASCENDOPT_TWIN_KERNEL
 
-#define BEGIN_TILING_DATA_DEF(class_name) struct class_name {
-#define TILING_DATA_FIELD_DEF(data_type, field_name) data_type field_name = data_type()
-#define TILING_DATA_FIELD_DEF_ARR(arr_type, arr_size, field_name) arr_type field_name[arr_size] = {}
+// The accessors are there too (member functions leave the layout alone): an op_host tiling header
+// the kernel sees may hold host code that fills the class (cann-ops mul_sigmoid's tiling class).
+#define BEGIN_TILING_DATA_DEF(class_name)                                                   \
+    struct class_name {                                                                     \
+        void SaveToBuffer(void *buf, size_t capacity) const                                 \
+        {                                                                                   \
+            std::memcpy(buf, this, capacity < sizeof(*this) ? capacity : sizeof(*this));    \
+        }                                                                                   \
+        size_t GetDataSize() const { return sizeof(*this); }
+#define TILING_DATA_FIELD_DEF(data_type, field_name)                                     \
+    data_type field_name = data_type();                                                  \
+    void set_##field_name(data_type ascendopt_v) { field_name = ascendopt_v; }           \
+    data_type get_##field_name() const { return field_name; }
+#define TILING_DATA_FIELD_DEF_ARR(arr_type, arr_size, field_name)                                     \
+    arr_type field_name[arr_size] = {};                                                               \
+    void set_##field_name(const arr_type *ascendopt_v) { std::memcpy(field_name, ascendopt_v, sizeof(field_name)); } \
+    arr_type *get_##field_name() { return field_name; }
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name) struct_type field_name
 #define END_TILING_DATA_DEF }
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)                                      \

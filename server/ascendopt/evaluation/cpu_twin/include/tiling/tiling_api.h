@@ -1,6 +1,6 @@
 // AscendOptimizer CPU twin: host-side "tiling/tiling_api.h". Host tiling code includes it for the
 // tiling-data macros, the platform and the advanced APIs' host tiling functions. Only the families
-// the twin implements on the kernel side are here (BroadCast, Pad, UnPad); a tiling program calling another
+// the twin implements on the kernel side are here (BroadCast, Pad, UnPad, Sigmoid); a tiling program calling another
 // (SoftMax, LayerNorm, Matmul, …) fails to compile naming it.
 #ifndef ASCENDOPT_TWIN_TILING_TILING_API_H
 #define ASCENDOPT_TWIN_TILING_TILING_API_H
@@ -68,6 +68,15 @@ inline void PadTilingFunc(const ge::Shape srcShape, const ge::Shape oriSrcShape,
     tiling.srcOriWidth = static_cast<uint32_t>(oriSrcShape.GetDim(1));
     tiling.typeSize = typeSize;
     tiling.tmpBufferSize = stackBufferSize;
+}
+// Sigmoid: at least one 256-byte repeat, at most the whole source (the twin's Sigmoid uses none of it).
+inline void GetSigmoidMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, const bool isReuseSource,
+                                    uint32_t &maxValue, uint32_t &minValue)
+{
+    (void)isReuseSource;
+    const uint64_t bytes = static_cast<uint64_t>(srcShape.GetShapeSize()) * typeSize;
+    minValue = 256;
+    maxValue = static_cast<uint32_t>(bytes > minValue ? bytes : minValue);
 }
 inline void GetUnPadMaxMinTmpSize(const platform_ascendc::PlatformAscendC &ascendcPlatform, const ge::Shape &srcShape,
                                   const uint32_t typeSize, uint32_t &maxValue, uint32_t &minValue)

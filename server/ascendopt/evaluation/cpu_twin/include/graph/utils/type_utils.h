@@ -1,6 +1,7 @@
 // AscendOptimizer CPU twin: ge::TypeUtils, the names of data types and formats host code logs.
 #ifndef ASCENDOPT_TWIN_GRAPH_UTILS_TYPE_UTILS_H
 #define ASCENDOPT_TWIN_GRAPH_UTILS_TYPE_UTILS_H
+#include <cstdint>
 #include <string>
 
 #include "ascendopt_twin/host.h"
@@ -8,6 +9,16 @@
 namespace ge {
 class TypeUtils {
 public:
+    // The element size in bytes; false (length untouched) for a type without one (DT_UNDEFINED).
+    static bool GetDataTypeLength(DataType t, uint32_t &length)
+    {
+        const int size = GetSizeByDataType(t);
+        if (size <= 0) {
+            return false;
+        }
+        length = static_cast<uint32_t>(size);
+        return true;
+    }
     static std::string DataTypeToSerialString(DataType t)
     {
         switch (t) {
