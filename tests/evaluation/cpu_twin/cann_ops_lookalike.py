@@ -9,7 +9,8 @@ GetDataTypeLength` and asks `GetSigmoidMaxMinTmpSize`. The sample lives in
 `examples/AclNNInvocationNaive/` (gen_data.py, main.cpp), as cann-ops keeps it. Repository-level
 headers sit in `src/common/inc` (a log header on CANN's alog / error-message API, naming contexts by
 `GetNodeType`); the kernel names the tiling struct unqualified, calls `assert` and `likely` bare, and
-includes CANN's internal `impl/dav_c220/...` header, as the cann-ops norm kernels do.
+includes CANN's internal `impl/dav_c220/...` header, as the cann-ops norm kernels do, and calls the
+compiler's intrinsics `get_block_idx`, `set_flag` / `wait_flag` (cann-ops activation kernels).
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ public:
         uint32_t blockLength = t->blockLength;
         this->tileLength = t->tileLength;
         this->tiles = likely(tileLength > 0) ? blockLength / tileLength : 0;
-        xGm.SetGlobalBuffer((__gm__ T *)x + blockLength * AscendC::GetBlockIdx(), blockLength);
+        xGm.SetGlobalBuffer((__gm__ T *)x + blockLength * get_block_idx(), blockLength);
         yGm.SetGlobalBuffer((__gm__ T *)y + blockLength * AscendC::GetBlockIdx(), blockLength);
         pipe.InitBuffer(inQ, 2, tileLength * sizeof(T));
         pipe.InitBuffer(outQ, 2, tileLength * sizeof(T));
@@ -162,6 +163,8 @@ public:
         for (uint32_t i = 0; i < tiles; i++) {
             AscendC::LocalTensor<T> a = inQ.AllocTensor<T>();
             AscendC::DataCopy(a, xGm[i * tileLength], tileLength);
+            set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+            wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
             inQ.EnQue(a);
             AscendC::LocalTensor<T> b = inQ.DeQue<T>();
             AscendC::LocalTensor<T> c = outQ.AllocTensor<T>();
