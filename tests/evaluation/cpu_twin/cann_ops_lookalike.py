@@ -219,6 +219,28 @@ if __name__ == "__main__":
     gen_golden_data_simple()
 """
 
+# The sample's aclnn call, as cann-ops writes it beside gen_data.py: shapes named after the tensors.
+NAIVE_MAIN = """\
+#include <vector>
+#include "acl/acl.h"
+#include "aclnnop/aclnn_fabs.h"
+
+int main()
+{
+    std::vector<int64_t> xShape = {4, 2048};
+    std::vector<int64_t> yShape = {4, 2048};
+    void *xDeviceAddr = nullptr;
+    void *yDeviceAddr = nullptr;
+    aclTensor *x = nullptr;
+    aclTensor *y = nullptr;
+    std::vector<aclFloat16> xHostData(8192);
+    std::vector<aclFloat16> yHostData(8192);
+    CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT16, &x);
+    CreateAclTensor(yHostData, yShape, &yDeviceAddr, aclDataType::ACL_FLOAT16, &y);
+    return 0;
+}
+"""
+
 REFERENCE = """\
 import numpy as np
 
@@ -227,8 +249,9 @@ def fabs(x):
 """
 
 
-def write_cann_ops_repo(root: Path) -> Path:
-    """The repository (a `.git` folder, `src/common/inc/`) and its `src/math/fabs/` operator."""
+def write_cann_ops_repo(root: Path, gen_data: bool = True) -> Path:
+    """The repository (a `.git` folder, `src/common/inc/`) and its `src/math/fabs/` operator; its
+    sample is gen_data.py, or without it the aclnn call in main.cpp alone."""
     (root / ".git").mkdir(parents=True)
     (root / "build.sh").write_text("#!/bin/bash\n")
     (root / "src" / "common" / "inc" / "log").mkdir(parents=True)
@@ -239,5 +262,9 @@ def write_cann_ops_repo(root: Path) -> Path:
     (op / "op_host" / "fabs_tiling.h").write_text(TILING_H)
     (op / "op_host" / "fabs.cpp").write_text(HOST)
     (op / "op_kernel" / "fabs.cpp").write_text(KERNEL)
-    (op / "examples" / "AclNNInvocationNaive" / "gen_data.py").write_text(GEN_DATA)
+    sample = op / "examples" / "AclNNInvocationNaive"
+    if gen_data:
+        (sample / "gen_data.py").write_text(GEN_DATA)
+    else:
+        (sample / "main.cpp").write_text(NAIVE_MAIN)
     return op
