@@ -76,8 +76,8 @@ def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
             if hints:
                 notes.append(f"shapes, dtypes and ranges from {_shown(path, root)}")
                 return hints, notes
-    if op.layout == "cann_open" and op.opdef is not None:
-        names = ([t.name for t in op.opdef.inputs], [t.name for t in op.opdef.outputs])
+    names = ([t.name for t in op.opdef.inputs], [t.name for t in op.opdef.outputs]) if op.opdef else None
+    if op.layout == "cann_open" and names is not None:
         for path in sorted(root.glob("examples/test_aclnn_*.cpp")):
             hints = aclnn_example_hints(path, _shown(path, root), *names)
             if hints:
@@ -85,6 +85,8 @@ def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
                 return hints, notes
     for path in _naive_mains(op) if op.layout != "kernel_launch" else []:
         hints = naive_main_hints(path, _shown(path, root))
+        if not hints and names is not None:  # cann-ops names the shapes after the tensors (xShape)
+            hints = aclnn_example_hints(path, _shown(path, root), *names)
         if hints:
             notes.append(f"shapes and dtypes from {_shown(path, root)}")
             return hints, notes

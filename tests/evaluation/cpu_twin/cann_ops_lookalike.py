@@ -9,7 +9,8 @@ GetDataTypeLength` and asks `GetSigmoidMaxMinTmpSize`. The sample lives in
 `examples/AclNNInvocationNaive/` (gen_data.py, main.cpp), as cann-ops keeps it. Repository-level
 headers sit in `src/common/inc` (a log header on CANN's alog / error-message API, naming contexts by
 `GetNodeType`); the kernel names the tiling struct unqualified, calls `assert` and `likely` bare, and
-includes CANN's internal `impl/dav_c220/...` header, as the cann-ops norm kernels do.
+includes CANN's internal `impl/dav_c220/...` header, as the cann-ops norm kernels do, and calls the
+compiler's intrinsics `get_block_idx`, `set_flag` / `wait_flag` (cann-ops activation kernels).
 """
 
 from __future__ import annotations
@@ -152,7 +153,7 @@ public:
         uint32_t blockLength = t->blockLength;
         this->tileLength = t->tileLength;
         this->tiles = likely(tileLength > 0) ? blockLength / tileLength : 0;
-        xGm.SetGlobalBuffer((__gm__ T *)x + blockLength * AscendC::GetBlockIdx(), blockLength);
+        xGm.SetGlobalBuffer((__gm__ T *)x + blockLength * get_block_idx(), blockLength);
         yGm.SetGlobalBuffer((__gm__ T *)y + blockLength * AscendC::GetBlockIdx(), blockLength);
         pipe.InitBuffer(inQ, 2, tileLength * sizeof(T));
         pipe.InitBuffer(outQ, 2, tileLength * sizeof(T));
@@ -162,6 +163,8 @@ public:
         for (uint32_t i = 0; i < tiles; i++) {
             AscendC::LocalTensor<T> a = inQ.AllocTensor<T>();
             AscendC::DataCopy(a, xGm[i * tileLength], tileLength);
+            set_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
+            wait_flag(PIPE_MTE2, PIPE_V, EVENT_ID0);
             inQ.EnQue(a);
             AscendC::LocalTensor<T> b = inQ.DeQue<T>();
             AscendC::LocalTensor<T> c = outQ.AllocTensor<T>();
@@ -216,6 +219,28 @@ if __name__ == "__main__":
     gen_golden_data_simple()
 """
 
+# The sample's aclnn call, as cann-ops writes it beside gen_data.py: shapes named after the tensors.
+NAIVE_MAIN = """\
+#include <vector>
+#include "acl/acl.h"
+#include "aclnnop/aclnn_fabs.h"
+
+int main()
+{
+    std::vector<int64_t> xShape = {4, 2048};
+    std::vector<int64_t> yShape = {4, 2048};
+    void *xDeviceAddr = nullptr;
+    void *yDeviceAddr = nullptr;
+    aclTensor *x = nullptr;
+    aclTensor *y = nullptr;
+    std::vector<aclFloat16> xHostData(8192);
+    std::vector<aclFloat16> yHostData(8192);
+    CreateAclTensor(xHostData, xShape, &xDeviceAddr, aclDataType::ACL_FLOAT16, &x);
+    CreateAclTensor(yHostData, yShape, &yDeviceAddr, aclDataType::ACL_FLOAT16, &y);
+    return 0;
+}
+"""
+
 REFERENCE = """\
 import numpy as np
 
@@ -224,8 +249,9 @@ def fabs(x):
 """
 
 
-def write_cann_ops_repo(root: Path) -> Path:
-    """The repository (a `.git` folder, `src/common/inc/`) and its `src/math/fabs/` operator."""
+def write_cann_ops_repo(root: Path, gen_data: bool = True) -> Path:
+    """The repository (a `.git` folder, `src/common/inc/`) and its `src/math/fabs/` operator; its
+    sample is gen_data.py, or without it the aclnn call in main.cpp alone."""
     (root / ".git").mkdir(parents=True)
     (root / "build.sh").write_text("#!/bin/bash\n")
     (root / "src" / "common" / "inc" / "log").mkdir(parents=True)
@@ -236,5 +262,9 @@ def write_cann_ops_repo(root: Path) -> Path:
     (op / "op_host" / "fabs_tiling.h").write_text(TILING_H)
     (op / "op_host" / "fabs.cpp").write_text(HOST)
     (op / "op_kernel" / "fabs.cpp").write_text(KERNEL)
-    (op / "examples" / "AclNNInvocationNaive" / "gen_data.py").write_text(GEN_DATA)
+    sample = op / "examples" / "AclNNInvocationNaive"
+    if gen_data:
+        (sample / "gen_data.py").write_text(GEN_DATA)
+    else:
+        (sample / "main.cpp").write_text(NAIVE_MAIN)
     return op

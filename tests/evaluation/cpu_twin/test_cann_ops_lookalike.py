@@ -35,6 +35,13 @@ def test_init_spec_leaves_out_the_complex_column_and_reads_the_examples_sample(t
     assert spec["inputs"][0]["range"] == [-3.0, 3.0]
 
 
+def test_init_spec_reads_shapes_from_the_samples_aclnn_call(tmp_path: Path) -> None:
+    draft = starting_spec(load_operator(write_cann_ops_repo(tmp_path, gen_data=False)))
+    spec = tomllib.loads(draft.text)
+    assert spec["cases"][0]["shapes"] == {"x": [4, 2048]}, draft.notes
+    assert any("examples/AclNNInvocationNaive/main.cpp" in n for n in draft.notes), draft.notes
+
+
 @pytest.mark.slow
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not available")
 async def test_it_verifies_where_it_sits(tmp_path: Path) -> None:

@@ -450,4 +450,34 @@ inline void pipe_barrier(pipe_t pipe, ascendopt_twin::Loc loc = ascendopt_twin::
     (void)loc;
 }
 
+namespace AscendC {
+namespace twin_detail {
+// The HardEvent a (source pipe, destination pipe) pair names, so set_flag and WaitFlag<HardEvent>
+// meet; a pair no HardEvent names gets a code of its own (as TQueSync's).
+inline int EventCode(pipe_t src, pipe_t dst)
+{
+    for (int e = 0; e < static_cast<int>(HardEvent::MAX); ++e) {
+        const HardEvent h = static_cast<HardEvent>(e);
+        if (EventSrc(h) == PipeOf(src) && EventDst(h) == PipeOf(dst) && EventSrc(h) != ascendopt_twin::P_NONE) {
+            return e;
+        }
+    }
+    return 1000 + static_cast<int>(src) * 16 + static_cast<int>(dst);
+}
+}  // namespace twin_detail
+}  // namespace AscendC
+
+inline void set_flag(pipe_t src, pipe_t dst, int32_t eventID, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    ascendopt_twin::rt::SetFlagEv(AscendC::twin_detail::EventCode(src, dst), eventID,
+                                  AscendC::twin_detail::PipeOf(src), loc, "set_flag");
+}
+inline void wait_flag(pipe_t src, pipe_t dst, int32_t eventID, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    ascendopt_twin::rt::WaitFlagEv(AscendC::twin_detail::EventCode(src, dst), eventID,
+                                   AscendC::twin_detail::PipeOf(dst), loc, "wait_flag");
+}
+inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
+inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
+
 #endif
