@@ -678,3 +678,15 @@ def test_a_copy_length_that_wrapped_its_16_bits_is_an_error_on_the_copys_line(ca
     assert "blockCount was set to 70000" in wrapped[_line_of("LINE_WRAPCOUNT")]["message"]
     assert all(f["severity"] == "error" for f in wrapped.values())
     assert struct.unpack_from("<8f", z, 0) == tuple(x[:8])  # the copy whose length fits still moves
+
+
+def test_shifts_are_logical_for_unsigned_and_arithmetic_for_signed_and_not_flips_bits(cases_runner, tmp_path):
+    z, findings, _ = run_case(cases_runner, tmp_path, 32, [0.0])
+    got = struct.unpack_from("<128H", z, 0)
+    row = [got[i * 16] for i in range(8)]
+    assert all(got[i * 16 : i * 16 + 16] == (row[i],) * 16 for i in range(8))
+    # The docs' examples: 1010101010101010 (int16) << 1 = 1101010101010100, << 3 = 1101010101010000,
+    # >> 1 = 1101010101010101, >> 3 = 1111010101010101; uint16 shifts fill with zeros.
+    assert row == [0x5556, 0x5555, 0xD554, 0xD550, 0xD555, 0xF555, 0x5556, 0x5554]
+    errors = {f["kind"] for f in findings if f["severity"] == "error"}
+    assert errors <= {"output_not_written"}  # z is written only where shown

@@ -518,6 +518,30 @@ static void CaseDequeHandle(Ctx &c)
     q.FreeTensor(t);
     c.Out(c.z, o, 64);
 }
+// 32: ShiftLeft / ShiftRight / Not at 16 bits on the docs' example 0b1010101010101010: uint16 shifts are logical, int16
+// ones arithmetic (a left shift keeps the sign bit, a right shift copies it). z as uint16[]: 16 each of u<<1, u>>1,
+// s<<1, s<<3, s>>1, s>>3, then u>>1 through the counter-mask form with roundEn (the last bit out rounds), ~u.
+static void CaseShifts(Ctx &c)
+{
+    LocalTensor<uint16_t> u = c.b0.Get<uint16_t>();
+    LocalTensor<int16_t> s = c.b1.Get<int16_t>();
+    Duplicate(u, static_cast<uint16_t>(0xAAAB), 16);
+    Duplicate(s, static_cast<int16_t>(0xAAAA), 16);
+    PipeBarrier<PIPE_V>();
+    LocalTensor<uint16_t> o = c.b2.Get<uint16_t>();
+    LocalTensor<int16_t> os = o.ReinterpretCast<int16_t>();
+    ShiftLeft(o, u, static_cast<uint16_t>(1), 16);
+    ShiftRight(o[16], u, static_cast<uint16_t>(1), 16);
+    ShiftLeft(os[32], s, static_cast<int16_t>(1), 16);
+    ShiftLeft(os[48], s, static_cast<int16_t>(3), 16);
+    ShiftRight(os[64], s, static_cast<int16_t>(1), 16);
+    ShiftRight(os[80], s, static_cast<int16_t>(3), 16);
+    ShiftRight(o[96], u, static_cast<uint16_t>(1), 16, 1, UnaryRepeatParams{}, true);
+    Not(o[112], u, 16);
+    GlobalTensor<uint16_t> zu;
+    zu.SetGlobalBuffer((__gm__ uint16_t *)c.z.GetPhyAddr(), 2 * N);
+    c.Out(zu, o, 128);
+}
 // 31: a DataCopyParams blockLen assigned 65536 B (16384 floats, as a [16,16,64,64] tile of ops-math's
 // add_example sets it) wraps to 0 in its 16 bits: the copy says so on its line. z[0..8) from a 32 B copy
 // whose length fits; then a wrapped blockCount in a DataCopyExtParams.
@@ -604,4 +628,5 @@ extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(29)) CaseDequeHandle(c);
     else if (TILING_KEY_IS(30)) CasePadUnPad(c);
     else if (TILING_KEY_IS(31)) CaseWrappedParams(c);
+    else if (TILING_KEY_IS(32)) CaseShifts(c);
 }

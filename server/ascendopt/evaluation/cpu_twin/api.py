@@ -62,8 +62,10 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(_H + "gm_init.h", "gm", "InitGlobalMemory Fill")
     + _family(_H + "mask.h", "mask", "SetMaskCount SetMaskNorm SetVectorMask ResetMask")
     + _family(_H + "vec_binary.h", "vector", "Add Sub Mul Div Max Min And Or")
-    + _family(_H + "vec_binary_scalar.h", "vector", "Adds Subs Muls Divs Maxs Mins LeakyRelu")
-    + _family(_H + "vec_unary.h", "vector", "Abs Exp Ln Sqrt Rsqrt Reciprocal Relu")
+    + _family(
+        _H + "vec_binary_scalar.h", "vector", "Adds Subs Muls Divs Maxs Mins LeakyRelu ShiftLeft ShiftRight"
+    )
+    + _family(_H + "vec_unary.h", "vector", "Abs Exp Ln Sqrt Rsqrt Reciprocal Relu Not")
     + _family(_H + "vec_ternary.h", "vector", "Axpy")
     + _family(_H + "vec_duplicate.h", "vector", "Duplicate")
     + _family(_H + "vec_copy.h", "vector", "Copy")

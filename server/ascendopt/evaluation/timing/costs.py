@@ -90,6 +90,9 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     # msopmodeling has no VAND/VOR row: a one-pass elementwise integer op, costed as VADD (an estimate)
     "And": ("VADD",),
     "Or": ("VADD",),
+    # msopmodeling has no shift row: one pass with a scalar operand, as Adds.
+    "ShiftLeft": ("VADDS",),
+    "ShiftRight": ("VADDS",),
     "Adds": ("VADDS",),
     "Subs": ("VSUBS",),
     "Muls": ("VMULS",),
@@ -101,6 +104,7 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "Log": ("LOG",),
     "Sqrt": ("VSQRT",),
     "Abs": ("VABS",),
+    "Not": ("VABS",),  # msopmodeling has no bitwise-not row: one elementwise pass, as Abs
     "Relu": ("RELU",),
     "Rsqrt": ("VSQRT", "VDIV"),
     "Reciprocal": ("VDIV",),

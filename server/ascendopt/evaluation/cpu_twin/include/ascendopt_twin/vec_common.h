@@ -110,6 +110,7 @@ template <typename T, typename... Ts> constexpr bool OneOf() { return (std::is_s
 template <typename T> constexpr bool kArith = OneOf<T, int16_t, half, int32_t, float>();  // Add/Sub/Mul/Max/Min/Adds/... on A2
 template <typename T> constexpr bool kFloat = OneOf<T, half, float>();
 template <typename T> constexpr bool kBitwise = OneOf<T, int16_t, uint16_t>();  // And / Or on A2
+template <typename T> constexpr bool kShift = OneOf<T, int16_t, uint16_t, int32_t, uint32_t>();  // ShiftLeft/Right
 
 template <typename T> inline uint32_t Lanes() { return 256u / static_cast<uint32_t>(sizeof(T)); }
 inline int64_t Repeats(int64_t count, uint32_t esz) { return (count * esz + 255) / 256; }
@@ -135,6 +136,31 @@ struct FMin { static float F(float a, float b) { return a < b ? a : b; } static 
 // Bitwise And / Or (integer types only: kBitwise)
 struct FAnd { static float F(float a, float) { return a; } static int64_t I(int64_t a, int64_t b) { return a & b; } };
 struct FOr { static float F(float a, float) { return a; } static int64_t I(int64_t a, int64_t b) { return a | b; } };
+// Shifts by the scalar, at the element's width W and signedness (the docs: unsigned logical; signed
+// arithmetic, a left shift keeping the sign bit, a right shift copying it).
+template <int W, bool Signed> struct FShl {
+    static float F(float a, float) { return a; }
+    static int64_t I(int64_t a, int64_t n)
+    {
+        const uint64_t mask = W == 64 ? ~0ull : (1ull << W) - 1, sign = 1ull << (W - 1);
+        uint64_t bits = (static_cast<uint64_t>(a) << (n & 63)) & mask;
+        if (Signed) bits = (bits & ~sign) | (static_cast<uint64_t>(a) & sign);
+        return Signed && (bits & sign) ? static_cast<int64_t>(bits | ~mask) : static_cast<int64_t>(bits);
+    }
+};
+template <int W, bool Signed, bool Round = false> struct FShr {
+    static float F(float a, float) { return a; }
+    static int64_t I(int64_t a, int64_t n)
+    {
+        n &= 63;
+        // roundEn: the bit shifted out last rounds the result (our reading; the docs give no formula).
+        const int64_t half = Round && n > 0 ? (a >> (n - 1)) & 1 : 0;
+        if (Signed) return (a >> n) + half;
+        const uint64_t mask = W == 64 ? ~0ull : (1ull << W) - 1;
+        return static_cast<int64_t>((static_cast<uint64_t>(a) & mask) >> n) + half;
+    }
+};
+struct FNot { static float F(float a) { return a; } static int64_t I(int64_t a) { return ~a; } };  // kBitwise only
 struct FAbs { static float F(float a) { return __builtin_fabsf(a); } static int64_t I(int64_t a) { return a < 0 ? -a : a; } };
 struct FExp { static float F(float a) { return __builtin_expf(a); } static int64_t I(int64_t a) { return a; } };
 struct FLn { static float F(float a) { return __builtin_logf(a); } static int64_t I(int64_t a) { return a; } };

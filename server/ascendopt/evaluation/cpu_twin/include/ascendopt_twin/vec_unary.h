@@ -1,4 +1,4 @@
-// AscendOptimizer CPU twin: unary vector instructions (Abs, Exp, Ln, Sqrt, Rsqrt, Reciprocal, Relu).
+// AscendOptimizer CPU twin: unary vector instructions (Abs, Exp, Ln, Sqrt, Rsqrt, Reciprocal, Relu, Not).
 #ifndef ASCENDOPT_TWIN_VEC_UNARY_H
 #define ASCENDOPT_TWIN_VEC_UNARY_H
 
@@ -37,6 +37,7 @@ ASCENDOPT_TWIN_UNARY(Sqrt, FSqrt, twin_detail::kFloat<T>)
 ASCENDOPT_TWIN_UNARY(Rsqrt, FRsqrt, twin_detail::kFloat<T>)
 ASCENDOPT_TWIN_UNARY(Reciprocal, FRecip, twin_detail::kFloat<T>)
 ASCENDOPT_TWIN_UNARY(Relu, FRelu, (twin_detail::OneOf<T, half, int32_t, float>()))
+ASCENDOPT_TWIN_UNARY(Not, FNot, twin_detail::kBitwise<T>)
 #undef ASCENDOPT_TWIN_UNARY
 }  // namespace AscendC
 #endif
