@@ -21,14 +21,6 @@
 enum CoreTypeTwin : int32_t { AIC = 1, AIV = 2, MIX = 3 };
 constexpr int32_t g_coreType = AIV;
 
-// Branch hints CANN's kernel headers define for kernels (the older cann-ops norm kernels use them bare).
-#ifndef likely
-#define likely(x) __builtin_expect(!!(x), 1)
-#endif
-#ifndef unlikely
-#define unlikely(x) __builtin_expect(!!(x), 0)
-#endif
-
 #define ASCEND_IS_AIV (true)
 #define ASCEND_IS_AIC (false)
 #define ASCEND_IS_NOT_AIV (false)
