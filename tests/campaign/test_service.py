@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
+from ascendopt.agent.service import OptimizeRequest
 from ascendopt.campaign.pools import LocalPool
 from ascendopt.campaign.records import CampaignSettings
 from ascendopt.campaign.service import CampaignProgress, CampaignService
+from ascendopt.campaign.tasks import EpisodeTask
 from ascendopt.journal.store import EpisodeJournal
 from tests.conftest import SMALL_SPEC, TEMPLATES
 
@@ -122,3 +124,15 @@ def _evaluations(ws: Path, episode: str) -> list[str]:
         return [e.data.key for e in EpisodeJournal.open(ws, episode).events("evaluation")]
     except KeyError:
         return []
+
+
+async def test_a_worker_that_fails_says_why(tmp_path: Path) -> None:
+    task = EpisodeTask(
+        workspace=tmp_path / "ws",
+        root=tmp_path / "nowhere",
+        operator="add_custom",
+        episode="e1",
+        request=OptimizeRequest(budget=2),
+    )
+    with pytest.raises(RuntimeError, match=r"episode worker exited 1: KeyError: .*no operator"):
+        await LocalPool(1).run(task)

@@ -11,12 +11,15 @@ node (a shared folder), since episodes journal there.
 from __future__ import annotations
 
 import asyncio
-import contextlib
+import subprocess
 import sys
+import tempfile
+from pathlib import Path
 from typing import Any, Protocol
 
 from ascendopt.campaign.records import TaskResult
 from ascendopt.campaign.tasks import EpisodeTask, run_task_in_scratch
+from ascendopt.evaluation.sandbox import OutputTail, read_to_end, wait_exit
 
 RAY_TASK_RETRIES = 3
 
@@ -37,25 +40,29 @@ class LocalPool:
         self.slots = max(1, jobs)
 
     async def run(self, task: EpisodeTask) -> TaskResult:
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable,
-            "-m",
-            "ascendopt.campaign.worker",
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-        )
-        try:
-            stdout, stderr = await proc.communicate(task.model_dump_json().encode())
-        except asyncio.CancelledError:
-            with contextlib.suppress(ProcessLookupError):
-                proc.terminate()
-            await proc.wait()
-            raise
-        if proc.returncode != 0:
-            tail = stderr.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no output"]
-            raise RuntimeError(f"episode worker exited {proc.returncode}: {tail[0]}")
-        return TaskResult.model_validate_json(stdout)
+        # The task and its result go through files, and the child is awaited on its pidfd: asyncio's
+        # subprocess transport, cancelled while it connects the pipes, never ends (sandbox.run_limited).
+        with tempfile.TemporaryDirectory(prefix="ascendopt-task-") as folder:
+            given, got = Path(folder) / "task.json", Path(folder) / "result.json"
+            given.write_text(task.model_dump_json(), encoding="utf-8")
+            argv = [sys.executable, "-m", "ascendopt.campaign.worker", str(given), str(got)]
+            devnull, pipe = subprocess.DEVNULL, subprocess.PIPE
+            proc = subprocess.Popen(argv, stdin=devnull, stdout=devnull, stderr=pipe)
+            assert proc.stderr is not None
+            err = OutputTail(None)
+            try:
+                await read_to_end(proc.stderr.fileno(), err)
+                await wait_exit(proc)
+            except asyncio.CancelledError:
+                proc.terminate()  # the worker cancels its episode, removes its scratch folder, exits
+                await wait_exit(proc)
+                raise
+            finally:
+                proc.stderr.close()
+            if proc.returncode != 0 or not got.is_file():
+                tail = err.close().strip().splitlines()[-1:] or ["no output"]
+                raise RuntimeError(f"episode worker exited {proc.returncode}: {tail[0]}")
+            return TaskResult.model_validate_json(got.read_text(encoding="utf-8"))
 
     def close(self) -> None:
         pass  # each task's process ends with it

@@ -241,7 +241,7 @@ class OutputTail:
         return "".join(self.parts)[-_TAIL:]
 
 
-async def _drain(fd: int, tail: OutputTail) -> None:
+async def read_to_end(fd: int, tail: OutputTail) -> None:
     """Read `fd` to its end through the loop's selector, in chunks (a compiler line can exceed
     asyncio's 64 KiB line limit).
 
@@ -280,7 +280,7 @@ async def _drain(fd: int, tail: OutputTail) -> None:
         loop.remove_reader(fd)
 
 
-async def _exited(proc: subprocess.Popen[bytes]) -> int:
+async def wait_exit(proc: subprocess.Popen[bytes]) -> int:
     """The child's exit status, awaited on its pidfd (by polling where the kernel has none)."""
     loop = asyncio.get_running_loop()
     try:
@@ -345,16 +345,16 @@ async def run_limited(
     out, err = OutputTail(on_line), OutputTail(on_line)
     timed_out = False
     try:
-        pumps = asyncio.gather(_drain(proc.stdout.fileno(), out), _drain(proc.stderr.fileno(), err))
+        pumps = asyncio.gather(read_to_end(proc.stdout.fileno(), out), read_to_end(proc.stderr.fileno(), err))
         try:
             await asyncio.wait_for(asyncio.shield(pumps), timeout=limits.wall_seconds)
-            await _exited(proc)
+            await wait_exit(proc)
         except (asyncio.TimeoutError, asyncio.CancelledError) as exc:
             timed_out = isinstance(exc, asyncio.TimeoutError)
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGKILL)
             await asyncio.gather(pumps, return_exceptions=True)  # ends at EOF, even if it was cancelled
-            await _exited(proc)
+            await wait_exit(proc)
             if not timed_out:
                 raise
     finally:
