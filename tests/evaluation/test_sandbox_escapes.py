@@ -86,14 +86,14 @@ async def test_writes_outside_the_sandbox_fail(add_op: Path, hostile_env: Path) 
     assert "pwned" not in (add_op / "ascendopt.toml").read_text()
 
 
-async def test_a_fork_bomb_hits_the_process_limit_and_nothing_outlives_the_run(
+async def test_a_fork_is_a_hostile_verdict_and_nothing_outlives_the_run(
     add_op: Path, hostile_env: Path
 ) -> None:
     kernel = (add_op / KERNEL).read_text()
     ev = await _run(add_op, escapes.plant(kernel, escapes.forks(200)))
     msg = _message(ev)
-    assert "CONTAINED forked" in msg, msg
-    assert _processes_named(escapes.ESCAPEE) == []
+    assert "hostile: the candidate's code called clone" in msg and "forked" not in msg, msg
+    assert not ev.correct and _processes_named(escapes.ESCAPEE) == []
 
 
 async def test_a_setsid_straggler_dies_with_the_sandbox(
@@ -102,10 +102,20 @@ async def test_a_setsid_straggler_dies_with_the_sandbox(
     late = tmp_path / "late-write"
     kernel = (add_op / KERNEL).read_text()
     ev = await _run(add_op, escapes.plant(kernel, escapes.straggler(str(late))))
-    assert "CONTAINED straggler started" in _message(ev)
+    assert "hostile: the candidate's code called clone" in _message(ev), _message(ev)
     assert _processes_named(escapes.ESCAPEE) == []
     time.sleep(4)  # longer than the straggler sleeps
     assert not late.exists() and _processes_named(escapes.ESCAPEE) == []
+
+
+async def test_a_connection_attempt_is_a_hostile_verdict(add_op: Path, hostile_env: Path) -> None:
+    kernel = (add_op / KERNEL).read_text()
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        ev = await _run(add_op, escapes.plant(kernel, escapes.connect(server.getsockname()[1])))
+    msg = _message(ev)
+    assert "hostile: the candidate's code called socket" in msg and "ESCAPED" not in msg, msg
 
 
 async def test_compile_time_include_of_a_system_file_sees_nothing(add_op: Path, hostile_env: Path) -> None:

@@ -103,7 +103,11 @@ class Runner(Protocol):
         limits: Limits,
         env: Mapping[str, str] | None = None,
         on_line: LineSink | None = None,
-    ) -> RunResult: ...
+        evidence: bool = False,
+    ) -> RunResult:
+        """`evidence`: the command gets a descriptor, named in EVIDENCE_FD_ENV, on a file no path
+        inside its sandbox reaches; `RunResult.evidence` holds what it wrote there."""
+        ...
 
     async def shell(
         self,
@@ -167,6 +171,7 @@ class ShellByRun(ABC):
         limits: Limits,
         env: Mapping[str, str] | None = None,
         on_line: LineSink | None = None,
+        evidence: bool = False,
     ) -> RunResult: ...
 
     async def shell(
@@ -198,8 +203,9 @@ class LocalRunner(ShellByRun):
         limits: Limits,
         env: Mapping[str, str] | None = None,
         on_line: LineSink | None = None,
+        evidence: bool = False,
     ) -> RunResult:
-        return await run_limited(list(argv), Path(cwd), limits, env=env, on_line=on_line)
+        return await run_limited(list(argv), Path(cwd), limits, env=env, on_line=on_line, evidence=evidence)
 
     async def produce(self, argv: Sequence[str], *, cwd: str, out: str, limits: Limits) -> RunResult:
         target = Path(out)

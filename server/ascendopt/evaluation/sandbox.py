@@ -19,11 +19,14 @@ import secrets
 import shutil
 import signal
 import subprocess
+import tempfile
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel, Field
+
+from ascendopt.evaluation.evidence import EVIDENCE_FD_ENV, MAX_EVIDENCE_BYTES
 
 
 class Confinement(BaseModel):
@@ -55,6 +58,7 @@ class RunResult(BaseModel):
     stderr: str
     timed_out: bool = False
     signal_name: str | None = None
+    evidence: bytes | None = None  # what the command wrote to its evidence descriptor (`evidence=True`)
 
     @property
     def killed_reason(self) -> str | None:
@@ -312,13 +316,35 @@ async def run_limited(
     *,
     env: Mapping[str, str] | None = None,
     on_line: LineSink | None = None,
+    evidence: bool = False,
 ) -> RunResult:
     """Run `argv` in its own process group; `on_line` receives stdout and stderr lines as they come.
 
     With `limits.confine` the command runs in the sandbox (or, where bwrap is missing, with the
     cleared environment and no network only; callers refuse LLM-written code there first).
+    With `evidence`, the command gets a descriptor (named in EVIDENCE_FD_ENV) on an unlinked file
+    no path reaches, and the result holds what was written to it (evaluation/evidence.py).
     Cancelled, the process group is killed and the child reaped before the cancel goes on.
     """
+    if not evidence:
+        return await _run_limited(argv, cwd, limits, env, on_line, ())
+    with tempfile.TemporaryFile(prefix="ascendopt-evidence-") as sink:
+        env = {**(env or {}), EVIDENCE_FD_ENV: str(sink.fileno())}
+        result = await _run_limited(argv, cwd, limits, env, on_line, (sink.fileno(),))
+        sink.seek(0)
+        data = sink.read(MAX_EVIDENCE_BYTES + 1)
+        result.evidence = data if len(data) <= MAX_EVIDENCE_BYTES else None
+        return result
+
+
+async def _run_limited(
+    argv: list[str],
+    cwd: Path,
+    limits: Limits,
+    env: Mapping[str, str] | None,
+    on_line: LineSink | None,
+    pass_fds: tuple[int, ...],
+) -> RunResult:
     confine = limits.confine
     if confine is not None and env:
         confine = confine.model_copy(update={"env": {**confine.env, **env}})
@@ -339,6 +365,7 @@ async def run_limited(
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         start_new_session=True,
+        pass_fds=pass_fds,
         preexec_fn=lambda: _limit(limits, nproc),
     )
     assert proc.stdout is not None and proc.stderr is not None

@@ -41,7 +41,9 @@ def runtime_objs(tmp_path_factory):
         pytest.skip("g++ not available")
     d = tmp_path_factory.mktemp("twin_rt")
     objs = []
-    for src in sorted((TWIN / "runtime").glob("*.cpp")):
+    for src in sorted((TWIN / "runtime").glob("*.cpp")):  # a runner's objects (cpu_debug_main: main.cpp only)
+        if src.name == "cpu_debug_main.cpp":
+            continue
         o = d / (src.stem + ".o")
         _run([*CXX, "-c", str(src), "-o", str(o)])
         objs.append(o)
@@ -639,10 +641,12 @@ def test_cpu_debug_main_runs_the_kernel_on_the_twin(runtime_objs, tmp_path):
     sample = HERE / "cpu_debug_sample"
     flags = [*CXX, "-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1", "-I", str(sample)]
     objs = []
-    for src in ("main.cpp", "scale_abs.cpp"):
+    for src, own in (("main.cpp", ["-Dmain=ascendopt_twin_user_main"]), ("scale_abs.cpp", [])):
         o = tmp_path / (src + ".o")
-        _run([*flags, "-c", str(sample / src), "-o", str(o)])
+        _run([*flags, *own, "-c", str(sample / src), "-o", str(o)])
         objs.append(o)
+    objs.append(tmp_path / "cpu_debug_main.o")
+    _run([*CXX, "-c", str(TWIN / "runtime" / "cpu_debug_main.cpp"), "-o", str(objs[-1])])
     exe = tmp_path / "app"
     _run(["g++", "-o", str(exe), *map(str, objs + runtime_objs), "-pthread"])
     (tmp_path / "input").mkdir()

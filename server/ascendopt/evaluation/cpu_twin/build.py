@@ -34,6 +34,8 @@ from ascendopt.operators.preproc import arch_macros
 TWIN_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = TWIN_DIR / "include"
 RUNTIME_DIR = TWIN_DIR / "runtime"
+# The program main for a sample's own main.cpp: linked by `build_main` only (runners have the launcher's).
+CPU_DEBUG_MAIN = "cpu_debug_main.cpp"
 TWIN_PATTERNS = ("include/**/*", "runtime/*.cpp", "runtime/*.h")
 
 CXX = os.environ.get("ASCENDOPT_CXX", "g++")
@@ -169,9 +171,9 @@ class Builder:
         )
         return _COMPILE_LIMITS.model_copy(update={"confine": confine})
 
-    async def runtime_objects(self) -> list[str]:
+    async def runtime_objects(self, *extra: str) -> list[str]:
         twin = await self.twin_dir()
-        sources = sorted(RUNTIME_DIR.glob("*.cpp"))
+        sources = sorted(s for s in RUNTIME_DIR.glob("*.cpp") if s.name != CPU_DEBUG_MAIN)
         fallback = Issue(file="(cpu twin runtime)", message="the CPU twin's own runtime failed to build")
         return list(
             await asyncio.gather(
@@ -193,7 +195,7 @@ class Builder:
                         set(),
                         fallback,
                     )
-                    for src in sources
+                    for src in [*sources, *(RUNTIME_DIR / e for e in extra)]
                 )
             )
         )
@@ -420,14 +422,16 @@ class Builder:
         sources = list(dict.fromkeys([main, *project.tiling.host_program.sources, project.files.kernel]))
 
         async def compile_one(source: str) -> str:
-            key = _digest(self._twin_digest, "cpu-debug", source, files.get(source, ""), *headers, *defines)
+            # main.cpp's main becomes a function the twin's main calls (runtime/cpu_debug_main.cpp)
+            own = [*defines, *(["-Dmain=ascendopt_twin_user_main"] if source == main else [])]
+            key = _digest(self._twin_digest, "cpu-debug", source, files.get(source, ""), *headers, *own)
             argv = [
                 CXX,
                 *CXXFLAGS,
                 "-I",
                 f"{twin}/include",
                 *include_flags(project, source, files, twin),
-                *defines,
+                *own,
                 "-c",
                 source,
                 "-o",
@@ -436,7 +440,9 @@ class Builder:
             fallback = Issue(file=source, line=1, message=f"{source} failed to build in CPU-debug mode")
             return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback, project)
 
-        runtime, *objects = await gather_settled(self.runtime_objects(), *(compile_one(s) for s in sources))
+        runtime, *objects = await gather_settled(
+            self.runtime_objects(CPU_DEBUG_MAIN), *(compile_one(s) for s in sources)
+        )
         errors = [r for r in (runtime, *objects) if isinstance(r, BaseException)]
         if errors:
             issues = [i for e in errors if isinstance(e, CompileError) for i in e.issues]

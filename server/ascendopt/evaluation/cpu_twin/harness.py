@@ -8,12 +8,15 @@ on this machine or on an SSH host (paths in the manifest are the runner's).
 from __future__ import annotations
 
 import json
+import os
+import re
 import time
 from pathlib import Path, PurePosixPath
 
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ascendopt.evaluation.evidence import EvidenceError, parse_evidence
 from ascendopt.evaluation.manifest import SocModel, manifest_files
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
@@ -69,8 +72,11 @@ async def run_case_on(
     run, proc, got = await _run_sandboxed(
         runner, [exe, f"{work}/manifest.txt"], exe, files, work, job.src_dir, limits, names if fetch else []
     )
-    if proc.killed_reason or run.result.status == "crashed":
-        run.error = proc.killed_reason or f"runner exited with {proc.returncode} and wrote no result"
+    if run.result.status == "hostile":
+        run.error = run.result.message
+    elif proc.killed_reason or run.result.status == "crashed":
+        exited = f"runner exited with {proc.returncode} and wrote no result"
+        run.error = proc.killed_reason or run.result.message or exited
         tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
         if tail:
             run.error += ": " + tail
@@ -93,18 +99,27 @@ async def _run_sandboxed(
     """Put the case's files, run `argv` sandboxed in `work`, bring back result, findings and `names`."""
     await runner.put(work, files)
     # The runner (the candidate's code) sees its executable and sources, writes only its case
-    # folder, and cannot change the inputs or the manifest there.
+    # folder, and cannot change the inputs or the manifest there; what it reports comes through
+    # its evidence descriptor, never from that folder (evaluation/evidence.py).
     confine = Confinement(
         read=[exe, src_dir], write=[work], sealed=[f"{work}/{name}" for name in files], uid=fresh_uid()
     )
     start = time.perf_counter()
-    proc = await runner.run(argv, cwd=work, limits=limits.model_copy(update={"confine": confine}), env=env)
+    proc = await runner.run(
+        argv, cwd=work, limits=limits.model_copy(update={"confine": confine}), env=env, evidence=True
+    )
     seconds = time.perf_counter() - start
-    got = await runner.get(work, ["result.json", "findings.jsonl", *names])
-    findings = _parse_findings(got.pop("findings.jsonl"))
-    result = _parse_result(got.pop("result.json"))
+    if attempt := forbidden_attempt(proc):
+        return CaseRun(result=TwinRunResult(status="hostile", message=attempt), seconds=seconds), proc, {}
+    try:
+        sections = parse_evidence(proc.evidence)
+    except EvidenceError as exc:
+        refused = TwinRunResult(status="crashed", message=str(exc))
+        return CaseRun(result=refused, seconds=seconds), proc, dict.fromkeys(names)
+    findings = _parse_findings(sections.pop("findings.jsonl", None))
+    result = _parse_result(sections.pop("result.json", None))
     run = CaseRun(result=result or TwinRunResult(status="crashed"), findings=findings, seconds=seconds)
-    return run, proc, got
+    return run, proc, {name: sections.get(name) for name in names}
 
 
 async def run_main_case_on(
@@ -134,6 +149,7 @@ async def run_main_case_on(
         "ASCENDOPT_TWIN_SOURCE_ROOT": src_dir,
         "ASCENDOPT_TWIN_UB_SIZE": str(soc.ub_size),
         "ASCENDOPT_TWIN_CORE_NUM_AIV": str(soc.core_num_aiv),
+        "ASCENDOPT_TWIN_OUTPUTS": "\n".join(paths[name] for name in output_shapes),
         **({"ASCENDOPT_TWIN_TRACE": f"{work}/trace.jsonl"} if trace else {}),
     }
     outs = {name: paths[name] for name in output_shapes}
@@ -141,8 +157,11 @@ async def run_main_case_on(
     run, proc, got = await _run_sandboxed(runner, argv, exe, files, work, src_dir, limits, names, env)
     result = run.result
     tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
-    if proc.killed_reason or result.status == "crashed":
-        run.error = proc.killed_reason or f"main.cpp exited with {proc.returncode} and launched no kernel"
+    if result.status == "hostile":
+        run.error = result.message
+    elif proc.killed_reason or result.status == "crashed":
+        exited = f"main.cpp exited with {proc.returncode} and launched no kernel"
+        run.error = proc.killed_reason or result.message or exited
     elif result.status != "ok":
         run.error = result.message or result.status
     elif proc.returncode != 0:
@@ -155,6 +174,24 @@ async def run_main_case_on(
     if trace:
         out["trace.jsonl"] = got.get("trace.jsonl")
     return run, out
+
+
+# runtime/syscall_guard.cpp: a trapped system call ends the run with this status, naming the call.
+FORBIDDEN_EXIT = 159  # also 128 + SIGSYS, bwrap's status for a child the kernel killed with it
+_FORBIDDEN = re.compile(r"forbidden system call: (\S+)")
+
+
+def forbidden_attempt(proc: RunResult) -> str | None:
+    """The verdict on a run that tried what the sandbox forbids (None: it did not): hostile,
+    whatever its outputs."""
+    if proc.returncode != FORBIDDEN_EXIT and proc.signal_name != "SIGSYS":
+        return None
+    called = _FORBIDDEN.search(proc.stderr)
+    what = called.group(1) if called else "a forbidden system call"
+    return (
+        f"hostile: the candidate's code called {what} (creating a process, running a program, the network "
+        "or a namespace change: the sandbox forbids them)"
+    )
 
 
 def _relative(path: str) -> str:
@@ -178,15 +215,25 @@ async def run_case(
     trace: bool = False,
     tiling_only: bool = False,
 ) -> CaseRun:
-    """`run_case_on` with this machine's runner and local folders; outputs stay in `work`."""
+    """`run_case_on` with this machine's runner and local folders; the outputs and trace it handed
+    back are stored in `work` (`out_<name>.bin`, `trace.jsonl`) once it has ended."""
     work.mkdir(parents=True, exist_ok=True)
-    for stale in ("result.json", "findings.jsonl", "trace.jsonl"):
-        (work / stale).unlink(missing_ok=True)
     job = CaseJob(project, case, inputs, output_shapes, str(work), str(src_dir), trace)
-    run, _ = await run_case_on(LocalRunner(), str(runner), job, soc, limits, False, tiling_only)
-    if (work / "trace.jsonl").exists():
+    run, got = await run_case_on(LocalRunner(), str(runner), job, soc, limits, True, tiling_only)
+    for name, data in got.items():
+        if data is not None:
+            _store(work / name, data)
+    if got.get("trace.jsonl") is not None:
         run.trace = work / "trace.jsonl"
     return run
+
+
+def _store(path: Path, data: bytes) -> None:
+    """Write a fresh file: what the candidate left at that name (a link, say) is replaced, not followed."""
+    path.unlink(missing_ok=True)
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
 
 
 def read_outputs(

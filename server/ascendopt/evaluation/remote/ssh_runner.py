@@ -25,6 +25,7 @@ from pathlib import Path, PurePosixPath
 import asyncssh
 from pydantic import BaseModel
 
+from ascendopt.evaluation.evidence import EVIDENCE_FD_ENV
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings
 from ascendopt.evaluation.remote.transport import SshTransport
 from ascendopt.evaluation.runner import (
@@ -205,15 +206,27 @@ class SshRunner(ShellByRun):
         limits: Limits,
         env: Mapping[str, str] | None = None,
         on_line: LineSink | None = None,
+        evidence: bool = False,
     ) -> RunResult:
         cwd = await self._inside(cwd)
+        # The evidence file sits under the jobs folder, which no sandbox binds; the shell opens it as fd 3.
+        sink = f"{await self.root()}/jobs/{secrets.token_hex(8)}.evidence" if evidence else None
+        if sink is not None:
+            env = {**(env or {}), EVIDENCE_FD_ENV: "3"}
         if limits.confine is not None and env:
             limits = limits.model_copy(
                 update={"confine": limits.confine.model_copy(update={"env": {**limits.confine.env, **env}})}
             )
         prep = await self._hand_over(limits)
-        command = f"cd {q(cwd)} && {prep}{self._env(env)}exec {await self._limited(argv, limits, cwd)}"
-        return await self._job(command, limits, on_line)
+        redirect = f" 3>{q(sink)}" if sink is not None else ""
+        limited = await self._limited(argv, limits, cwd)
+        command = f"cd {q(cwd)} && {prep}{self._env(env)}exec {limited}{redirect}"
+        result = await self._job(command, limits, on_line)
+        if sink is not None:
+            folder, name = sink.rsplit("/", 1)
+            result.evidence = (await self.get(folder, [name]))[name]
+            await self.transport.simple(f"rm -f {q(sink)}")
+        return result
 
     async def produce(self, argv: Sequence[str], *, cwd: str, out: str, limits: Limits) -> RunResult:
         cwd, out = await self._inside(cwd), await self._inside(out)

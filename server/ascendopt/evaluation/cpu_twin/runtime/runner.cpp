@@ -239,9 +239,6 @@ ResultInfo g_res;
 
 void WriteResult()
 {
-    if (g_resultPath.empty()) return;
-    FILE *f = std::fopen(g_resultPath.c_str(), "wb");
-    if (!f) return;
     size_t errors = 0, warnings = 0;
     for (const rt::Finding &x : G.findings) (x.error ? errors : warnings)++;
     std::string o = "{\"status\":\"" + g_res.status + "\",\"block_dim\":" + std::to_string(g_res.blockDim) +
@@ -251,8 +248,15 @@ void WriteResult()
                     ",\"findings_warnings\":" + std::to_string(warnings) + ",\"trace_format_version\":1,\"message\":\"";
     rt::JsonEscape(o, g_res.message);
     o += "\"}\n";
-    std::fwrite(o.data(), 1, o.size(), f);
-    std::fclose(f);
+    rt::Deliver("result.json", g_resultPath, o.data(), o.size());
+}
+
+// The run's end, whichever way it ends: findings and result delivered, then _exit (rt::Seal).
+[[noreturn]] void Conclude(int code)
+{
+    rt::WriteFindings(g_findingsPath);
+    WriteResult();
+    rt::Seal(code);
 }
 
 void OnCrash(int sig)
@@ -264,17 +268,14 @@ void OnCrash(int sig)
     rt::CrashMessage(sig, buf, sizeof buf);
     g_res.status = "kernel_error";
     g_res.message = buf;
-    rt::TraceFlush();
-    if (G.trace) std::fflush(G.trace);
-    rt::WriteFindings(g_findingsPath);
-    WriteResult();
-    _exit(0);
+    Conclude(0);
 }
 
 }  // namespace
 
 int RunnerMain(int argc, char **argv, LaunchFn launch)
 {
+    rt::GuardSyscalls();
     if (argc < 2) {
         std::fprintf(stderr, "usage: %s manifest.txt\n", argv[0]);
         return 3;
@@ -288,10 +289,8 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         G.autoSync = m.autoSync;
         G.ubSize = static_cast<uint32_t>(m.ubSize);
         if (!m.trace.empty()) {
-            G.trace = std::fopen(m.trace.c_str(), "wb");
-            if (!G.trace) Fail(3, "runner_error", "cannot write trace %s", m.trace.c_str());
-            std::fputs("{\"format\":\"ascendopt-trace\",\"version\":1}\n", G.trace);
-            rt::g_trace_on = true;
+            rt::TraceOpen(m.trace);
+            if (!rt::EvidenceToFd() && !G.trace) Fail(3, "runner_error", "cannot write trace %s", m.trace.c_str());
         }
         std::signal(SIGSEGV, OnCrash);
         std::signal(SIGBUS, OnCrash);
@@ -465,9 +464,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         if (m.tilingOnly) {
             g_res.status = "ok";
             g_res.message = "tiling program only";
-            rt::WriteFindings(m.findings);
-            WriteResult();
-            return 0;
+            Conclude(0);
         }
 
         // Outputs (poisoned with 0xFF so that unwritten elements stand out), workspace, tiling.
@@ -515,27 +512,17 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                        static_cast<long long>(blockDim), m.coreAiv);
 
         for (size_t i = 0; i < m.outputs.size(); ++i) {
-            FILE *f = std::fopen(m.outputs[i].path.c_str(), "wb");
-            if (!f) Fail(3, "runner_error", "cannot write output %s", m.outputs[i].path.c_str());
-            if (m.outputs[i].bytes) std::fwrite(outBufs[i], 1, m.outputs[i].bytes, f);
-            std::fclose(f);
+            const std::string &path = m.outputs[i].path;
+            rt::Deliver(path.substr(path.find_last_of('/') + 1), path, outBufs[i], m.outputs[i].bytes);
         }
         g_res.status = aborted ? "kernel_error" : "ok";
         g_res.message = aborted ? std::to_string(aborted) + " block(s) stopped on a fatal finding (see findings)" : "";
-        rt::TraceFlush();
-        if (G.trace) std::fclose(G.trace);
-        G.trace = nullptr;
-        rt::WriteFindings(m.findings);
-        WriteResult();
-        return 0;
+        Conclude(0);
     } catch (const RunError &e) {
         g_res.status = e.status;
         g_res.message = e.message;
         std::fprintf(stderr, "ascendopt-twin: %s: %s\n", e.status.c_str(), e.message.c_str());
-        rt::TraceFlush();
-        rt::WriteFindings(g_findingsPath);
-        WriteResult();
-        return e.code;
+        Conclude(e.code);
     }
 }
 

@@ -108,14 +108,6 @@ void Fatal(const char *kind, const char *file, int line, const char *fmt, ...)
 }
 
 // ------------------------------------------------------------------ trace
-void TraceFlush()
-{
-    if (G.trace && !G.traceBuf.empty()) {
-        std::fwrite(G.traceBuf.data(), 1, G.traceBuf.size(), G.trace);
-        G.traceBuf.clear();
-    }
-}
-
 void JsonEscape(std::string &out, const std::string &s)
 {
     for (char c : s) {
@@ -141,7 +133,7 @@ static void AppendInt(std::string &o, int64_t v)
 
 void Trace(const TraceRec &r)
 {
-    if (!G.trace) return;
+    if (!G.traceOn) return;
     std::string &o = G.traceBuf;
     o += "{\"b\":";
     AppendInt(o, g_cur ? g_cur->pub.idx : -1);
@@ -221,7 +213,7 @@ static void TraceSync(const char *name, uint8_t pipe, int event, const Loc &loc,
     r.line = loc.line;
     Trace(r);
     // Append the HardEvent name (e.g. "MTE2_V") as "hard_event".
-    if (evName && G.trace && !G.traceBuf.empty()) {
+    if (evName && G.traceOn && !G.traceBuf.empty()) {
         std::string &o = G.traceBuf;
         o.pop_back();  // '\n'
         o.pop_back();  // '}'
@@ -625,11 +617,9 @@ bool GmRelease(void *p)
 
 void WriteFindings(const std::string &path)
 {
-    if (path.empty()) return;
-    FILE *f = std::fopen(path.c_str(), "wb");
-    if (!f) return;
+    std::string o;
     for (const Finding &x : G.findings) {
-        std::string o = "{\"kind\":\"";
+        o += "{\"kind\":\"";
         JsonEscape(o, x.kind);
         o += "\",\"severity\":\"";
         o += x.error ? "error" : "warning";
@@ -638,9 +628,8 @@ void WriteFindings(const std::string &path)
         o += "\",\"file\":\"";
         JsonEscape(o, x.file);
         o += "\",\"line\":" + std::to_string(x.line) + ",\"block\":" + std::to_string(x.block) + ",\"count\":" + std::to_string(x.count) + "}\n";
-        std::fwrite(o.data(), 1, o.size(), f);
     }
-    std::fclose(f);
+    Deliver("findings.jsonl", path, o.data(), o.size());
 }
 
 void CrashMessage(int sig, char *buf, size_t size)

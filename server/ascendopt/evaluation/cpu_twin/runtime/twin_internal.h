@@ -88,7 +88,9 @@ struct Global {
     bool autoSync = true;
     uint32_t phase = 0;
     uint32_t ubSize = 196608;
+    bool traceOn = false;  // tracing this run (to the evidence, or to `trace` by hand)
     FILE *trace = nullptr;
+    std::string tracePath;
     std::string traceBuf;
     LocInfo lastOp{nullptr, nullptr, 0};
     int64_t lastBlock = -1;
@@ -99,7 +101,17 @@ extern Global G;
 extern BlockState *g_cur;
 
 const std::string &RelFile(const char *file);
+// Evidence (runtime/evidence.cpp): outputs, findings, trace and result, to the parent's descriptor or to files.
+bool EvidenceToFd();
+void Deliver(const std::string &name, const std::string &path, const void *data, size_t n);
+void TraceOpen(const std::string &path);
 void TraceFlush();
+// Traps the system calls no kernel or tiling program makes (runtime/syscall_guard.cpp); one
+// trapped ends the run with kForbiddenExit after naming the call on stderr.
+constexpr int kForbiddenExit = 159;
+void GuardSyscalls();
+// Ends the evidence and the process (_exit): nothing the candidate registered runs after it.
+[[noreturn]] void Seal(int code);
 void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, uint64_t tilingKey, uint32_t tilingSize);
 GmBuf *FindGm(const void *p);
 // Device allocations are padded like aclrtMalloc's: size rounded up to 32 B, plus 32 B.
@@ -108,7 +120,7 @@ uint64_t GmPadded(uint64_t size);
 // A registered GM buffer of `size` usable bytes (plus padding), filled with `fill`; nullptr when out of memory.
 uint8_t *GmAllocate(const std::string &name, uint64_t size, int kind, uint8_t fill);
 bool GmRelease(void *p);
-void WriteFindings(const std::string &path);
+void WriteFindings(const std::string &path);  // delivers findings.jsonl
 // "SIGSEGV in block 3 after DataCopy at op_kernel/x.cpp:40 (…)" for a signal caught while a kernel ran.
 void CrashMessage(int sig, char *buf, size_t size);
 // Runs `body` once per block 0..n-1 (SyncAll-aware); returns the number of blocks stopped by a fatal finding.
@@ -116,5 +128,12 @@ int RunBlocks(int n, const std::function<void()> &body, uint32_t ubSize, uint64_
 void JsonEscape(std::string &out, const std::string &s);
 
 }  // namespace rt
+
+namespace cpu {
+// The CPU-debug session (runtime/cpu_debug.cpp): configured from the environment once; concluded
+// (outputs, findings, result delivered, then _exit) when main.cpp's main returns or calls exit().
+void Init();
+[[noreturn]] void Conclude(int code);
+}  // namespace cpu
 }  // namespace ascendopt_twin
 #endif
