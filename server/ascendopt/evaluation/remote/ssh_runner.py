@@ -341,12 +341,12 @@ class SshRunner(ShellByRun):
                     _check_part(name, parts[: n + 1], attrs, last=n == len(parts) - 1)
                 cap = read_cap(name)
                 async with sftp.open(f"{folder}/{'/'.join(parts)}", "rb") as f:
-                    data = await f.read(cap + 1)
+                    got = await f.read(cap + 1)
             except asyncssh.SFTPNoSuchFile:
                 return None
             except (OSError, asyncssh.Error) as exc:
                 raise TransportError(f"{self.name}: download failed: {_sftp_reason(exc)}") from exc
-            data = data if isinstance(data, bytes) else data.encode()
+            data = got if isinstance(got, bytes) else got.encode()
             if len(data) > cap:
                 raise too_big(name, cap)
             return data
