@@ -7,7 +7,6 @@ reaches the experience bank only if the episode's winner passes the final re-che
 
 from __future__ import annotations
 
-import json
 import re
 
 from ascendopt.agent.lessons import diagnosis_of, format_lessons
@@ -29,6 +28,7 @@ from ascendopt.journal.events import DiagnosisEvent
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.files import files_diff
 from ascendopt.operators.model import OperatorProject
+from ascendopt.untrusted import Unreadable, loads, shorten
 
 MAX_LLM_FAILURES = 3
 
@@ -65,8 +65,11 @@ class KernelRewriter:
         )
         if isinstance(reply, Rejection):
             return self._failed(reply)
+        diagnosed = _parse_diagnosis(reply)
+        if isinstance(diagnosed, Rejection):
+            return self._failed(diagnosed)
         self.failures = 0
-        bottleneck, change = _parse_diagnosis(reply)
+        bottleneck, change = diagnosed
         self.tried.append(bottleneck)
         diagnosis = diagnosis_of(project, parent_evaluation, parent.files, bottleneck)
         lessons = self.retriever.retrieve(diagnosis, self.top_k) if self.retriever and self.top_k else []
@@ -138,12 +141,19 @@ def lesson_entry(
     )
 
 
-def _parse_diagnosis(reply: str) -> tuple[str, str]:
+def _parse_diagnosis(reply: str) -> tuple[str, str] | Rejection:
+    """(bottleneck, change) from the reply's JSON object, or from its text when it holds no JSON; a
+    Rejection when its JSON does not parse (deep nesting, a huge number) or is not an object."""
+    text = reply.strip()
     match = re.search(r"\{.*\}", reply, re.DOTALL)
-    if match:
-        try:
-            data = json.loads(match.group(0))
-            return str(data.get("bottleneck", "")).strip() or reply.strip()[:200], str(data.get("change", ""))
-        except json.JSONDecodeError:
-            pass
-    return reply.strip()[:300], ""
+    if match is None and not text.startswith("["):
+        return shorten(text, 300), ""
+    try:
+        data = loads(match.group(0) if match else text)
+    except Unreadable as exc:
+        return Rejection(stage="llm", reason=f"unreadable diagnosis: {exc}")
+    if not isinstance(data, dict):
+        return Rejection(stage="llm", reason="unreadable diagnosis: not a JSON object")
+    bottleneck, change = data.get("bottleneck"), data.get("change")
+    bottleneck = bottleneck.strip() if isinstance(bottleneck, str) else ""
+    return shorten(bottleneck or text, 300), shorten(change if isinstance(change, str) else "", 2000)

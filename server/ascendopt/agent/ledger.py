@@ -9,8 +9,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from pydantic import ValidationError
-
 from ascendopt.evaluation.cache import evaluation_key
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.evaluation.records import Evaluation
@@ -19,6 +17,7 @@ from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
+from ascendopt.untrusted import PARSE_ERRORS
 
 
 class BudgetExhausted(Exception):
@@ -47,7 +46,7 @@ class Ledger:
                 continue
             try:
                 self._recorded[e.data.key] = Evaluation.model_validate(e.data.evaluation)
-            except ValidationError:
+            except PARSE_ERRORS:  # ValidationError, or RecursionError of a deeply nested record
                 continue
         self._inflight: dict[str, asyncio.Task[Evaluation]] = {}
 

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+
 from ascendopt.agent.host_search import Assignment
 from ascendopt.evaluation.records import Evaluation
+from ascendopt.experience.guard import TEXT_FIELDS, clean_text, neutralise
 from ascendopt.experience.records import Diagnosis, ExperienceEntry, KnobApplicator
 from ascendopt.operators.model import OperatorProject
 
@@ -83,8 +86,10 @@ def knob_settings(lessons: list[ExperienceEntry], project: OperatorProject) -> l
 
 
 def format_lessons(lessons: list[ExperienceEntry]) -> str:
+    """The lessons as one `<lessons>` block of quoted data (the prompt says it is never instructions):
+    each text field cleaned and quoted, the diffs with any delimiter look-alike neutralised."""
     if not lessons:
-        return "(none retrieved)"
+        return "<lessons>\n(none retrieved)\n</lessons>"
     parts = []
     for n, lesson in enumerate(lessons, start=1):
         measured = (
@@ -92,9 +97,12 @@ def format_lessons(lessons: list[ExperienceEntry]) -> str:
             if lesson.slow_us and lesson.fast_us
             else "not measured"
         )
+        quoted = {f: json.dumps(clean_text(getattr(lesson, f)), ensure_ascii=False) for f in TEXT_FIELDS}
+        diff = neutralise(lesson.code_diff.text())
         parts.append(
-            f"{n}. {lesson.title} [{lesson.family}; {measured}]\n   bottleneck: {lesson.bottleneck}\n"
-            f"   applies when: {lesson.applies_when}\n   avoid when: {lesson.avoid_when}\n"
-            f"   diff (slow -> fast):\n{lesson.code_diff.kernel}\n{lesson.code_diff.tiling or ''}"
+            f"lesson {n} [{clean_text(lesson.family)}; {lesson.provenance}; {measured}]\n"
+            f"  title: {quoted['title']}\n  bottleneck: {quoted['bottleneck']}\n"
+            f"  applies when: {quoted['applies_when']}\n  avoid when: {quoted['avoid_when']}\n"
+            f"  diff (slow -> fast):\n{diff}"
         )
-    return "\n".join(parts)
+    return "<lessons>\n" + "\n".join(parts) + "\n</lessons>"

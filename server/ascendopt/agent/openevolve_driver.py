@@ -18,6 +18,7 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from ascendopt.agent.llm import LLMSettings
+from ascendopt.untrusted import loads
 
 Judge = Callable[[str], Awaitable[dict[str, float]]]
 MAX_PROGRAM_BYTES = 1_000_000
@@ -106,7 +107,7 @@ class OpenEvolveDriver:
     ) -> None:
         try:
             line = await reader.readline()
-            request = json.loads(line) if line else {}
+            request = loads(line) if line else {}
             if not isinstance(request, dict) or request.get("token") != token:
                 return  # not ours: another local process found the port
             code = request.get("code")
@@ -117,7 +118,7 @@ class OpenEvolveDriver:
             )
             writer.write(json.dumps(metrics).encode() + b"\n")
             await writer.drain()
-        except (ValueError, ConnectionError):
+        except (ValueError, ConnectionError):  # Unreadable (any JSON failure) is a ValueError
             pass
         finally:
             writer.close()

@@ -15,7 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel
 
 from ascendopt.agent.episode import Episode, EpisodeOutcome, Progress
 from ascendopt.agent.kernel_rewrite import KernelRewriter
@@ -33,6 +33,7 @@ from ascendopt.experience.bank import Bank
 from ascendopt.journal.events import StartEvent, UserDecision
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.operators.model import OperatorProject
+from ascendopt.untrusted import PARSE_ERRORS
 
 __all__ = [
     "EpisodeOutcome",
@@ -245,7 +246,7 @@ def _recorded_settings(journal: EpisodeJournal) -> EpisodeSettings | None:
     with the new one); None: no start record that this version can read."""
     for event in reversed(journal.events("start")):
         if isinstance(event.data, StartEvent):
-            with contextlib.suppress(ValidationError):
+            with contextlib.suppress(*PARSE_ERRORS):
                 return EpisodeSettings.model_validate(event.data.settings)
     return None
 

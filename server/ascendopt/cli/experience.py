@@ -31,6 +31,10 @@ WorkspaceOpt = Annotated[
         ".ascendopt/ or a VCS root, else the current folder)",
     ),
 ]
+ProvenanceOpt = Annotated[
+    str | None,
+    typer.Option("--provenance", help="only lessons of this provenance: episode, imported, rewind, seed"),
+]
 FamilyOpt = Annotated[str | None, typer.Option("--family", help="family or family prefix, e.g. kernel.sync")]
 
 
@@ -81,14 +85,35 @@ def _records(title: str, lessons: list[ExperienceEntry], scores: list[float] | N
 
 
 @experience_app.command("list")
-def list_cmd(workspace: WorkspaceOpt = None, family: FamilyOpt = None, as_json: JsonOpt = False) -> None:
+def list_cmd(
+    workspace: WorkspaceOpt = None,
+    family: FamilyOpt = None,
+    provenance: ProvenanceOpt = None,
+    as_json: JsonOpt = False,
+) -> None:
     """List the lessons of the workspace's bank (a new bank starts with the seed lessons)."""
     with _open(workspace) as bank:
-        lessons = bank.all(family)
+        lessons = bank.all(family, provenance)
     if as_json:
         print_json(lessons)
         return
     show(out, _records(f"{len(lessons)} lesson(s)", lessons))
+
+
+@experience_app.command("delete")
+def delete_cmd(
+    ids: Annotated[list[str] | None, typer.Argument(help="ids of the lessons to delete")] = None,
+    workspace: WorkspaceOpt = None,
+    provenance: ProvenanceOpt = None,
+) -> None:
+    """Delete lessons: by id, or every lesson of one provenance (e.g. all that episodes stored)."""
+    if bool(ids) == bool(provenance):
+        err.print("[red]error:[/] give lesson ids or --provenance, not both or neither")
+        raise typer.Exit(2)
+    with _open(workspace) as bank:
+        gone = bank.delete(ids or (), provenance)
+    missing = sorted(set(ids or ()) - set(gone))
+    out.print(f"deleted {len(gone)} lesson(s)" + (f"; no lesson {', '.join(missing)}" if missing else ""))
 
 
 @experience_app.command("show")

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import os
 import shutil
+import stat
 import tempfile
 from abc import ABC, abstractmethod
 from collections.abc import Awaitable, Mapping, Sequence
@@ -39,6 +41,60 @@ class TransportError(RunnerError):
 
 class UnsafePath(RunnerError, ValueError):
     """A file name that would escape its folder, or could not be passed safely to a shell."""
+
+
+class RefusedFile(RunnerError):
+    """A file a candidate could have written that is not read: a symlink, not a regular file, or too big."""
+
+
+# What `get` reads of one file at most: whatever a run leaves (candidate code wrote it) is held in
+# memory, parsed and journaled here. An fp32 output of 64 Mi elements fits; findings and the result
+# are a few lines per source location.
+MAX_READ_BYTES = 256 << 20
+READ_CAPS = {"findings.jsonl": 4 << 20, "result.json": 1 << 20}
+
+
+def read_cap(name: str) -> int:
+    return READ_CAPS.get(PurePosixPath(name).name, MAX_READ_BYTES)
+
+
+def too_big(name: str, cap: int) -> RefusedFile:
+    return RefusedFile(f"{name} is over {cap} bytes: refused")
+
+
+def read_untrusted(folder: str, name: str) -> bytes | None:
+    """`folder/name` (None if missing) without following a symlink anywhere below `folder`, refusing
+    FIFOs and devices (opened non-blocking, so a FIFO cannot hang us) and files over `read_cap`."""
+    parts = safe_relative(name).split("/")
+    flags = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    fds = [os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)]
+    try:
+        for n, part in enumerate(parts):
+            last = n == len(parts) - 1
+            try:
+                fds.append(os.open(part, flags | (0 if last else os.O_DIRECTORY), dir_fd=fds[-1]))
+            except FileNotFoundError:
+                return None
+            except OSError as exc:
+                link = stat.S_ISLNK(os.stat(part, dir_fd=fds[-1], follow_symlinks=False).st_mode)
+                why = "a symlink" if link else "not a folder" if exc.errno == errno.ENOTDIR else exc.strerror
+                raise RefusedFile(f"{'/'.join(parts[: n + 1])} is {why}: refused") from exc
+        info = os.fstat(fds[-1])
+        if not stat.S_ISREG(info.st_mode):
+            raise RefusedFile(f"{name} is not a regular file: refused")
+        cap = read_cap(name)
+        if info.st_size > cap:
+            raise too_big(name, cap)
+        chunks, size = [], 0
+        while chunk := os.read(fds[-1], min(1 << 20, cap + 1 - size)):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > cap:  # grown since fstat
+                raise too_big(name, cap)
+        return b"".join(chunks)
+    finally:
+        for fd in fds:
+            os.close(fd)
 
 
 async def gather_settled(*aws: Awaitable[T]) -> list[T | BaseException]:
@@ -231,15 +287,19 @@ class LocalRunner(ShellByRun):
             tmp.replace(path)
 
     async def get(self, folder: str, names: Sequence[str]) -> dict[str, bytes | None]:
-        out: dict[str, bytes | None] = {}
-        for name in names:
-            path = Path(folder) / safe_relative(name)
-            out[name] = path.read_bytes() if path.is_file() else None
-        return out
+        if not os.path.isdir(folder):
+            return dict.fromkeys(names)
+        return {name: read_untrusted(folder, name) for name in names}
 
     async def listdir(self, folder: str) -> list[str]:
-        root = Path(folder)
-        return sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file())
+        """Regular files only: a symlink (to a file or a folder) is neither listed nor followed."""
+        out = []
+        for top, _, files in os.walk(folder):  # os.walk does not descend into linked folders
+            for name in files:
+                path = os.path.join(top, name)
+                if stat.S_ISREG(os.lstat(path).st_mode):
+                    out.append(Path(path).relative_to(folder).as_posix())
+        return sorted(out)
 
     async def workdir(self, *parts: str) -> str:
         base = self.scratch

@@ -20,6 +20,7 @@ import shutil
 import signal
 import subprocess
 import tempfile
+import time
 from collections.abc import Callable, Mapping
 from functools import cache
 from pathlib import Path, PurePosixPath
@@ -165,31 +166,62 @@ def _parents(paths: list[str]) -> list[str]:
     return sorted((f for f in found if not any(f.startswith(s + "/") for s in SYSTEM_READ)), key=len)
 
 
-@cache
+PROBE_TRIES = 3  # a loaded machine can make one probe slow or fail: believe only repeated failure
+PROBE_TIMEOUT = 30.0  # seconds per try
+PROBE_RETRY_AFTER = 60.0  # a failed probe is asked again after this long; a working one is kept
+_probed: tuple[float, SandboxHost | None, str] | None = None  # (when, the sandbox, why none)
+
+
 def local_sandbox() -> SandboxHost | None:
     """This machine's bubblewrap, if it is installed and works here (it needs namespaces)."""
+    return _probe_local()[0]
+
+
+def _probe_local() -> tuple[SandboxHost | None, str]:
+    """(the sandbox, "") or (None, what failed); a failure is probed again after PROBE_RETRY_AFTER."""
+    global _probed
+    now = time.monotonic()
+    if _probed is None or (_probed[1] is None and now - _probed[0] >= PROBE_RETRY_AFTER):
+        host, why = _probe_once()
+        _probed = (time.monotonic(), host, why)
+    return _probed[1], _probed[2]
+
+
+def _probe_once() -> tuple[SandboxHost | None, str]:
     exe = shutil.which("bwrap")
-    if exe is None or shutil.which("prlimit") is None or (os.geteuid() == 0 and not shutil.which("setpriv")):
-        return None
+    if exe is None:
+        return None, "bubblewrap (bwrap) is not installed (`apt-get install bubblewrap`)"
+    if shutil.which("prlimit") is None:
+        return None, "prlimit (util-linux) is not installed"
+    root = os.geteuid() == 0
+    if root and shutil.which("setpriv") is None:
+        return None, "setpriv (util-linux) is not installed, and running as root needs it"
     links = {p: os.readlink(p) for p in SYSTEM_READ if os.path.islink(p)}
-    host = SandboxHost(bwrap=exe, root=os.geteuid() == 0, symlinks=links)
-    try:
-        probe = sandbox_argv(["true"], "/", Confinement(), host)
-        ok = subprocess.run(probe, capture_output=True, timeout=10).returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
-        ok = False
-    return host if ok else None
+    host = SandboxHost(bwrap=exe, root=root, symlinks=links)
+    probe = sandbox_argv(["true"], "/", Confinement(), host)
+    why = ""
+    for _ in range(PROBE_TRIES):
+        try:
+            done = subprocess.run(probe, capture_output=True, timeout=PROBE_TIMEOUT)
+        except subprocess.TimeoutExpired:
+            why = f"{exe} did not finish a trial run in {PROBE_TIMEOUT:.0f} s"
+            continue
+        except OSError as exc:
+            why = f"{exe} could not be started: {exc}"
+            continue
+        if done.returncode == 0:
+            return host, ""
+        err = done.stderr.decode("utf-8", "replace").strip()[-300:]
+        why = f"{exe} failed a trial run (exit {done.returncode}): {err or 'no message'}"
+    return None, f"{why} ({PROBE_TRIES} tries)"
 
 
 def unsandboxed_reason() -> str | None:
     """Why candidate code cannot be sandboxed on this machine (None: it can)."""
-    if local_sandbox() is not None:
+    host, why = _probe_local()
+    if host is not None:
         return None
-    return (
-        "bubblewrap (bwrap) is not installed or does not work on this machine "
-        "(`apt-get install bubblewrap`); LLM-written code is not run without a sandbox "
-        f"unless {ENV_ALLOW_UNSANDBOXED}=1 is set"
-    )
+    return f"{why}; LLM-written code is not run without a sandbox unless {ENV_ALLOW_UNSANDBOXED}=1 is set"
 
 
 ENV_ALLOW_UNSANDBOXED = "ASCENDOPT_ALLOW_UNSANDBOXED"

@@ -8,6 +8,7 @@ used by one thread at a time (a lock), so `await asyncio.to_thread(bank.add, ent
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
 import threading
 from collections.abc import Iterable, Iterator
@@ -17,12 +18,14 @@ from pathlib import Path
 from types import TracebackType
 
 from ascendopt.experience import families, retrieval
+from ascendopt.experience.guard import lesson_refusal, sanitized
 from ascendopt.experience.io import read_jsonl
 from ascendopt.experience.records import Diagnosis, ExperienceEntry, ScoredLesson, SearchFilters
 from ascendopt.experience.schema import connect, ensure_schema
 from ascendopt.experience.text import index_text
 
 BANK_FILE = Path(".ascendopt") / "experience.sqlite"
+log = logging.getLogger(__name__)
 
 
 def seed_path() -> Path:
@@ -70,6 +73,14 @@ def insert(conn: sqlite3.Connection, entry: ExperienceEntry) -> bool:
         (cur.lastrowid, *_fts_row(entry)),
     )
     return True
+
+
+def _remove(conn: sqlite3.Connection, lesson_id: str) -> None:
+    """Delete one lesson and its search row inside the caller's transaction."""
+    conn.execute(
+        "DELETE FROM lessons_fts WHERE rowid = (SELECT rowid FROM lessons WHERE id = ?)", (lesson_id,)
+    )
+    conn.execute("DELETE FROM lessons WHERE id = ?", (lesson_id,))
 
 
 class Bank:
@@ -125,14 +136,33 @@ class Bank:
             self._conn.execute("COMMIT")
 
     def add(self, entry: ExperienceEntry) -> bool:
-        """Store a lesson; adding one whose id is already stored changes nothing and returns False."""
-        with self._write() as conn:
-            return insert(conn, entry)
+        """Store a lesson (its text as data, see guard.py); one whose id is already stored, or whose
+        code diff the audit refuses, changes nothing and returns False."""
+        return self.add_many([entry]) == 1
 
     def add_many(self, entries: Iterable[ExperienceEntry]) -> int:
-        """Store several lessons in one transaction (all or none); returns how many were new."""
+        """Store several lessons in one transaction (all or none); returns how many were new. A lesson
+        whose code diff the audit refuses is left out, with a warning."""
+        kept = []
+        for entry in entries:
+            if refusal := lesson_refusal(entry):
+                log.warning("lesson %s not stored: %s", entry.id, refusal)
+            else:
+                kept.append(sanitized(entry))
         with self._write() as conn:
-            return sum(insert(conn, e) for e in entries)
+            return sum(insert(conn, e) for e in kept)
+
+    def delete(self, ids: Iterable[str] = (), provenance: str | None = None) -> list[str]:
+        """Remove the lessons with these ids, or of this provenance; the ids removed."""
+        where, args = ("provenance = ?", [provenance]) if provenance else ("id = ?", None)
+        with self._write() as conn:
+            if args is not None:
+                gone = [r[0] for r in conn.execute(f"SELECT id FROM lessons WHERE {where}", args)]
+            else:
+                gone = [i for i in ids if conn.execute("SELECT 1 FROM lessons WHERE id = ?", (i,)).fetchone()]
+            for lesson_id in gone:
+                _remove(conn, lesson_id)
+        return gone
 
     def get(self, lesson_id: str) -> ExperienceEntry | None:
         with self._lock:
@@ -148,14 +178,19 @@ class Bank:
             ).fetchall()
         return [ExperienceEntry.model_validate_json(r[0]) for r in rows]
 
-    def all(self, family: str | None = None) -> list[ExperienceEntry]:
-        """Every lesson (of a family prefix, if given), oldest first."""
-        sql, args = "SELECT body FROM lessons", []
+    def all(self, family: str | None = None, provenance: str | None = None) -> list[ExperienceEntry]:
+        """Every lesson (of a family prefix, of a provenance, if given), oldest first."""
+        where, args = ["1"], []
         if family:
-            sql += " WHERE family = ? OR family LIKE ? ESCAPE '\\'"
-            args = [family.rstrip("."), families.like_pattern(family)]
+            where.append("(family = ? OR family LIKE ? ESCAPE '\\')")
+            args += [family.rstrip("."), families.like_pattern(family)]
+        if provenance:
+            where.append("provenance = ?")
+            args.append(provenance)
         with self._lock:
-            rows = self._conn.execute(sql + " ORDER BY created, id", args).fetchall()
+            rows = self._conn.execute(
+                f"SELECT body FROM lessons WHERE {' AND '.join(where)} ORDER BY created, id", args
+            ).fetchall()
         return [ExperienceEntry.model_validate_json(r[0]) for r in rows]
 
     def count(self) -> int:

@@ -8,6 +8,7 @@ other line is kept.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from datetime import datetime, timezone
 from pathlib import Path
@@ -18,8 +19,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from ascendopt.journal.events import EventData
 from ascendopt.operators.candidate import Candidate
 from ascendopt.redact import Scrubber
+from ascendopt.untrusted import PARSE_ERRORS, reason, shorten
 
 JOURNAL_VERSION = 1
+log = logging.getLogger(__name__)
 
 
 class EpisodeEvent(BaseModel):
@@ -34,6 +37,7 @@ class EpisodeEvent(BaseModel):
     type: str
     time: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
     data: EventData
+    shortened: str | None = None  # set when the record was over MAX_RECORD_BYTES: what was cut
 
     @model_validator(mode="before")
     @classmethod
@@ -84,7 +88,7 @@ class EpisodeJournal:
 
     def append(self, data: EventData) -> EpisodeEvent:
         event = EpisodeEvent(seq=self._seq, type=data.type, data=data)
-        line = self.scrubber.text(event.model_dump_json()) + "\n"
+        line = bounded(self.scrubber.text(event.model_dump_json(exclude={"shortened"}))) + "\n"
         with open(self.events_path, "a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()
@@ -101,9 +105,10 @@ class EpisodeJournal:
                 continue
             try:
                 event = EpisodeEvent.model_validate_json(raw)
-            except ValueError:
+            except PARSE_ERRORS as exc:
                 # A torn last line (a crash mid-write), or a record this version cannot read: the
                 # rest of the journal stands, and what the record said is re-done, never trusted.
+                log.warning("%s: a record that does not parse is skipped: %s", self.events_path, reason(exc))
                 continue
             if type_ is None or event.type == type_:
                 out.append(event)
@@ -139,6 +144,40 @@ class EpisodeJournal:
             return None
         data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
         return data
+
+
+# One journal line at most: whatever a candidate's run or a model's reply puts into a record, a
+# journal grows by this much per event.
+MAX_RECORD_BYTES = 256 << 10
+# (longest string, longest list) tried in turn until the record fits
+_SHRINK_STEPS = ((16384, 1000), (4096, 200), (1024, 50), (256, 10), (64, 2))
+
+
+def bounded(line: str) -> str:
+    """`line` (an EpisodeEvent as JSON) if it fits MAX_RECORD_BYTES; else the same record with its
+    long strings and lists cut, and `shortened` saying so (or, failing that, its data emptied)."""
+    size = len(line.encode("utf-8"))
+    if size <= MAX_RECORD_BYTES:
+        return line
+    record = json.loads(line)
+    for chars, items in _SHRINK_STEPS:
+        note = (
+            f"record of {size} bytes shortened: strings over {chars} characters, lists over {items} items cut"
+        )
+        out = json.dumps({**record, "data": _shrink(record["data"], chars, items), "shortened": note})
+        if len(out.encode("utf-8")) <= MAX_RECORD_BYTES:
+            return out
+    return json.dumps({**record, "data": {}, "shortened": f"record of {size} bytes: its data dropped"})
+
+
+def _shrink(value: Any, chars: int, items: int) -> Any:
+    if isinstance(value, str):
+        return shorten(value, chars)
+    if isinstance(value, list):
+        return [_shrink(v, chars, items) for v in value[:items]]
+    if isinstance(value, dict):
+        return {shorten(k, chars): _shrink(v, chars, items) for k, v in list(value.items())[: 4 * items]}
+    return value
 
 
 def _atomic_write(path: Path, text: str) -> None:

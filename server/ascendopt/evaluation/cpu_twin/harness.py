@@ -7,14 +7,13 @@ on this machine or on an SSH host (paths in the manifest are the runner's).
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
 from pathlib import Path, PurePosixPath
 
 import numpy as np
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from ascendopt.evaluation.evidence import EvidenceError, parse_evidence
 from ascendopt.evaluation.manifest import SocModel, manifest_files
@@ -25,6 +24,7 @@ from ascendopt.evaluation.tensors import encode_raw, read_raw
 from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
+from ascendopt.untrusted import PARSE_ERRORS, loads, shorten
 
 
 class TwinRunResult(BaseModel):
@@ -245,26 +245,42 @@ def read_outputs(
     }
 
 
+MAX_FINDINGS = 200  # per case; the twin reports each source location once, so more is a flood
+MAX_FINDING_CHARS = 500  # per text field of a finding
+
+
 def _parse_findings(data: bytes | None) -> list[Finding]:
+    """The runner's findings, at most MAX_FINDINGS of them (then one saying how many were dropped)."""
     if not data:
         return []
-    out = []
-    for line in data.decode("utf-8", errors="replace").splitlines():
-        if not line.strip():
-            continue
-        try:
-            out.append(Finding.model_validate_json(line))
-        except ValidationError:
-            out.append(
-                Finding(kind="runner", severity="warning", message=f"unreadable finding: {line[:200]}")
-            )
+    lines = [line for line in data.decode("utf-8", errors="replace").splitlines() if line.strip()]
+    out = [_finding(line) for line in lines[:MAX_FINDINGS]]
+    if len(lines) > MAX_FINDINGS:
+        dropped = f"{len(lines) - MAX_FINDINGS} more findings dropped (over {MAX_FINDINGS})"
+        out.append(Finding(kind="runner", severity="warning", message=dropped))
     return out
+
+
+def _finding(line: str) -> Finding:
+    try:
+        found = Finding.model_validate_json(line)
+    except PARSE_ERRORS:
+        message = f"unreadable finding: {shorten(line, 200)}"
+        return Finding(kind="runner", severity="warning", message=message)
+    cut = {
+        k: shorten(v, MAX_FINDING_CHARS)
+        for k in ("kind", "message", "file")
+        if isinstance(v := getattr(found, k), str)
+    }
+    return found.model_copy(update=cut)
 
 
 def _parse_result(data: bytes | None) -> TwinRunResult | None:
     if data is None:
         return None
     try:
-        return TwinRunResult.model_validate(json.loads(data.decode("utf-8", errors="replace")))
-    except (ValueError, ValidationError):
+        result = TwinRunResult.model_validate(loads(data.decode("utf-8", errors="replace")))
+    except PARSE_ERRORS:  # ValidationError is a ValueError
         return None
+    result.message = shorten(result.message, 4 * MAX_FINDING_CHARS)  # it becomes the case's error
+    return result

@@ -29,6 +29,7 @@ from ascendopt.operators.cann_open import DEFAULT_SOC
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.preproc import arch_macros
+from ascendopt.untrusted import reason
 
 
 class CpuTwinToolchain:
@@ -108,9 +109,12 @@ class CpuTwinToolchain:
         )
         trace = files.get("trace.jsonl")
         if profile and not run.error and trace and run.result.block_dim:
-            outcome.profile = await asyncio.to_thread(
-                _profile_from_bytes, trace, soc.name, run.result.block_dim
-            )
+            try:
+                outcome.profile = await asyncio.to_thread(
+                    _profile_from_bytes, trace, soc.name, run.result.block_dim
+                )
+            except Exception as exc:  # candidate-written data through the whole timing model: any failure
+                outcome.error = f"unreadable trace: {reason(exc)}"
         return outcome
 
 

@@ -19,6 +19,7 @@ import hashlib
 import re
 import secrets
 import shlex
+import stat
 from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePosixPath
 
@@ -29,12 +30,15 @@ from ascendopt.evaluation.evidence import EVIDENCE_FD_ENV
 from ascendopt.evaluation.remote.settings import HostConfig, RemoteSettings
 from ascendopt.evaluation.remote.transport import SshTransport
 from ascendopt.evaluation.runner import (
+    RefusedFile,
     RunnerError,
     ShellByRun,
     TransportError,
     UnsafePath,
     inside,
+    read_cap,
     safe_relative,
+    too_big,
 )
 from ascendopt.evaluation.sandbox import (
     SYSTEM_READ,
@@ -335,22 +339,32 @@ class SshRunner(ShellByRun):
         self._dirs.update(wanted)
 
     async def get(self, folder: str, names: Sequence[str]) -> dict[str, bytes | None]:
-        """Read files over the one SFTP session, requests pipelined; a missing file is None."""
+        """Read files over the one SFTP session, requests pipelined; a missing file is None.
+
+        As `LocalRunner.get`: no symlink below `folder` is followed (each part is lstat'ed), only a
+        regular file is read, and at most its `read_cap`: otherwise RefusedFile."""
         folder = await self._inside(folder)
-        paths = {name: f"{folder}/{safe_relative(name)}" for name in names}
         sftp = await self.transport.sftp()
 
-        async def one(path: str) -> bytes | None:
+        async def one(name: str) -> bytes | None:
+            parts = safe_relative(name).split("/")
             try:
-                async with sftp.open(path, "rb") as f:
-                    data = await f.read()
+                for n in range(len(parts)):
+                    attrs = await sftp.lstat(f"{folder}/{'/'.join(parts[: n + 1])}")
+                    _check_part(name, parts[: n + 1], attrs, last=n == len(parts) - 1)
+                cap = read_cap(name)
+                async with sftp.open(f"{folder}/{'/'.join(parts)}", "rb") as f:
+                    got = await f.read(cap + 1)
             except asyncssh.SFTPNoSuchFile:
                 return None
             except (OSError, asyncssh.Error) as exc:
                 raise TransportError(f"{self.name}: download failed: {_sftp_reason(exc)}") from exc
-            return data if isinstance(data, bytes) else data.encode()
+            data = got if isinstance(got, bytes) else got.encode()
+            if len(data) > cap:
+                raise too_big(name, cap)
+            return data
 
-        got = await asyncio.gather(*(one(p) for p in paths.values()))
+        got = await asyncio.gather(*(one(n) for n in names))
         return dict(zip(names, got, strict=True))
 
     async def listdir(self, folder: str) -> list[str]:
@@ -419,6 +433,20 @@ def _sandbox_host(lines: list[str], has_prlimit: bool) -> SandboxHost | None:
         if len(parts) == 3 and parts[0] == "link":
             links[parts[1]] = parts[2]
     return SandboxHost(bwrap=lines[0].strip(), root=root, symlinks=links)
+
+
+def _check_part(name: str, parts: list[str], attrs: asyncssh.SFTPAttrs, last: bool) -> None:
+    """RefusedFile unless `parts` (of `name`) is a folder on the way, or the regular file at its end."""
+    mode = attrs.permissions or 0
+    what = "/".join(parts)
+    if stat.S_ISLNK(mode):
+        raise RefusedFile(f"{what} is a symlink: refused")
+    if last and not stat.S_ISREG(mode):
+        raise RefusedFile(f"{name} is not a regular file: refused")
+    if last and attrs.size is not None and attrs.size > read_cap(name):
+        raise too_big(name, read_cap(name))
+    if not last and not stat.S_ISDIR(mode):
+        raise RefusedFile(f"{what} is not a folder: refused")
 
 
 def _sftp_reason(exc: BaseException) -> str:
