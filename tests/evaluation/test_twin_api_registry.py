@@ -69,13 +69,14 @@ def test_cost_table_and_registry_agree() -> None:
     assert sorted(n for n in vector if costs.vec_intrinsics(n, "float32") is None) == []
 
 
-# The public members of the twin's API classes: what the AscendC docs give each, nothing of the twin's own (issue 23:
-# no raw GM or UB memory, no sanitizer state). The twin reaches the rest through twin_detail::Access.
+# The public members of the twin's API classes: what the AscendC docs give each, nothing of the twin's
+# own (issue 23: no raw GM or UB memory, no sanitizer state). The twin reaches the rest through
+# twin_detail::Access.
 _PUBLIC_MEMBERS = {
-    "LocalTensor": "PrimType LocalTensor operator[] GetValue SetValue operator() GetSize SetSize GetLength GetPhyAddr "
-    "GetPosition SetUserTag GetUserTag ReinterpretCast",
-    "GlobalTensor": "PrimType GlobalTensor SetGlobalBuffer operator[] GetValue SetValue operator() GetPhyAddr GetSize "
-    "SetL2CacheHint",
+    "LocalTensor": "PrimType LocalTensor operator[] GetValue SetValue operator() GetSize SetSize GetLength "
+    "GetPhyAddr GetPosition SetUserTag GetUserTag ReinterpretCast",
+    "GlobalTensor": "PrimType GlobalTensor SetGlobalBuffer operator[] GetValue SetValue operator() "
+    "GetPhyAddr GetSize SetL2CacheHint",
     "TQueBind": "TQueBind AllocTensor EnQue DeQue FreeTensor HasTensorInQue GetTensorCountInQue VacantInQue "
     "HasIdleBuffer FreeAllEvent",
     "TQue": "",
@@ -106,7 +107,8 @@ def _public_members(header: Path) -> dict[str, set[str]]:
             public = line == "public:"
         elif public and line.startswith("    ") and not line.startswith("     "):
             text = line.strip()
-            if text.startswith(("//", "{", "}", "static_assert")) or (text.startswith("template") and "(" not in text):
+            declares_nothing = text.startswith("template") and "(" not in text
+            if declares_nothing or text.startswith(("//", "{", "}", "static_assert")):
                 continue
             name = (
                 re.match(r"using (\w+)", text)

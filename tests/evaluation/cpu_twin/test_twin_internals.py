@@ -118,7 +118,9 @@ def _compile(tmp_path: Path, attack: int) -> subprocess.CompletedProcess[str]:
     src.write_text(LOOKALIKE)
     argv = [CXX, *CXXFLAGS, "-I", str(INCLUDE), "-DASCENDOPT_TWIN_KERNEL", *KERNEL_SEAL, f"-DATTACK={attack}"]
     env = {**os.environ, "LC_ALL": "C", "LANG": "C"}  # plain quotes in the diagnostics
-    return subprocess.run([*argv, "-fsyntax-only", str(src)], capture_output=True, text=True, cwd=tmp_path, env=env)
+    return subprocess.run(
+        [*argv, "-fsyntax-only", str(src)], capture_output=True, text=True, cwd=tmp_path, env=env
+    )
 
 
 def test_the_lookalike_builds_without_an_attack(tmp_path: Path) -> None:
@@ -153,7 +155,8 @@ async def test_gm_member_through_the_product_is_a_compile_error(tmp_path: Path, 
     new = "            T *raw = xGm.addr_;  // RAW\n" + ADD
     evaluation, _ = await _variant(tmp_path, templates, new)
     assert evaluation.status == "compile_error", evaluation.status
-    assert any("addr_" in i.message and "private" in i.message for i in evaluation.compile_errors), evaluation.compile_errors
+    errors = evaluation.compile_errors
+    assert any("addr_" in i.message and "private" in i.message for i in errors), errors
 
 
 async def test_local_getphyaddr_scalar_loop_is_reported(tmp_path: Path, templates: Path) -> None:

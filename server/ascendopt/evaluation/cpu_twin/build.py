@@ -38,9 +38,9 @@ TWIN_PATTERNS = ("include/**/*", "runtime/*.cpp", "runtime/*.h")
 
 CXX = os.environ.get("ASCENDOPT_CXX", "g++")
 CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
-# Ahead of every file of the operator in a kernel build: reads the twin's headers, then poisons the names of its
-# internals (`ascendopt_twin`, `twin_detail`), so a kernel reaches GM and UB only through the AscendC API
-# (include/ascendopt_twin/seal.h).
+# Ahead of every file of the operator in a kernel build: reads the twin's headers, then poisons the names
+# of its internals (`ascendopt_twin`, `twin_detail`), so a kernel reaches GM and UB only through the
+# AscendC API (include/ascendopt_twin/seal.h).
 KERNEL_SEAL = ["-include", "ascendopt_twin/seal.h"]
 # What CANN's CPU-debug build defines (newer / older samples), so that NPU-only code behind
 # `#ifndef ASCENDC_CPU_DEBUG` is left out as in Huawei's own CPU mode.
