@@ -67,3 +67,64 @@ def test_cost_table_and_registry_agree() -> None:
     assert sorted(set(costs.VEC_INTRINSICS) - supported) == []
     # ... and every vector API the twin runs has a cost (Cast through the conversion table).
     assert sorted(n for n in vector if costs.vec_intrinsics(n, "float32") is None) == []
+
+
+# The public members of the twin's API classes: what the AscendC docs give each, nothing of the twin's
+# own (issue 23: no raw GM or UB memory, no sanitizer state). The twin reaches the rest through
+# twin_detail::Access.
+_PUBLIC_MEMBERS = {
+    "LocalTensor": "PrimType LocalTensor operator[] GetValue SetValue operator() GetSize SetSize GetLength "
+    "GetPhyAddr GetPosition SetUserTag GetUserTag ReinterpretCast",
+    "GlobalTensor": "PrimType GlobalTensor SetGlobalBuffer operator[] GetValue SetValue operator() "
+    "GetPhyAddr GetSize SetL2CacheHint",
+    "TQueBind": "TQueBind AllocTensor EnQue DeQue FreeTensor HasTensorInQue GetTensorCountInQue VacantInQue "
+    "HasIdleBuffer FreeAllEvent",
+    "TQue": "",
+    "TBuf": "TBuf Get GetWithOffset FreeTensor",
+    "TPipe": "TPipe ~TPipe operator= InitBuffer Reset Destroy Init FetchEventID AllocEventID ReleaseEventID",
+    "TQueSync": "SetFlag WaitFlag",
+    "TensorDesc": "TensorDesc ~TensorDesc SetShapeAddr GetDim GetIndex GetShape GetDataPtr GetDataObj",
+    "ListTensorDesc": "ListTensorDesc Init GetDesc GetDataPtr GetSize",
+}
+_CLASS = re.compile(r"^(?:template <.*> )?class (\w+)\b[^;]*$")
+
+
+def _public_members(header: Path) -> dict[str, set[str]]:
+    """Class name → the names of its public members (declared at the class body's indentation)."""
+    out: dict[str, set[str]] = {}
+    current, public = None, False
+    for line in header.read_text(encoding="utf-8").splitlines():
+        m = _CLASS.match(line)
+        if m:
+            current, public = m.group(1), False
+            out[current] = set()
+            continue
+        if current is None:
+            continue
+        if line.startswith("};"):
+            current = None
+        elif line in ("public:", "private:", "protected:"):
+            public = line == "public:"
+        elif public and line.startswith("    ") and not line.startswith("     "):
+            text = line.strip()
+            declares_nothing = text.startswith("template") and "(" not in text
+            if declares_nothing or text.startswith(("//", "{", "}", "static_assert")):
+                continue
+            name = (
+                re.match(r"using (\w+)", text)
+                or re.search(r"(operator\s*(?:\(\)|\[\]|=))\s*\(", text)
+                or re.search(r"(~?\w+)\s*\(", text)
+                or re.search(r"(\w+)\s*(?:=|\{|;|\[)", text)
+            )
+            assert name, f"{header.name}: cannot read {line!r}"
+            out[current].add(name.group(1).replace(" ", ""))
+    return out
+
+
+def test_api_classes_expose_only_documented_members() -> None:
+    seen: dict[str, set[str]] = {}
+    for header in ("tensor.h", "tpipe.h", "list_tensor.h"):
+        seen |= _public_members(INCLUDE_DIR / "ascendopt_twin" / header)
+    assert set(_PUBLIC_MEMBERS) <= set(seen), sorted(seen)
+    extra = {c: sorted(seen[c] - set(_PUBLIC_MEMBERS[c].split())) for c in _PUBLIC_MEMBERS}
+    assert {c: e for c, e in extra.items() if e} == {}

@@ -40,6 +40,10 @@ TWIN_PATTERNS = ("include/**/*", "runtime/*.cpp", "runtime/*.h")
 
 CXX = os.environ.get("ASCENDOPT_CXX", "g++")
 CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
+# Ahead of every file of the operator in a kernel build: reads the twin's headers, then poisons the names
+# of its internals (`ascendopt_twin`, `twin_detail`), so a kernel reaches GM and UB only through the
+# AscendC API (include/ascendopt_twin/seal.h).
+KERNEL_SEAL = ["-include", "ascendopt_twin/seal.h"]
 # What CANN's CPU-debug build defines (newer / older samples), so that NPU-only code behind
 # `#ifndef ASCENDC_CPU_DEBUG` is left out as in Huawei's own CPU mode.
 CXXFLAGS += ["-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1"]
@@ -315,6 +319,7 @@ class Builder:
             "-DASCENDOPT_TWIN_KERNEL",
             f"-DASCENDOPT_OP_TYPE={project.op_type}",
             *macros,
+            *KERNEL_SEAL,
             *include_tiling,
             "-c",
             source,
@@ -432,6 +437,7 @@ class Builder:
                 f"{twin}/include",
                 *include_flags(project, source, files, twin),
                 *own,
+                *(KERNEL_SEAL if source == project.files.kernel else []),
                 "-c",
                 source,
                 "-o",
@@ -673,7 +679,7 @@ def _tiling_key_dispatch(project: OperatorProject, args: str) -> str:
     for j, (kind, _name) in enumerate(params):
         value = f"kTable.values[I][{j}]"
         if kind == "typename":  # a DATATYPE argument: C_DT_* value → C++ type
-            targs.append(f"typename ::ascendopt_twin::tpl::CType<{value}>::type")
+            targs.append(f"typename tpl::CType<{value}>::type")
         elif kind == "auto":
             targs.append(value)
         else:
@@ -682,7 +688,7 @@ def _tiling_key_dispatch(project: OperatorProject, args: str) -> str:
     return (
         '#include "ascendopt_twin/tpl_entry.h"\n'
         "namespace {\n"
-        "namespace tpl = ::ascendopt_twin::tpl;\n"
+        "namespace tpl = ASCENDOPT_TWIN_TPL;\n"  # the twin's names are sealed off by now (KERNEL_SEAL)
         "constexpr const tpl::Param* kDecl = g_ascendoptTplDecl;\n"
         "constexpr const tpl::ArgsSel* kSel = g_ascendoptTplSel;\n"
         "constexpr size_t kN = ASCENDOPT_TWIN_TPL_COUNT(g_ascendoptTplDecl);\n"

@@ -4,7 +4,9 @@ a kernel that moves work there.
 
 Each site becomes a warning finding whose message quotes the code; the episode refuses a
 candidate with a site its baseline lacks (`agent/episode.py`, new warnings). The runtime adds
-`raw_gm_pointer` for every `GetPhyAddr()` actually called, which no macro can hide.
+`raw_gm_pointer` / `raw_ub_pointer` for every `GetPhyAddr()` actually called on a GlobalTensor /
+LocalTensor, which no macro can hide; the twin's internals cannot be named in a kernel at all
+(`cpu_twin/include/ascendopt_twin/seal.h`).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ inline void BroadCastRun(const LocalTensor<T> &dst, const LocalTensor<T> &src, c
     uint64_t srcCount = 1;
     for (int32_t i = 0; i < dim; ++i) srcCount *= srcShape[i];
     rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(dstCount), static_cast<int64_t>(dstCount * sizeof(T)),
-                Repeats(static_cast<int64_t>(dstCount), sizeof(T)), -1, dst.off_);
+                Repeats(static_cast<int64_t>(dstCount), sizeof(T)), -1, twin_detail::Access::Off(dst));
     if (srcShape[axis] != 1) {
         rt::Report("bad_shape", true, op.file, op.line, "BroadCast: srcShape[%d] is %u; the broadcast axis must have size 1 in the source",
                    axis, srcShape[axis]);
@@ -40,19 +40,19 @@ inline void BroadCastRun(const LocalTensor<T> &dst, const LocalTensor<T> &src, c
         return;
     }
     if (tmp != nullptr) {
-        const ascendopt_twin::BroadCastTmp need = ascendopt_twin::BroadCastTmpSize(dim, static_cast<uint32_t>(axis), m, k, sizeof(T));
-        const uint64_t have = static_cast<uint64_t>(tmp->size_);
+        const ascendopt_host::BroadCastTmp need = ascendopt_host::BroadCastTmpSize(dim, static_cast<uint32_t>(axis), m, k, sizeof(T));
+        const uint64_t have = static_cast<uint64_t>(tmp->GetSize());
         if (have < need.minBytes)
             rt::Report("bad_tmp_buffer", true, op.file, op.line,
                        "BroadCast: sharedTmpBuffer has %llu B, less than the %u B GetBroadCastMaxMinTmpSize gives as the minimum",
                        static_cast<unsigned long long>(have), need.minBytes);
     }
-    bool ok = rt::CheckCount(op, src.off_, srcCount * sizeof(T), false, src.buf_, "src");
-    ok = rt::CheckCount(op, dst.off_, dstCount * sizeof(T), true, dst.buf_, "dst") && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(src), srcCount * sizeof(T), false, twin_detail::Access::Buf(src), "src");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), dstCount * sizeof(T), true, twin_detail::Access::Buf(dst), "dst") && ok;
     if (!ok) return;
     // Stage the source first: dst may overlap it.
-    std::vector<T> s(src.Ptr(), src.Ptr() + srcCount);
-    T *d = dst.Ptr();
+    std::vector<T> s(twin_detail::Access::Ptr(src), twin_detail::Access::Ptr(src) + srcCount);
+    T *d = twin_detail::Access::Ptr(dst);
     for (uint64_t i = 0; i < m; ++i)
         for (uint64_t j = 0; j < k; ++j) d[i * k + j] = s[dim == 1 ? 0 : axis == 1 ? i : j];
 }

@@ -36,7 +36,7 @@ inline void PadRun(const LocalTensor<T> &dst, const LocalTensor<T> &src, const P
     const uint64_t h = t.srcHeight, w = t.srcWidth, valid = t.srcOriWidth;
     const uint64_t dw = static_cast<uint64_t>(p.leftPad) + valid + p.rightPad;
     rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(h * dw), static_cast<int64_t>(h * dw * sizeof(T)),
-                Repeats(static_cast<int64_t>(h * dw), sizeof(T)), -1, dst.off_);
+                Repeats(static_cast<int64_t>(h * dw), sizeof(T)), -1, twin_detail::Access::Off(dst));
     if (t.typeSize != sizeof(T) || h == 0 || w == 0 || valid == 0 || valid > w) {
         rt::Report("bad_pad_params", true, op.file, op.line,
                    "Pad: the PadTiling (height %u, width %u, valid width %u, type size %u) does not describe this %zu-byte tensor; "
@@ -52,12 +52,12 @@ inline void PadRun(const LocalTensor<T> &dst, const LocalTensor<T> &src, const P
                    static_cast<unsigned long long>(w));
         return;
     }
-    bool ok = rt::CheckCount(op, src.off_, h * w * sizeof(T), false, src.buf_, "src");
-    ok = rt::CheckCount(op, dst.off_, h * dw * sizeof(T), true, dst.buf_, "dst") && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(src), h * w * sizeof(T), false, twin_detail::Access::Buf(src), "src");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), h * dw * sizeof(T), true, twin_detail::Access::Buf(dst), "dst") && ok;
     if (!ok) return;
-    std::vector<T> s(src.Ptr(), src.Ptr() + h * w);  // dst may be src (in place)
+    std::vector<T> s(twin_detail::Access::Ptr(src), twin_detail::Access::Ptr(src) + h * w);  // dst may be src (in place)
     const T fill = static_cast<T>(p.padValue);
-    T *d = dst.Ptr();
+    T *d = twin_detail::Access::Ptr(dst);
     for (uint64_t r = 0; r < h; ++r)
         for (uint64_t c = 0; c < dw; ++c)
             d[r * dw + c] = c >= p.leftPad && c < p.leftPad + valid ? s[r * w + c - p.leftPad] : fill;
@@ -72,7 +72,7 @@ inline void UnPadRun(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     const uint64_t cut = static_cast<uint64_t>(p.leftPad) + p.rightPad;
     const uint64_t dw = cut < w ? w - cut : 0;
     rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(h * w), static_cast<int64_t>(h * w * sizeof(T)),
-                Repeats(static_cast<int64_t>(h * w), sizeof(T)), -1, dst.off_);
+                Repeats(static_cast<int64_t>(h * w), sizeof(T)), -1, twin_detail::Access::Off(dst));
     if (t.typeSize != sizeof(T) || h == 0 || (w * sizeof(T)) % 32 != 0 || dw == 0) {
         rt::Report("bad_pad_params", true, op.file, op.line,
                    "UnPad: the UnPadTiling (height %u, width %u, type size %u) with leftPad %u + rightPad %u does not fit this "
@@ -80,11 +80,11 @@ inline void UnPadRun(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
                    t.srcHeight, t.srcWidth, t.typeSize, p.leftPad, p.rightPad, sizeof(T));
         return;
     }
-    bool ok = rt::CheckCount(op, src.off_, h * w * sizeof(T), false, src.buf_, "src");
-    ok = rt::CheckCount(op, dst.off_, h * dw * sizeof(T), true, dst.buf_, "dst", sizeof(T)) && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(src), h * w * sizeof(T), false, twin_detail::Access::Buf(src), "src");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), h * dw * sizeof(T), true, twin_detail::Access::Buf(dst), "dst", sizeof(T)) && ok;
     if (!ok) return;
-    std::vector<T> s(src.Ptr(), src.Ptr() + h * w);
-    T *d = dst.Ptr();
+    std::vector<T> s(twin_detail::Access::Ptr(src), twin_detail::Access::Ptr(src) + h * w);
+    T *d = twin_detail::Access::Ptr(dst);
     for (uint64_t r = 0; r < h; ++r)
         for (uint64_t c = 0; c < dw; ++c) d[r * dw + c] = s[r * w + p.leftPad + c];
 }

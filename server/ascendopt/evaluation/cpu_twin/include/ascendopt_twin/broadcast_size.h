@@ -9,7 +9,7 @@
 
 #include <cstdint>
 
-namespace ascendopt_twin {
+namespace ascendopt_host {
 struct BroadCastTmp {
     uint32_t minBytes;
     uint32_t maxBytes;
@@ -29,5 +29,5 @@ inline BroadCastTmp BroadCastTmpSize(uint32_t dim, uint32_t axis, uint64_t m, ui
     }
     return BroadCastTmp{static_cast<uint32_t>(lo), static_cast<uint32_t>(hi)};
 }
-}  // namespace ascendopt_twin
+}  // namespace ascendopt_host
 #endif

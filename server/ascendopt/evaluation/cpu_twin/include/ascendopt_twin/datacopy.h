@@ -101,8 +101,8 @@ template <typename T>
 inline bool BurstIn(const rt::Op &op, const LocalTensor<T> &dst, uint32_t ubOff, const GlobalTensor<T> &src, const uint8_t *gm, uint64_t len)
 {
     if (len == 0) return true;
-    uint64_t span = rt::GmSpan(op, gm, len, false, src.declLo_, src.declHi_, "src");
-    bool okU = rt::Ub(op, ubOff, len, true, dst.buf_, "dst");
+    uint64_t span = rt::GmSpan(op, gm, len, false, twin_detail::Access::DeclLo(src), twin_detail::Access::DeclHi(src), "src");
+    bool okU = rt::Ub(op, ubOff, len, true, twin_detail::Access::Buf(dst), "dst");
     if (span && okU) std::memcpy(rt::UbPtr(ubOff), gm, span);
     return span == len && okU;
 }
@@ -143,8 +143,8 @@ inline bool BurstOut(const rt::Op &op, const GlobalTensor<T> &dst, uint8_t *gm, 
         rt::Report("atomic_type_mismatch", true, op.file, op.line,
                    "%s of %s data while the DMA atomic mode was set for %s", op.name, ascendopt_twin::DTypeName<T>::value,
                    rt::g_blk->atomicType);
-    bool okU = rt::Ub(op, ubOff, len, false, src.buf_, "src");
-    uint64_t span = rt::GmSpan(op, gm, len, true, dst.declLo_, dst.declHi_, "dst");
+    bool okU = rt::Ub(op, ubOff, len, false, twin_detail::Access::Buf(src), "src");
+    uint64_t span = rt::GmSpan(op, gm, len, true, twin_detail::Access::DeclLo(dst), twin_detail::Access::DeclHi(dst), "dst");
     if (span && okU) AtomicStore<T>(gm, rt::UbPtr(ubOff), span);
     return span == len && okU;
 }
@@ -163,13 +163,13 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     rt::Op op = rt::Begin(P_MTE2, "DataCopy", loc);
     uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
     uint64_t moved = bytes / 32u * 32u;
-    twin_detail::TraceCopy(op, DTypeName<T>::value, count, moved, 1, dst.off_);
-    twin_detail::CheckUbAlign(op, dst.off_, "dst");
+    twin_detail::TraceCopy(op, DTypeName<T>::value, count, moved, 1, twin_detail::Access::Off(dst));
+    twin_detail::CheckUbAlign(op, twin_detail::Access::Off(dst), "dst");
     if (bytes != moved)
         rt::Report("misaligned_copy", true, loc.file, loc.line,
                    "DataCopy GM->UB length %u x %s = %llu B is not a multiple of 32 B; on the NPU the tail of %llu B is dropped (use DataCopyPad)",
                    count, DTypeName<T>::value, static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(bytes - moved));
-    twin_detail::BurstIn(op, dst, dst.off_, src, reinterpret_cast<const uint8_t *>(src.addr_), moved);
+    twin_detail::BurstIn(op, dst, twin_detail::Access::Off(dst), src, reinterpret_cast<const uint8_t *>(twin_detail::Access::Addr(src)), moved);
 }
 
 template <typename T>
@@ -179,13 +179,13 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
     rt::Op op = rt::Begin(P_MTE3, "DataCopy", loc);
     uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
     uint64_t moved = bytes / 32u * 32u;
-    twin_detail::TraceCopy(op, DTypeName<T>::value, count, moved, 1, src.off_);
-    twin_detail::CheckUbAlign(op, src.off_, "src");
+    twin_detail::TraceCopy(op, DTypeName<T>::value, count, moved, 1, twin_detail::Access::Off(src));
+    twin_detail::CheckUbAlign(op, twin_detail::Access::Off(src), "src");
     if (bytes != moved)
         rt::Report("misaligned_copy", true, loc.file, loc.line,
                    "DataCopy UB->GM length %u x %s = %llu B is not a multiple of 32 B; on the NPU the tail of %llu B is not written (use DataCopyPad)",
                    count, DTypeName<T>::value, static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(bytes - moved));
-    twin_detail::BurstOut(op, dst, reinterpret_cast<uint8_t *>(dst.addr_), src, src.off_, moved);
+    twin_detail::BurstOut(op, dst, reinterpret_cast<uint8_t *>(twin_detail::Access::Addr(dst)), src, twin_detail::Access::Off(src), moved);
 }
 
 template <typename T>
@@ -195,17 +195,17 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     rt::Op op = rt::Begin(rt::kUbToUbPipe, "DataCopy", loc);
     uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
     uint64_t moved = bytes / 32u * 32u;
-    twin_detail::TraceCopy(op, DTypeName<T>::value, count, moved, 1, dst.off_);
-    twin_detail::CheckUbAlign(op, dst.off_, "dst");
-    twin_detail::CheckUbAlign(op, src.off_, "src");
+    twin_detail::TraceCopy(op, DTypeName<T>::value, count, moved, 1, twin_detail::Access::Off(dst));
+    twin_detail::CheckUbAlign(op, twin_detail::Access::Off(dst), "dst");
+    twin_detail::CheckUbAlign(op, twin_detail::Access::Off(src), "src");
     if (bytes != moved)
         rt::Report("misaligned_copy", true, loc.file, loc.line,
                    "DataCopy UB->UB length %u x %s = %llu B is not a multiple of 32 B; on the NPU the tail of %llu B is dropped",
                    count, DTypeName<T>::value, static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(bytes - moved));
     if (moved == 0) return;
-    bool ok = rt::Ub(op, src.off_, moved, false, src.buf_, "src");
-    ok = rt::Ub(op, dst.off_, moved, true, dst.buf_, "dst") && ok;
-    if (ok) std::memmove(rt::UbPtr(dst.off_), rt::UbPtr(src.off_), moved);
+    bool ok = rt::Ub(op, twin_detail::Access::Off(src), moved, false, twin_detail::Access::Buf(src), "src");
+    ok = rt::Ub(op, twin_detail::Access::Off(dst), moved, true, twin_detail::Access::Buf(dst), "dst") && ok;
+    if (ok) std::memmove(rt::UbPtr(twin_detail::Access::Off(dst)), rt::UbPtr(twin_detail::Access::Off(src)), moved);
 }
 
 namespace twin_detail {
@@ -239,14 +239,14 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
     rt::Op op = rt::Begin(P_MTE2, "DataCopy", loc);
     if (!twin_detail::FieldsHeld("DataCopy", "DataCopyParams", p.blockCount, &p.blockLen, " blocks", loc)) return;
     uint64_t len = static_cast<uint64_t>(p.blockLen) * 32u;
-    twin_detail::TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(len * p.blockCount / sizeof(T)), len * p.blockCount, p.blockCount, dst.off_);
+    twin_detail::TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(len * p.blockCount / sizeof(T)), len * p.blockCount, p.blockCount, twin_detail::Access::Off(dst));
     if (p.blockCount == 0 || p.blockLen == 0) return;
-    twin_detail::CheckUbAlign(op, dst.off_, "dst");
-    const uint8_t *g = reinterpret_cast<const uint8_t *>(src.addr_);
+    twin_detail::CheckUbAlign(op, twin_detail::Access::Off(dst), "dst");
+    const uint8_t *g = reinterpret_cast<const uint8_t *>(twin_detail::Access::Addr(src));
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         uint64_t gOff = static_cast<uint64_t>(i) * (len + static_cast<uint64_t>(p.srcStride) * 32u);
         uint64_t uOff = static_cast<uint64_t>(i) * (len + static_cast<uint64_t>(p.dstStride) * 32u);
-        if (!twin_detail::BurstIn(op, dst, static_cast<uint32_t>(dst.off_ + uOff), src, g + gOff, len)) break;
+        if (!twin_detail::BurstIn(op, dst, static_cast<uint32_t>(twin_detail::Access::Off(dst) + uOff), src, g + gOff, len)) break;
     }
 }
 
@@ -257,14 +257,14 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
     rt::Op op = rt::Begin(P_MTE3, "DataCopy", loc);
     if (!twin_detail::FieldsHeld("DataCopy", "DataCopyParams", p.blockCount, &p.blockLen, " blocks", loc)) return;
     uint64_t len = static_cast<uint64_t>(p.blockLen) * 32u;
-    twin_detail::TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(len * p.blockCount / sizeof(T)), len * p.blockCount, p.blockCount, src.off_);
+    twin_detail::TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(len * p.blockCount / sizeof(T)), len * p.blockCount, p.blockCount, twin_detail::Access::Off(src));
     if (p.blockCount == 0 || p.blockLen == 0) return;
-    twin_detail::CheckUbAlign(op, src.off_, "src");
-    uint8_t *g = reinterpret_cast<uint8_t *>(dst.addr_);
+    twin_detail::CheckUbAlign(op, twin_detail::Access::Off(src), "src");
+    uint8_t *g = reinterpret_cast<uint8_t *>(twin_detail::Access::Addr(dst));
     for (uint32_t i = 0; i < p.blockCount; ++i) {
         uint64_t uOff = static_cast<uint64_t>(i) * (len + static_cast<uint64_t>(p.srcStride) * 32u);
         uint64_t gOff = static_cast<uint64_t>(i) * (len + static_cast<uint64_t>(p.dstStride) * 32u);
-        if (!twin_detail::BurstOut(op, dst, g + gOff, src, static_cast<uint32_t>(src.off_ + uOff), len)) break;
+        if (!twin_detail::BurstOut(op, dst, g + gOff, src, static_cast<uint32_t>(twin_detail::Access::Off(src) + uOff), len)) break;
     }
 }
 
@@ -275,15 +275,15 @@ inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
     rt::Op op = rt::Begin(rt::kUbToUbPipe, "DataCopy", loc);
     if (!twin_detail::FieldsHeld("DataCopy", "DataCopyParams", p.blockCount, &p.blockLen, " blocks", loc)) return;
     uint64_t len = static_cast<uint64_t>(p.blockLen) * 32u;
-    twin_detail::TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(len * p.blockCount / sizeof(T)), len * p.blockCount, p.blockCount, dst.off_);
+    twin_detail::TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(len * p.blockCount / sizeof(T)), len * p.blockCount, p.blockCount, twin_detail::Access::Off(dst));
     if (p.blockCount == 0 || p.blockLen == 0) return;
-    twin_detail::CheckUbAlign(op, dst.off_, "dst");
-    twin_detail::CheckUbAlign(op, src.off_, "src");
+    twin_detail::CheckUbAlign(op, twin_detail::Access::Off(dst), "dst");
+    twin_detail::CheckUbAlign(op, twin_detail::Access::Off(src), "src");
     for (uint32_t i = 0; i < p.blockCount; ++i) {
-        uint32_t s = src.off_ + static_cast<uint32_t>(i * (len + p.srcStride * 32u));
-        uint32_t d = dst.off_ + static_cast<uint32_t>(i * (len + p.dstStride * 32u));
-        bool ok = rt::Ub(op, s, len, false, src.buf_, "src");
-        ok = rt::Ub(op, d, len, true, dst.buf_, "dst") && ok;
+        uint32_t s = twin_detail::Access::Off(src) + static_cast<uint32_t>(i * (len + p.srcStride * 32u));
+        uint32_t d = twin_detail::Access::Off(dst) + static_cast<uint32_t>(i * (len + p.dstStride * 32u));
+        bool ok = rt::Ub(op, s, len, false, twin_detail::Access::Buf(src), "src");
+        ok = rt::Ub(op, d, len, true, twin_detail::Access::Buf(dst), "dst") && ok;
         if (!ok) break;
         std::memmove(rt::UbPtr(d), rt::UbPtr(s), len);
     }
@@ -301,21 +301,21 @@ inline void PadIn(const char *name, const LocalTensor<T> &dst, const GlobalTenso
     uint64_t rowBytes = leftPad * sizeof(T) + static_cast<uint64_t>(blockLen) + rightPad * sizeof(T);
     uint64_t rowUb = (rowBytes + 31u) / 32u * 32u;
     TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(static_cast<uint64_t>(blockLen) * blockCount / sizeof(T)),
-              static_cast<int64_t>(static_cast<uint64_t>(blockLen) * blockCount), blockCount, dst.off_);
+              static_cast<int64_t>(static_cast<uint64_t>(blockLen) * blockCount), blockCount, twin_detail::Access::Off(dst));
     if (blockCount == 0 || blockLen == 0) return;  // NOP on A2/A3
-    CheckUbAlign(op, dst.off_, "dst");
+    CheckUbAlign(op, twin_detail::Access::Off(dst), "dst");
     if (blockLen % sizeof(T) != 0)
         rt::Report("bad_copy_params", true, loc.file, loc.line, "%s: blockLen %u B is not a multiple of sizeof(%s) = %zu", name, blockLen,
                    DTypeName<T>::value, sizeof(T));
     if (leftPad * sizeof(T) > 32 || rightPad * sizeof(T) > 32)
         rt::Report("bad_copy_params", true, loc.file, loc.line, "%s: leftPadding %u / rightPadding %u elements exceed 32 B", name, leftPad,
                    rightPad);
-    const uint8_t *g = reinterpret_cast<const uint8_t *>(src.addr_);
+    const uint8_t *g = reinterpret_cast<const uint8_t *>(twin_detail::Access::Addr(src));
     for (uint32_t i = 0; i < blockCount; ++i) {
         const uint8_t *gs = g + static_cast<uint64_t>(i) * (blockLen + srcGapBytes);
-        uint32_t row = dst.off_ + static_cast<uint32_t>(i * (rowUb + dstGapBlocks * 32u));
-        uint64_t span = rt::GmSpan(op, gs, blockLen, false, src.declLo_, src.declHi_, "src");
-        if (!rt::Ub(op, row, rowUb, true, dst.buf_, "dst")) break;
+        uint32_t row = twin_detail::Access::Off(dst) + static_cast<uint32_t>(i * (rowUb + dstGapBlocks * 32u));
+        uint64_t span = rt::GmSpan(op, gs, blockLen, false, twin_detail::Access::DeclLo(src), twin_detail::Access::DeclHi(src), "src");
+        if (!rt::Ub(op, row, rowUb, true, twin_detail::Access::Buf(dst), "dst")) break;
         uint8_t *u = rt::UbPtr(row);
         uint32_t lp = static_cast<uint32_t>(leftPad * sizeof(T));
         if (span) std::memcpy(u + lp, gs, span);
@@ -348,15 +348,15 @@ inline void PadOut(const char *name, const GlobalTensor<T> &dst, const LocalTens
     rt::Op op = rt::Begin(P_MTE3, name, loc);
     uint64_t rowUb = (static_cast<uint64_t>(blockLen) + 31u) / 32u * 32u;
     TraceCopy(op, DTypeName<T>::value, static_cast<int64_t>(static_cast<uint64_t>(blockLen) * blockCount / sizeof(T)),
-              static_cast<int64_t>(static_cast<uint64_t>(blockLen) * blockCount), blockCount, src.off_);
+              static_cast<int64_t>(static_cast<uint64_t>(blockLen) * blockCount), blockCount, twin_detail::Access::Off(src));
     if (blockCount == 0 || blockLen == 0) return;
-    CheckUbAlign(op, src.off_, "src");
+    CheckUbAlign(op, twin_detail::Access::Off(src), "src");
     if (blockLen % sizeof(T) != 0)
         rt::Report("bad_copy_params", true, loc.file, loc.line, "%s: blockLen %u B is not a multiple of sizeof(%s) = %zu", name, blockLen,
                    DTypeName<T>::value, sizeof(T));
-    uint8_t *g = reinterpret_cast<uint8_t *>(dst.addr_);
+    uint8_t *g = reinterpret_cast<uint8_t *>(twin_detail::Access::Addr(dst));
     for (uint32_t i = 0; i < blockCount; ++i) {
-        uint32_t row = src.off_ + static_cast<uint32_t>(i * (rowUb + srcGapBlocks * 32u));
+        uint32_t row = twin_detail::Access::Off(src) + static_cast<uint32_t>(i * (rowUb + srcGapBlocks * 32u));
         if (!BurstOut(op, dst, g + static_cast<uint64_t>(i) * (blockLen + dstGapBytes), src, row, blockLen)) break;
     }
 }

@@ -14,8 +14,8 @@ inline void InitGlobalMemory(const GlobalTensor<T> &gm, const uint64_t size, con
     rt::Op op = rt::Begin(P_MTE3, "InitGlobalMemory", loc);
     rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(size), static_cast<int64_t>(size * sizeof(T)));
     if (size == 0) return;
-    if (!rt::Gm(op, gm.addr_, size * sizeof(T), true, gm.declLo_, gm.declHi_, "dst")) return;
-    for (uint64_t i = 0; i < size; ++i) std::memcpy(gm.addr_ + i, &value, sizeof(T));
+    if (!rt::Gm(op, twin_detail::Access::Addr(gm), size * sizeof(T), true, twin_detail::Access::DeclLo(gm), twin_detail::Access::DeclHi(gm), "dst")) return;
+    for (uint64_t i = 0; i < size; ++i) std::memcpy(twin_detail::Access::Addr(gm) + i, &value, sizeof(T));
 }
 
 // Fill(gm, size, value): the name older samples use for InitGlobalMemory.

@@ -238,7 +238,7 @@ public:
 // has), while GetDynamicInput*(irIndex, relativeIndex) / GetOptionalInput*(irIndex) name an OpDef input and,
 // for a DYNAMIC one, a tensor of its list. `instances` holds each instance's IR input name, in order (a list's
 // tensors share one); `ir` the OpDef's input names (empty: the instances' names in first-seen order).
-namespace twin_detail {
+namespace host_detail {
 inline const char *IrName(const std::vector<std::string> &ir, const std::vector<std::string> &instances, size_t irIndex)
 {
     if (!ir.empty()) return irIndex < ir.size() ? ir[irIndex].c_str() : nullptr;
@@ -267,7 +267,7 @@ template <typename T> const T *AtIr(const std::vector<T> &v, const std::vector<s
     size_t i = 0;
     return IrInstance(ir, instances, irIndex, relative, i) && i < v.size() ? &v[i] : nullptr;
 }
-}  // namespace twin_detail
+}  // namespace host_detail
 
 // What a tiling function learns about its node: name, type, input and output counts.
 class ComputeNodeInfo {
@@ -288,26 +288,26 @@ class TilingContext {
 public:
     const StorageShape *GetInputShape(size_t i) const { return i < inShapes_.size() ? &inShapes_[i] : nullptr; }
     const StorageShape *GetOutputShape(size_t i) const { return i < outShapes_.size() ? &outShapes_[i] : nullptr; }
-    const StorageShape *GetOptionalInputShape(size_t irIndex) const { return twin_detail::AtIr(inShapes_, irInputNames_, inNames_, irIndex, 0); }
+    const StorageShape *GetOptionalInputShape(size_t irIndex) const { return host_detail::AtIr(inShapes_, irInputNames_, inNames_, irIndex, 0); }
     const StorageShape *GetRequiredInputShape(size_t irIndex) const { return GetOptionalInputShape(irIndex); }
     const StorageShape *GetDynamicInputShape(size_t irIndex, size_t relativeIndex) const
     {
-        return twin_detail::AtIr(inShapes_, irInputNames_, inNames_, irIndex, relativeIndex);
+        return host_detail::AtIr(inShapes_, irInputNames_, inNames_, irIndex, relativeIndex);
     }
     const CompileTimeTensorDesc *GetDynamicInputDesc(size_t irIndex, size_t relativeIndex) const
     {
-        return twin_detail::AtIr(inDescs_, irInputNames_, inNames_, irIndex, relativeIndex);
+        return host_detail::AtIr(inDescs_, irInputNames_, inNames_, irIndex, relativeIndex);
     }
     const Tensor *GetDynamicInputTensor(size_t irIndex, size_t relativeIndex) const
     {
-        return twin_detail::AtIr(inTensors_, irInputNames_, inNames_, irIndex, relativeIndex);
+        return host_detail::AtIr(inTensors_, irInputNames_, inNames_, irIndex, relativeIndex);
     }
     const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return i < inDescs_.size() ? &inDescs_[i] : nullptr; }
-    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t irIndex) const { return twin_detail::AtIr(inDescs_, irInputNames_, inNames_, irIndex, 0); }
+    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t irIndex) const { return host_detail::AtIr(inDescs_, irInputNames_, inNames_, irIndex, 0); }
     const CompileTimeTensorDesc *GetRequiredInputDesc(size_t irIndex) const { return GetOptionalInputDesc(irIndex); }
     const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return i < outDescs_.size() ? &outDescs_[i] : nullptr; }
     const Tensor *GetInputTensor(size_t i) const { return i < inTensors_.size() ? &inTensors_[i] : nullptr; }
-    const Tensor *GetOptionalInputTensor(size_t irIndex) const { return twin_detail::AtIr(inTensors_, irInputNames_, inNames_, irIndex, 0); }
+    const Tensor *GetOptionalInputTensor(size_t irIndex) const { return host_detail::AtIr(inTensors_, irInputNames_, inNames_, irIndex, 0); }
     const Tensor *GetRequiredInputTensor(size_t irIndex) const { return GetOptionalInputTensor(irIndex); }
     const RuntimeAttrs *GetAttrs() const { return &attrs_; }
     ge::graphStatus SetBlockDim(uint32_t n) { blockDim_ = n; blockDimSet_ = true; return ge::GRAPH_SUCCESS; }
@@ -376,11 +376,11 @@ public:
 class InferShapeContext {
 public:
     const Shape *GetInputShape(size_t i) const { return i < in_.size() ? &in_[i] : nullptr; }
-    const Shape *GetOptionalInputShape(size_t irIndex) const { return twin_detail::AtIr(in_, ir_, names_, irIndex, 0); }
+    const Shape *GetOptionalInputShape(size_t irIndex) const { return host_detail::AtIr(in_, ir_, names_, irIndex, 0); }
     const Shape *GetRequiredInputShape(size_t irIndex) const { return GetOptionalInputShape(irIndex); }
     const Shape *GetDynamicInputShape(size_t irIndex, size_t relativeIndex) const
     {
-        return twin_detail::AtIr(in_, ir_, names_, irIndex, relativeIndex);
+        return host_detail::AtIr(in_, ir_, names_, irIndex, relativeIndex);
     }
     Shape *GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
@@ -397,13 +397,13 @@ public:
     ge::DataType GetInputDataType(size_t i) const { return i < in_.size() ? in_[i] : ge::DT_UNDEFINED; }
     ge::DataType GetOptionalInputDataType(size_t irIndex) const
     {
-        const ge::DataType *d = twin_detail::AtIr(in_, ir_, names_, irIndex, 0);
+        const ge::DataType *d = host_detail::AtIr(in_, ir_, names_, irIndex, 0);
         return d ? *d : ge::DT_UNDEFINED;
     }
     ge::DataType GetRequiredInputDataType(size_t irIndex) const { return GetOptionalInputDataType(irIndex); }
     ge::DataType GetDynamicInputDataType(size_t irIndex, size_t relativeIndex) const
     {
-        const ge::DataType *d = twin_detail::AtIr(in_, ir_, names_, irIndex, relativeIndex);
+        const ge::DataType *d = host_detail::AtIr(in_, ir_, names_, irIndex, relativeIndex);
         return d ? *d : ge::DT_UNDEFINED;
     }
     ge::DataType GetOutputDataType(size_t i) const { return i < out_.size() ? out_[i] : ge::DT_UNDEFINED; }

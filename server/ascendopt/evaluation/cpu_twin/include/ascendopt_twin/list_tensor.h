@@ -35,7 +35,8 @@ public:
         return g;
     }
 
-    // Filled by ListTensorDesc::GetDesc.
+private:
+    friend class ListTensorDesc;  // GetDesc fills them in
     uint64_t dim_ = 0;
     uint64_t index_ = 0;
     uint64_t *shape_ = nullptr;

@@ -50,26 +50,41 @@ private:
 };
 }  // namespace twin_detail
 
+namespace twin_detail {
+// The twin's one way into the state of the API classes (LocalTensor, GlobalTensor, TQueBind, TBuf, TPipe): each
+// befriends this struct, and keeps its data private, so that a kernel reaches GM and UB only through what AscendC
+// documents. Kernel builds cannot name `twin_detail` at all (the seal at the end of kernel_operator.h).
+struct Access {
+    // LocalTensor: UB byte offset, its buffer's bounds, and the host address of element i (for the API templates).
+    template <typename T> static uint32_t Off(const LocalTensor<T> &t) { return t.off_; }
+    template <typename T> static const ascendopt_twin::rt::UbBuf &Buf(const LocalTensor<T> &t) { return t.buf_; }
+    template <typename T> static T *Ptr(const LocalTensor<T> &t, uint64_t i = 0)
+    {
+        return reinterpret_cast<T *>(ascendopt_twin::rt::UbPtr(t.off_) + i * sizeof(T));
+    }
+    template <typename T>
+    static LocalTensor<T> Make(uint32_t off, uint32_t sizeElems, ascendopt_twin::rt::UbBuf buf, int16_t que, TPosition pos)
+    {
+        LocalTensor<T> t;
+        t.off_ = off; t.size_ = sizeElems; t.buf_ = buf; t.que_ = que; t.pos_ = pos; t.valid_ = true;
+        return t;
+    }
+    // GlobalTensor: the GM address and the range SetGlobalBuffer declared (nullptr when unknown).
+    template <typename T> static T *Addr(const GlobalTensor<T> &g) { return g.addr_; }
+    template <typename T> static const T *DeclLo(const GlobalTensor<T> &g) { return g.declLo_; }
+    template <typename T> static const T *DeclHi(const GlobalTensor<T> &g) { return g.declHi_; }
+    // TQueBind / TBuf: the buffers TPipe::InitBuffer gives them; TPipe: the UB it has handed out.
+    template <class Q> static void InitQue(Q &q, uint32_t base, uint8_t num, uint32_t len) { q.TwinInit(base, num, len); }
+    template <class Q> static int16_t QueId(const Q &q) { return q.qid_; }
+    template <class B> static void InitBuf(B &b, uint32_t base, uint32_t len) { b.TwinInit(base, len); }
+    template <class P> static uint32_t UsedBytes(const P &p) { return p.cursor_; }
+};
+}  // namespace twin_detail
+
 template <typename T> class LocalTensor {
 public:
     using PrimType = T;
     LocalTensor() = default;
-
-    // Twin internals (public so that the API templates can reach them; not part of the AscendC API).
-    uint32_t off_ = 0;    // byte offset in the UB
-    uint32_t size_ = 0;   // elements
-    ascendopt_twin::rt::UbBuf buf_{0, 0};
-    int16_t que_ = -1;
-    TPosition pos_ = TPosition::VECCALC;
-    uint32_t tag_ = 0;
-    bool valid_ = false;
-
-    static LocalTensor Make(uint32_t off, uint32_t sizeElems, ascendopt_twin::rt::UbBuf buf, int16_t que, TPosition pos)
-    {
-        LocalTensor t;
-        t.off_ = off; t.size_ = sizeElems; t.buf_ = buf; t.que_ = que; t.pos_ = pos; t.valid_ = true;
-        return t;
-    }
 
     LocalTensor operator[](uint32_t offset) const
     {
@@ -103,8 +118,16 @@ public:
     uint32_t GetSize() const { return size_; }
     void SetSize(uint32_t size) { size_ = size; }
     uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
-    uint64_t GetPhyAddr() const { return off_; }
-    uint64_t GetPhyAddr(uint32_t offset) const { return off_ + offset * sizeof(T); }
+    // The tensor's UB address, as the NPU hands it out (a number the kernel casts to `__ubuf__ T *`); here the host
+    // address of that UB byte. Whatever is done through it is neither checked nor timed by the twin, so it is
+    // reported (a warning: the episode refuses a candidate that adds it to its baseline).
+    uint64_t GetPhyAddr(ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const { return GetPhyAddr(0, loc); }
+    uint64_t GetPhyAddr(uint32_t offset, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
+    {
+        ascendopt_twin::rt::Report("raw_ub_pointer", false, loc.file, loc.line,
+                                   "LocalTensor::GetPhyAddr() hands out a raw UB address: work through it is neither checked nor timed by the twin");
+        return reinterpret_cast<uintptr_t>(ascendopt_twin::rt::UbPtr(off_)) + static_cast<uint64_t>(offset) * sizeof(T);
+    }
     TPosition GetPosition() const { return pos_; }
     void SetUserTag(uint32_t tag) { tag_ = tag; }
     uint32_t GetUserTag() const { return tag_; }
@@ -115,19 +138,23 @@ public:
         t.que_ = que_; t.pos_ = pos_; t.tag_ = tag_; t.valid_ = valid_;
         return t;
     }
-    // Twin helper: pointer to element i of this tensor in the current block's UB.
-    T *Ptr(uint64_t i = 0) const { return reinterpret_cast<T *>(ascendopt_twin::rt::UbPtr(off_) + i * sizeof(T)); }
+
+private:
+    friend struct twin_detail::Access;
+    template <typename U> friend class LocalTensor;
+    uint32_t off_ = 0;    // byte offset in the UB
+    uint32_t size_ = 0;   // elements
+    ascendopt_twin::rt::UbBuf buf_{0, 0};
+    int16_t que_ = -1;
+    TPosition pos_ = TPosition::VECCALC;
+    uint32_t tag_ = 0;
+    bool valid_ = false;
 };
 
 template <typename T> class GlobalTensor {
 public:
     using PrimType = T;
     GlobalTensor() = default;
-
-    T *addr_ = nullptr;
-    uint64_t size_ = 0;
-    const T *declLo_ = nullptr;
-    const T *declHi_ = nullptr;
 
     void SetGlobalBuffer(__gm__ T *buffer, uint64_t bufferSize)
     {
@@ -175,6 +202,13 @@ public:
     T *GetPhyAddr(uint64_t offset, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const { return GetPhyAddr(loc) + offset; }
     uint64_t GetSize() const { return size_; }
     template <typename Mode> void SetL2CacheHint(Mode) {}
+
+private:
+    friend struct twin_detail::Access;
+    T *addr_ = nullptr;
+    uint64_t size_ = 0;
+    const T *declLo_ = nullptr;
+    const T *declHi_ = nullptr;
 };
 
 }  // namespace AscendC

@@ -108,7 +108,6 @@ public:
                   "the CPU twin supports only vector-core queue positions (VECIN/VECOUT/VECCALC)");
     static_assert(twin_detail::IsVectorPos(dst) || dst == TPosition::GM,
                   "the CPU twin supports only vector-core queue positions (VECIN/VECOUT/VECCALC)");
-    static constexpr int kMaxSlots = 32;
     TQueBind() = default;
 
     template <typename T> LocalTensor<T> AllocTensor(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
@@ -128,7 +127,7 @@ public:
         next_ = (found + 1) % num_;
         state_[found] = kAlloc;
         if (hasFree_[found]) rt::Acquire(twin_detail::ProducerOf(src), freeClock_[found]);
-        LocalTensor<T> t = LocalTensor<T>::Make(off_[found], len_ / static_cast<uint32_t>(sizeof(T)),
+        LocalTensor<T> t = twin_detail::Access::Make<T>(off_[found], len_ / static_cast<uint32_t>(sizeof(T)),
                                                 rt::UbBuf{off_[found], off_[found] + len_}, qid_, src);
         Trace(op, "AllocTensor", ProducerOf_(), off_[found]);
         return t;
@@ -137,10 +136,10 @@ public:
     {
         using namespace ascendopt_twin;
         rt::Op op = rt::Begin(P_S, "EnQue", loc);
-        int s = SlotOf(tensor.buf_.lo);
+        int s = SlotOf(twin_detail::Access::Buf(tensor).lo);
         if (s < 0 || state_[s] == kFree) {
             rt::Report("enque_not_allocated", true, loc.file, loc.line,
-                       "EnQue of a tensor (UB offset %u) that is not an allocated buffer of queue %d", tensor.off_, qid_);
+                       "EnQue of a tensor (UB offset %u) that is not an allocated buffer of queue %d", twin_detail::Access::Off(tensor), qid_);
             return false;
         }
         if (count_ >= depth)
@@ -156,23 +155,24 @@ public:
     template <typename T> LocalTensor<T> DeQue(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
         int s = DeQueSlot(loc);
-        return LocalTensor<T>::Make(off_[s], len_ / static_cast<uint32_t>(sizeof(T)),
+        return twin_detail::Access::Make<T>(off_[s], len_ / static_cast<uint32_t>(sizeof(T)),
                                     ascendopt_twin::rt::UbBuf{off_[s], off_[s] + len_}, qid_, dst);
     }
     // The buffer-handle form (no element type): the same dequeue and wait, for code that only needs the
-    // producer's data to have landed and keeps using the tensor it enqueued.
+    // producer's data to have landed and keeps using the tensor it enqueued. The handle names the slot's
+    // record in the queue (as CANN's names its TBufType), not the UB bytes.
     TBufHandle DeQue(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
-        return reinterpret_cast<TBufHandle>(ascendopt_twin::rt::UbPtr(off_[DeQueSlot(loc)]));
+        return reinterpret_cast<TBufHandle>(&off_[DeQueSlot(loc)]);
     }
     template <typename T> void FreeTensor(const LocalTensor<T> &tensor, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
         using namespace ascendopt_twin;
         rt::Op op = rt::Begin(P_S, "FreeTensor", loc);
-        int s = SlotOf(tensor.buf_.lo);
+        int s = SlotOf(twin_detail::Access::Buf(tensor).lo);
         if (s < 0) {
             rt::Report("free_foreign_tensor", true, loc.file, loc.line,
-                       "FreeTensor on queue %d of a tensor (UB offset %u) that does not belong to it", qid_, tensor.off_);
+                       "FreeTensor on queue %d of a tensor (UB offset %u) that does not belong to it", qid_, twin_detail::Access::Off(tensor));
             return;
         }
         if (state_[s] == kFree) {
@@ -207,7 +207,9 @@ public:
     }
     void FreeAllEvent() {}
 
-    // Twin internals.
+private:
+    friend struct twin_detail::Access;
+    static constexpr int kMaxSlots = 32;
     void TwinInit(uint32_t base, uint8_t num, uint32_t len)
     {
         qid_ = twin_detail::NextQueueId();
@@ -220,9 +222,6 @@ public:
         }
         head_ = count_ = next_ = 0;
     }
-    int16_t TwinId() const { return qid_; }
-
-private:
     enum : uint8_t { kFree = 0, kAlloc, kQueued, kDequeued };
     int DeQueSlot(const ascendopt_twin::Loc &loc)
     {
@@ -275,7 +274,7 @@ public:
     template <typename T> LocalTensor<T> Get(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
         Check(loc);
-        return LocalTensor<T>::Make(off_, len_ / static_cast<uint32_t>(sizeof(T)), ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
+        return twin_detail::Access::Make<T>(off_, len_ / static_cast<uint32_t>(sizeof(T)), ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
     }
     template <typename T> LocalTensor<T> Get(uint32_t len, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
@@ -285,7 +284,7 @@ public:
                                        "TBuf::Get<%s>(%u) asks for %llu B but the buffer has %u B",
                                        ascendopt_twin::DTypeName<T>::value, len,
                                        static_cast<unsigned long long>(len) * sizeof(T), len_);
-        return LocalTensor<T>::Make(off_, len, ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
+        return twin_detail::Access::Make<T>(off_, len, ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
     }
     template <typename T> LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
@@ -293,21 +292,23 @@ public:
         if (bufOffset + static_cast<uint64_t>(size) * sizeof(T) > len_)
             ascendopt_twin::rt::Report("local_out_of_bounds", true, loc.file, loc.line,
                                        "TBuf::GetWithOffset(%u elements at byte %u) exceeds the buffer of %u B", size, bufOffset, len_);
-        return LocalTensor<T>::Make(off_ + bufOffset, size, ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
+        return twin_detail::Access::Make<T>(off_ + bufOffset, size, ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
     }
     // A TBuf's memory stays its own until the TPipe goes (the official TBuf shares TQueBind's FreeTensor, which has
     // nothing to give back here): accepted, and checked to name a tensor of this buffer.
     template <typename T> void FreeTensor(LocalTensor<T> &tensor, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
         Check(loc);
-        if (tensor.off_ < off_ || tensor.off_ >= off_ + len_)
+        const uint32_t at = twin_detail::Access::Off(tensor);
+        if (at < off_ || at >= off_ + len_)
             ascendopt_twin::rt::Report("queue_misuse", true, loc.file, loc.line,
                                        "TBuf::FreeTensor of a tensor at UB offset %u that this buffer (%u..%u) did not give out",
-                                       tensor.off_, off_, off_ + len_);
+                                       at, off_, off_ + len_);
     }
-    void TwinInit(uint32_t base, uint32_t len) { off_ = base; len_ = len; init_ = true; }
 
 private:
+    friend struct twin_detail::Access;
+    void TwinInit(uint32_t base, uint32_t len) { off_ = base; len_ = len; init_ = true; }
     void Check(const ascendopt_twin::Loc &loc) const
     {
         if (!init_) ascendopt_twin::rt::Fatal("queue_not_initialized", loc.file, loc.line, "TBuf::Get on a buffer that was never given memory with TPipe::InitBuffer");
@@ -328,15 +329,15 @@ public:
     {
         uint32_t aligned = (len + 31u) / 32u * 32u;
         uint32_t base = ascendopt_twin::rt::PipeAlloc(cursor_, aligned * num, loc, "TQue");
-        que.TwinInit(base, num, len);
-        TraceInit(loc, que.TwinId(), base, aligned * num);
+        twin_detail::Access::InitQue(que, base, num, len);
+        TraceInit(loc, twin_detail::Access::QueId(que), base, aligned * num);
         return true;
     }
     template <TPosition pos> bool InitBuffer(TBuf<pos> &buf, uint32_t len, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
         uint32_t aligned = (len + 31u) / 32u * 32u;
         uint32_t base = ascendopt_twin::rt::PipeAlloc(cursor_, aligned, loc, "TBuf");
-        buf.TwinInit(base, len);
+        twin_detail::Access::InitBuf(buf, base, len);
         TraceInit(loc, -1, base, aligned);
         return true;
     }
@@ -347,9 +348,9 @@ public:
     template <HardEvent evt> TEventID FetchEventID() { return FetchEventID(evt); }
     template <HardEvent evt> TEventID AllocEventID() { return FetchEventID(evt); }
     template <HardEvent evt> void ReleaseEventID(TEventID) {}
-    uint32_t TwinUsedBytes() const { return cursor_; }
 
 private:
+    friend struct twin_detail::Access;
     void TraceInit(const ascendopt_twin::Loc &loc, int qid, uint32_t base, uint32_t bytes)
     {
         if (!ascendopt_twin::rt::g_trace_on) return;

@@ -13,6 +13,9 @@
 #include "ascendc/host_api/tiling/template_argument.h"
 #include "ascendopt_twin/rt.h"
 
+// The generated shim names this namespace after the kernel, when `ascendopt_twin` is sealed off (seal.h).
+#define ASCENDOPT_TWIN_TPL ::ascendopt_twin::tpl
+
 namespace ascendopt_twin {
 namespace tpl {
 

@@ -27,16 +27,16 @@ inline void Brcb(const LocalTensor<T> &dst, const LocalTensor<T> &src, const uin
     rt::Op op = rt::Begin(ascendopt_twin::P_V, "Brcb", loc);
     uint32_t perBlk = 32u / sizeof(T);
     rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, static_cast<int64_t>(repeatTime) * 8 * perBlk, static_cast<int64_t>(repeatTime) * 256,
-                repeatTime, -1, dst.off_);
+                repeatTime, -1, twin_detail::Access::Off(dst));
     if (repeatTime == 0) return;
-    if (!rt::CheckCount(op, src.off_, static_cast<uint64_t>(repeatTime) * 8 * sizeof(T), false, src.buf_, "src")) return;
-    if (dst.off_ % 32 != 0)
-        rt::Report("misaligned_operand", true, op.file, op.line, "Brcb: dst at UB offset %u is not 32 B aligned", dst.off_);
+    if (!rt::CheckCount(op, twin_detail::Access::Off(src), static_cast<uint64_t>(repeatTime) * 8 * sizeof(T), false, twin_detail::Access::Buf(src), "src")) return;
+    if (twin_detail::Access::Off(dst) % 32 != 0)
+        rt::Report("misaligned_operand", true, op.file, op.line, "Brcb: dst at UB offset %u is not 32 B aligned", twin_detail::Access::Off(dst));
     for (uint32_t r = 0; r < repeatTime; ++r)
         for (uint32_t i = 0; i < 8; ++i) {
-            uint32_t off = dst.off_ + (r * repeatParams.dstRepStride + i * repeatParams.dstBlkStride) * 32u;
-            if (!rt::Ub(op, off, 32, true, dst.buf_, "dst")) return;
-            T v = *src.Ptr(r * 8 + i);
+            uint32_t off = twin_detail::Access::Off(dst) + (r * repeatParams.dstRepStride + i * repeatParams.dstBlkStride) * 32u;
+            if (!rt::Ub(op, off, 32, true, twin_detail::Access::Buf(dst), "dst")) return;
+            T v = *twin_detail::Access::Ptr(src, r * 8 + i);
             for (uint32_t k = 0; k < perBlk; ++k) std::memcpy(rt::UbPtr(off + k * sizeof(T)), &v, sizeof(T));
         }
 }

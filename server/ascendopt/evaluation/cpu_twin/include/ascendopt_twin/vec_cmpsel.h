@@ -38,7 +38,7 @@ inline void CompareCount(const char *name, const LocalTensor<U> &dst, const Loca
                          CMPMODE cmpMode, uint32_t count, const Loc &loc)
 {
     rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
-    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, dst.off_);
+    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, twin_detail::Access::Off(dst));
     AfterCountForm();
     if (!CmpModeOk<T>(op, cmpMode)) return;
     uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
@@ -48,15 +48,15 @@ inline void CompareCount(const char *name, const LocalTensor<U> &dst, const Loca
                    "%s count %u x %s = %llu B is not a multiple of 256 B; on the NPU only the first %llu elements are compared", name,
                    count, DTypeName<T>::value, static_cast<unsigned long long>(bytes), static_cast<unsigned long long>(n));
     if (n == 0) return;
-    bool ok = rt::CheckCount(op, src0.off_, n * sizeof(T), false, src0.buf_, "src0");
-    if (src1) ok = rt::CheckCount(op, src1->off_, n * sizeof(T), false, src1->buf_, "src1") && ok;
-    ok = rt::CheckCount(op, dst.off_, n / 8, true, dst.buf_, "dst") && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(src0), n * sizeof(T), false, twin_detail::Access::Buf(src0), "src0");
+    if (src1) ok = rt::CheckCount(op, twin_detail::Access::Off(*src1), n * sizeof(T), false, twin_detail::Access::Buf(*src1), "src1") && ok;
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), n / 8, true, twin_detail::Access::Buf(dst), "dst") && ok;
     if (!ok) return;
-    uint8_t *d = reinterpret_cast<uint8_t *>(dst.Ptr());
+    uint8_t *d = reinterpret_cast<uint8_t *>(twin_detail::Access::Ptr(dst));
     for (uint64_t byte = 0; byte < n / 8; ++byte) {
         uint8_t v = 0;
         for (uint32_t k = 0; k < 8; ++k)
-            if (Cmp(*src0.Ptr(byte * 8 + k), src1 ? *src1->Ptr(byte * 8 + k) : s1, cmpMode)) v |= static_cast<uint8_t>(1u << k);
+            if (Cmp(*twin_detail::Access::Ptr(src0, byte * 8 + k), src1 ? *twin_detail::Access::Ptr(*src1, byte * 8 + k) : s1, cmpMode)) v |= static_cast<uint8_t>(1u << k);
         d[byte] = v;
     }
 }
@@ -86,15 +86,15 @@ inline void CompareRep(const LocalTensor<U> &dst, const LocalTensor<T> &src0, co
 {
     rt::Op op = rt::Begin(ascendopt_twin::P_V, "Compare", loc);
     uint32_t lanes = Lanes<T>();
-    rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(repeat) * lanes, static_cast<int64_t>(repeat) * 256, repeat, -1, dst.off_);
+    rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(repeat) * lanes, static_cast<int64_t>(repeat) * 256, repeat, -1, twin_detail::Access::Off(dst));
     if (!CmpModeOk<T>(op, m)) return;
     // On A2 the mask argument of Compare is reserved: all lanes are compared. Result bits are packed contiguously.
     rt::Mask all = MaskCnt(lanes);
-    rt::Opnd o[2] = {{src0.off_, src0.buf_, sizeof(T), p.src0BlkStride, p.src0RepStride, false, "src0"},
-                     {src1.off_, src1.buf_, sizeof(T), p.src1BlkStride, p.src1RepStride, false, "src1"}};
+    rt::Opnd o[2] = {{twin_detail::Access::Off(src0), twin_detail::Access::Buf(src0), sizeof(T), p.src0BlkStride, p.src0RepStride, false, "src0"},
+                     {twin_detail::Access::Off(src1), twin_detail::Access::Buf(src1), sizeof(T), p.src1BlkStride, p.src1RepStride, false, "src1"}};
     if (!rt::CheckRepeat(op, o, 2, lanes, repeat, all)) return;
-    if (!rt::CheckCount(op, dst.off_, static_cast<uint64_t>(repeat) * lanes / 8, true, dst.buf_, "dst")) return;
-    uint8_t *d = reinterpret_cast<uint8_t *>(dst.Ptr());
+    if (!rt::CheckCount(op, twin_detail::Access::Off(dst), static_cast<uint64_t>(repeat) * lanes / 8, true, twin_detail::Access::Buf(dst), "dst")) return;
+    uint8_t *d = reinterpret_cast<uint8_t *>(twin_detail::Access::Ptr(dst));
     for (uint32_t r = 0; r < repeat; ++r)
         for (uint32_t l = 0; l < lanes; l += 8) {
             uint8_t v = 0;
@@ -135,7 +135,7 @@ inline void SelectCount(const LocalTensor<T> &dst, const LocalTensor<U> &selMask
                         T s1, SELMODE mode, uint32_t count, const Loc &loc)
 {
     rt::Op op = rt::Begin(ascendopt_twin::P_V, "Select", loc);
-    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, dst.off_);
+    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, twin_detail::Access::Off(dst));
     if (count == 0) return;
     if (kScalar != (mode == SELMODE::VSEL_TENSOR_SCALAR_MODE)) {
         rt::Report("bad_select_mode", true, op.file, op.line,
@@ -145,19 +145,19 @@ inline void SelectCount(const LocalTensor<T> &dst, const LocalTensor<U> &selMask
     }
     uint32_t lanes = Lanes<T>();
     uint64_t maskBytes = mode == SELMODE::VSEL_CMPMASK_SPR ? lanes / 8 : (static_cast<uint64_t>(count) + 7) / 8;
-    bool ok = rt::CheckCount(op, selMask.off_, maskBytes, false, selMask.buf_, "selMask");
-    ok = rt::CheckCount(op, src0.off_, static_cast<uint64_t>(count) * sizeof(T), false, src0.buf_, "src0") && ok;
-    if constexpr (!kScalar) ok = rt::CheckCount(op, src1->off_, static_cast<uint64_t>(count) * sizeof(T), false, src1->buf_, "src1") && ok;
-    ok = rt::CheckCount(op, dst.off_, static_cast<uint64_t>(count) * sizeof(T), true, dst.buf_, "dst") && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(selMask), maskBytes, false, twin_detail::Access::Buf(selMask), "selMask");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(src0), static_cast<uint64_t>(count) * sizeof(T), false, twin_detail::Access::Buf(src0), "src0") && ok;
+    if constexpr (!kScalar) ok = rt::CheckCount(op, twin_detail::Access::Off(*src1), static_cast<uint64_t>(count) * sizeof(T), false, twin_detail::Access::Buf(*src1), "src1") && ok;
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), static_cast<uint64_t>(count) * sizeof(T), true, twin_detail::Access::Buf(dst), "dst") && ok;
     if (!ok) return;
-    const uint8_t *m = reinterpret_cast<const uint8_t *>(selMask.Ptr());
+    const uint8_t *m = reinterpret_cast<const uint8_t *>(twin_detail::Access::Ptr(selMask));
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t bit = mode == SELMODE::VSEL_CMPMASK_SPR ? i % lanes : i;
         bool take0 = (m[bit / 8] >> (bit % 8)) & 1u;
         T v;
-        if constexpr (kScalar) v = take0 ? *src0.Ptr(i) : s1;
-        else v = take0 ? *src0.Ptr(i) : *src1->Ptr(i);
-        *dst.Ptr(i) = v;
+        if constexpr (kScalar) v = take0 ? *twin_detail::Access::Ptr(src0, i) : s1;
+        else v = take0 ? *twin_detail::Access::Ptr(src0, i) : *twin_detail::Access::Ptr(*src1, i);
+        *twin_detail::Access::Ptr(dst, i) = v;
     }
 }
 template <typename T, typename U, bool kScalar>
@@ -167,15 +167,15 @@ inline void SelectRep(const LocalTensor<T> &dst, const LocalTensor<U> &selMask, 
     rt::Op op = rt::Begin(ascendopt_twin::P_V, "Select", loc);
     uint32_t lanes = Lanes<T>();
     uint32_t repeat = mask.Repeats(repeatTime, lanes);
-    TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, sizeof(T), dst.off_);
-    rt::Opnd o[3] = {{src0.off_, src0.buf_, sizeof(T), p.src0BlkStride, p.src0RepStride, false, "src0"},
-                     {kScalar ? src0.off_ : src1->off_, kScalar ? src0.buf_ : src1->buf_, sizeof(T), p.src1BlkStride, p.src1RepStride, false, "src1"},
-                     {dst.off_, dst.buf_, sizeof(T), p.dstBlkStride, p.dstRepStride, true, "dst"}};
+    TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, sizeof(T), twin_detail::Access::Off(dst));
+    rt::Opnd o[3] = {{twin_detail::Access::Off(src0), twin_detail::Access::Buf(src0), sizeof(T), p.src0BlkStride, p.src0RepStride, false, "src0"},
+                     {kScalar ? twin_detail::Access::Off(src0) : twin_detail::Access::Off(*src1), kScalar ? twin_detail::Access::Buf(src0) : twin_detail::Access::Buf(*src1), sizeof(T), p.src1BlkStride, p.src1RepStride, false, "src1"},
+                     {twin_detail::Access::Off(dst), twin_detail::Access::Buf(dst), sizeof(T), p.dstBlkStride, p.dstRepStride, true, "dst"}};
     rt::Opnd oo[2] = {o[0], o[2]};
     if (!(kScalar ? rt::CheckRepeat(op, oo, 2, lanes, repeat, mask) : rt::CheckRepeat(op, o, 3, lanes, repeat, mask))) return;
     uint64_t maskBytes = mode == SELMODE::VSEL_CMPMASK_SPR ? lanes / 8 : static_cast<uint64_t>(repeat) * lanes / 8;
-    if (!rt::CheckCount(op, selMask.off_, maskBytes, false, selMask.buf_, "selMask")) return;
-    const uint8_t *m = reinterpret_cast<const uint8_t *>(selMask.Ptr());
+    if (!rt::CheckCount(op, twin_detail::Access::Off(selMask), maskBytes, false, twin_detail::Access::Buf(selMask), "selMask")) return;
+    const uint8_t *m = reinterpret_cast<const uint8_t *>(twin_detail::Access::Ptr(selMask));
     for (uint32_t r = 0; r < repeat; ++r)
         for (uint32_t l = 0; l < lanes; ++l) {
             if (!mask.At(r, l, lanes)) continue;

@@ -180,17 +180,17 @@ template <typename Fn, typename T>
 inline void Binary(const char *name, const LocalTensor<T> &dst, const LocalTensor<T> &a, const LocalTensor<T> &b, int64_t count, const Loc &loc)
 {
     rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
-    rt::TraceOp(op, DTypeName<T>::value, count, count * static_cast<int64_t>(sizeof(T)), Repeats(count, sizeof(T)), -1, dst.off_);
+    rt::TraceOp(op, DTypeName<T>::value, count, count * static_cast<int64_t>(sizeof(T)), Repeats(count, sizeof(T)), -1, twin_detail::Access::Off(dst));
     AfterCountForm();
     if (count <= 0) { CheckRepeatCount(op, count); return; }
     uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
-    bool ok = rt::CheckCount(op, a.off_, bytes, false, a.buf_, "src0");
-    ok = rt::CheckCount(op, b.off_, bytes, false, b.buf_, "src1") && ok;
-    ok = rt::CheckCount(op, dst.off_, bytes, true, dst.buf_, "dst") && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(a), bytes, false, twin_detail::Access::Buf(a), "src0");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(b), bytes, false, twin_detail::Access::Buf(b), "src1") && ok;
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), bytes, true, twin_detail::Access::Buf(dst), "dst") && ok;
     if (!ok) return;
-    T *d = dst.Ptr();
-    const T *x = a.Ptr();
-    const T *y = b.Ptr();
+    T *d = twin_detail::Access::Ptr(dst);
+    const T *x = twin_detail::Access::Ptr(a);
+    const T *y = twin_detail::Access::Ptr(b);
     for (int64_t i = 0; i < count; ++i) d[i] = Apply2<Fn>(x[i], y[i]);
 }
 
@@ -198,15 +198,15 @@ template <typename Fn, typename T>
 inline void Unary(const char *name, const LocalTensor<T> &dst, const LocalTensor<T> &a, int64_t count, const Loc &loc)
 {
     rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
-    rt::TraceOp(op, DTypeName<T>::value, count, count * static_cast<int64_t>(sizeof(T)), Repeats(count, sizeof(T)), -1, dst.off_);
+    rt::TraceOp(op, DTypeName<T>::value, count, count * static_cast<int64_t>(sizeof(T)), Repeats(count, sizeof(T)), -1, twin_detail::Access::Off(dst));
     AfterCountForm();
     if (count <= 0) { CheckRepeatCount(op, count); return; }
     uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
-    bool ok = rt::CheckCount(op, a.off_, bytes, false, a.buf_, "src");
-    ok = rt::CheckCount(op, dst.off_, bytes, true, dst.buf_, "dst") && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(a), bytes, false, twin_detail::Access::Buf(a), "src");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), bytes, true, twin_detail::Access::Buf(dst), "dst") && ok;
     if (!ok) return;
-    T *d = dst.Ptr();
-    const T *x = a.Ptr();
+    T *d = twin_detail::Access::Ptr(dst);
+    const T *x = twin_detail::Access::Ptr(a);
     for (int64_t i = 0; i < count; ++i) d[i] = Apply1<Fn>(x[i]);
 }
 
@@ -214,15 +214,15 @@ template <typename Fn, typename T>
 inline void Scalar(const char *name, const LocalTensor<T> &dst, const LocalTensor<T> &a, T s, int64_t count, const Loc &loc)
 {
     rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
-    rt::TraceOp(op, DTypeName<T>::value, count, count * static_cast<int64_t>(sizeof(T)), Repeats(count, sizeof(T)), -1, dst.off_);
+    rt::TraceOp(op, DTypeName<T>::value, count, count * static_cast<int64_t>(sizeof(T)), Repeats(count, sizeof(T)), -1, twin_detail::Access::Off(dst));
     AfterCountForm();
     if (count <= 0) { CheckRepeatCount(op, count); return; }
     uint64_t bytes = static_cast<uint64_t>(count) * sizeof(T);
-    bool ok = rt::CheckCount(op, a.off_, bytes, false, a.buf_, "src");
-    ok = rt::CheckCount(op, dst.off_, bytes, true, dst.buf_, "dst") && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(a), bytes, false, twin_detail::Access::Buf(a), "src");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), bytes, true, twin_detail::Access::Buf(dst), "dst") && ok;
     if (!ok) return;
-    T *d = dst.Ptr();
-    const T *x = a.Ptr();
+    T *d = twin_detail::Access::Ptr(dst);
+    const T *x = twin_detail::Access::Ptr(a);
     for (int64_t i = 0; i < count; ++i) d[i] = Apply2<Fn>(x[i], s);
 }
 
@@ -249,10 +249,10 @@ inline void BinaryRep(const char *name, const LocalTensor<T> &dst, const LocalTe
     rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
     uint32_t lanes = Lanes<T>();
     uint32_t repeat = mask.Repeats(repeatTime, lanes);
-    TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, sizeof(T), dst.off_);
-    rt::Opnd o[3] = {{a.off_, a.buf_, sizeof(T), p.src0BlkStride, p.src0RepStride, false, "src0"},
-                     {b.off_, b.buf_, sizeof(T), p.src1BlkStride, p.src1RepStride, false, "src1"},
-                     {dst.off_, dst.buf_, sizeof(T), p.dstBlkStride, p.dstRepStride, true, "dst"}};
+    TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, sizeof(T), twin_detail::Access::Off(dst));
+    rt::Opnd o[3] = {{twin_detail::Access::Off(a), twin_detail::Access::Buf(a), sizeof(T), p.src0BlkStride, p.src0RepStride, false, "src0"},
+                     {twin_detail::Access::Off(b), twin_detail::Access::Buf(b), sizeof(T), p.src1BlkStride, p.src1RepStride, false, "src1"},
+                     {twin_detail::Access::Off(dst), twin_detail::Access::Buf(dst), sizeof(T), p.dstBlkStride, p.dstRepStride, true, "dst"}};
     if (!rt::CheckRepeat(op, o, 3, lanes, repeat, mask)) return;
     for (uint32_t r = 0; r < repeat; ++r)
         for (uint32_t l = 0; l < lanes; ++l) {
@@ -272,9 +272,9 @@ inline void UnaryRep(const char *name, const LocalTensor<T> &dst, const LocalTen
     rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
     uint32_t lanes = Lanes<T>();
     uint32_t repeat = mask.Repeats(repeatTime, lanes);
-    TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, sizeof(T), dst.off_);
-    rt::Opnd o[2] = {{a.off_, a.buf_, sizeof(T), p.srcBlkStride, p.srcRepStride, false, "src"},
-                     {dst.off_, dst.buf_, sizeof(T), p.dstBlkStride, p.dstRepStride, true, "dst"}};
+    TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, sizeof(T), twin_detail::Access::Off(dst));
+    rt::Opnd o[2] = {{twin_detail::Access::Off(a), twin_detail::Access::Buf(a), sizeof(T), p.srcBlkStride, p.srcRepStride, false, "src"},
+                     {twin_detail::Access::Off(dst), twin_detail::Access::Buf(dst), sizeof(T), p.dstBlkStride, p.dstRepStride, true, "dst"}};
     if (!rt::CheckRepeat(op, o, 2, lanes, repeat, mask)) return;
     for (uint32_t r = 0; r < repeat; ++r)
         for (uint32_t l = 0; l < lanes; ++l) {

@@ -14,11 +14,11 @@ inline void Duplicate(const LocalTensor<T> &dst, const T &scalarValue, const int
     namespace rt = ascendopt_twin::rt;
     rt::Op op = rt::Begin(ascendopt_twin::P_V, "Duplicate", loc);
     rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, count, count * static_cast<int64_t>(sizeof(T)),
-                twin_detail::Repeats(count, sizeof(T)), -1, dst.off_);
+                twin_detail::Repeats(count, sizeof(T)), -1, twin_detail::Access::Off(dst));
     twin_detail::AfterCountForm();
     if (count <= 0) { twin_detail::CheckRepeatCount(op, count); return; }
-    if (!rt::CheckCount(op, dst.off_, static_cast<uint64_t>(count) * sizeof(T), true, dst.buf_, "dst")) return;
-    T *d = dst.Ptr();
+    if (!rt::CheckCount(op, twin_detail::Access::Off(dst), static_cast<uint64_t>(count) * sizeof(T), true, twin_detail::Access::Buf(dst), "dst")) return;
+    T *d = twin_detail::Access::Ptr(dst);
     for (int32_t i = 0; i < count; ++i) d[i] = scalarValue;
 }
 namespace twin_detail {
@@ -28,8 +28,8 @@ inline void DupRep(const LocalTensor<T> &dst, const T &v, rt::Mask mask, uint8_t
     rt::Op op = rt::Begin(ascendopt_twin::P_V, "Duplicate", loc);
     uint32_t lanes = Lanes<T>();
     uint32_t repeat = mask.Repeats(repeatTime, lanes);
-    TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, sizeof(T), dst.off_);
-    rt::Opnd o[1] = {{dst.off_, dst.buf_, sizeof(T), blk, rep, true, "dst"}};
+    TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, sizeof(T), twin_detail::Access::Off(dst));
+    rt::Opnd o[1] = {{twin_detail::Access::Off(dst), twin_detail::Access::Buf(dst), sizeof(T), blk, rep, true, "dst"}};
     if (!rt::CheckRepeat(op, o, 1, lanes, repeat, mask)) return;
     for (uint32_t r = 0; r < repeat; ++r)
         for (uint32_t l = 0; l < lanes; ++l)

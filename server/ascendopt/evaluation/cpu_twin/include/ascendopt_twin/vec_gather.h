@@ -25,21 +25,21 @@ inline void GatherRun(const LocalTensor<T> &dst, const LocalTensor<T> &src, cons
     const uint64_t total = countForm ? count : static_cast<uint64_t>(repeat) * lanes;
     if (countForm) {
         rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(count), static_cast<int64_t>(count) * sizeof(T),
-                    Repeats(static_cast<int64_t>(count), sizeof(T)), -1, dst.off_);
+                    Repeats(static_cast<int64_t>(count), sizeof(T)), -1, twin_detail::Access::Off(dst));
         AfterCountForm();
     } else {
-        TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, sizeof(T), dst.off_);
+        TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, sizeof(T), twin_detail::Access::Off(dst));
     }
     if (total == 0) return;  // A2: count or repeatTime 0 is a NOP that writes nothing (the docs)
-    if (src.off_ % 32 != 0)
-        rt::Report("misaligned_operand", true, op.file, op.line, "Gather: src at UB offset %u is not 32 B aligned", src.off_);
+    if (twin_detail::Access::Off(src) % 32 != 0)
+        rt::Report("misaligned_operand", true, op.file, op.line, "Gather: src at UB offset %u is not 32 B aligned", twin_detail::Access::Off(src));
     if (srcBaseAddr % sizeof(T) != 0)
         rt::Report("misaligned_operand", true, op.file, op.line,
                    "Gather: srcBaseAddr %u is not a multiple of the %zu B element size (the NPU gathers misplaced data)",
                    srcBaseAddr, sizeof(T));
     // Offsets: one uint32_t per dst lane, repeat r's at [r * lanes, (r + 1) * lanes).
-    rt::Opnd offs{srcOffset.off_, srcOffset.buf_, 4u, 1u, lanes * 4u / 32u, false, "srcOffset"};
-    rt::Opnd out{dst.off_, dst.buf_, static_cast<uint32_t>(sizeof(T)), 1u, dstRepStride, true, "dst"};
+    rt::Opnd offs{twin_detail::Access::Off(srcOffset), twin_detail::Access::Buf(srcOffset), 4u, 1u, lanes * 4u / 32u, false, "srcOffset"};
+    rt::Opnd out{twin_detail::Access::Off(dst), twin_detail::Access::Buf(dst), static_cast<uint32_t>(sizeof(T)), 1u, dstRepStride, true, "dst"};
     if (countForm ? !rt::CheckCount(op, offs.off, total * 4u, false, offs.buf, offs.what)
                   : !rt::CheckRepeat(op, &offs, 1, lanes, repeat, mask))
         return;
@@ -54,16 +54,16 @@ inline void GatherRun(const LocalTensor<T> &dst, const LocalTensor<T> &src, cons
         uint32_t r = static_cast<uint32_t>(i / lanes), l = static_cast<uint32_t>(i % lanes);
         if (!countForm && !mask.At(r, l, lanes)) continue;
         uint32_t off;
-        std::memcpy(&off, rt::UbPtr(srcOffset.off_ + static_cast<uint32_t>(i * 4u)), 4);
-        uint64_t from = static_cast<uint64_t>(src.off_) + srcBaseAddr + off;
+        std::memcpy(&off, rt::UbPtr(twin_detail::Access::Off(srcOffset) + static_cast<uint32_t>(i * 4u)), 4);
+        uint64_t from = static_cast<uint64_t>(twin_detail::Access::Off(src)) + srcBaseAddr + off;
         if ((static_cast<uint64_t>(srcBaseAddr) + off) % sizeof(T) != 0)
             rt::Report("misaligned_operand", true, op.file, op.line,
                        "Gather: srcOffset[%llu] = %u is not a multiple of the %zu B element size",
                        static_cast<unsigned long long>(i), off, sizeof(T));
-        ok = from + sizeof(T) <= rt::g_blk->ubSize && rt::Ub(op, static_cast<uint32_t>(from), sizeof(T), false, src.buf_, "src");
+        ok = from + sizeof(T) <= rt::g_blk->ubSize && rt::Ub(op, static_cast<uint32_t>(from), sizeof(T), false, twin_detail::Access::Buf(src), "src");
         if (!ok) break;
         std::memcpy(static_cast<void *>(&moves[n].v), rt::UbPtr(static_cast<uint32_t>(from)), sizeof(T));
-        uint32_t to = countForm ? static_cast<uint32_t>(i) * static_cast<uint32_t>(sizeof(T)) + dst.off_ : rt::LaneOff(out, r, l);
+        uint32_t to = countForm ? static_cast<uint32_t>(i) * static_cast<uint32_t>(sizeof(T)) + twin_detail::Access::Off(dst) : rt::LaneOff(out, r, l);
         moves[n++].to = to;
         readLo = from < readLo ? from : readLo;
         readHi = from + sizeof(T) > readHi ? from + sizeof(T) : readHi;

@@ -51,25 +51,25 @@ inline void GatherMaskRun(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
     const uint32_t repeat = p.repeatTimes;
     const uint32_t perRep = reduceMode ? mask : lanes;
     rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(repeat) * perRep, static_cast<int64_t>(repeat) * perRep * sizeof(T),
-                repeat, reduceMode ? -3 : -1, dst.off_);
+                repeat, reduceMode ? -3 : -1, twin_detail::Access::Off(dst));
     rsvdCnt = 0;
     if (repeat == 0) return;
     if (reduceMode && (mask == 0 || mask > lanes)) {
         rt::Report("bad_mask", true, op.file, op.line, "GatherMask: counter-mode mask %u must be in [1, %u] for this type", mask, lanes);
         return;
     }
-    if (dst.off_ % 32 != 0 || src0.off_ % 32 != 0)
+    if (twin_detail::Access::Off(dst) % 32 != 0 || twin_detail::Access::Off(src0) % 32 != 0)
         rt::Report("misaligned_operand", true, op.file, op.line, "GatherMask: dst and src0 must start 32 B aligned in UB");
     if (!pat.Check(op, repeat)) return;
-    rt::Opnd s{src0.off_, src0.buf_, sizeof(T), p.src0BlockStride, p.src0RepeatStride, false, "src0"};
+    rt::Opnd s{twin_detail::Access::Off(src0), twin_detail::Access::Buf(src0), sizeof(T), p.src0BlockStride, p.src0RepeatStride, false, "src0"};
     uint64_t kept = 0;
     for (uint32_t r = 0; r < repeat; ++r)
         for (uint32_t i = 0; i < perRep; ++i) {
             if (!pat.At(r, i)) continue;
             uint32_t from = rt::LaneOff(s, r, i);
-            uint32_t to = dst.off_ + static_cast<uint32_t>(kept * sizeof(T));
-            if (!rt::Ub(op, from, sizeof(T), false, src0.buf_, "src0")) return;
-            if (!rt::Ub(op, to, sizeof(T), true, dst.buf_, "dst")) return;
+            uint32_t to = twin_detail::Access::Off(dst) + static_cast<uint32_t>(kept * sizeof(T));
+            if (!rt::Ub(op, from, sizeof(T), false, twin_detail::Access::Buf(src0), "src0")) return;
+            if (!rt::Ub(op, to, sizeof(T), true, twin_detail::Access::Buf(dst), "dst")) return;
             std::memmove(rt::UbPtr(to), rt::UbPtr(from), sizeof(T));
             ++kept;
         }
@@ -94,10 +94,10 @@ inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, co
         bool Check(const rt::Op &op, uint32_t repeat) const
         {
             for (uint32_t r = 0; r < repeat; ++r)
-                if (!rt::Ub(op, t.off_ + r * stride, bytes, false, t.buf_, "src1Pattern")) return false;
+                if (!rt::Ub(op, twin_detail::Access::Off(t) + r * stride, bytes, false, twin_detail::Access::Buf(t), "src1Pattern")) return false;
             return true;
         }
-        bool At(uint32_t r, uint32_t i) const { return ((rt::UbPtr(t.off_ + r * stride)[i / 8u] >> (i % 8u)) & 1u) != 0; }
+        bool At(uint32_t r, uint32_t i) const { return ((rt::UbPtr(twin_detail::Access::Off(t) + r * stride)[i / 8u] >> (i % 8u)) & 1u) != 0; }
     };
     // One bit per element of a 256 B repeat.
     Pattern pat{src1Pattern, twin_detail::Lanes<T>() / 8u, gatherMaskParams.src1RepeatStride * 32u};

@@ -28,42 +28,42 @@ template <typename T, bool kMax>
 inline void ReduceMaxMinCount(const char *name, const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t count, bool calIndex, const Loc &loc)
 {
     rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
-    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, dst.off_);
+    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, twin_detail::Access::Off(dst));
     if (count <= 0) { CheckRepeatCount(op, count); return; }
-    bool ok = rt::CheckCount(op, src.off_, static_cast<uint64_t>(count) * sizeof(T), false, src.buf_, "src");
-    ok = rt::CheckCount(op, dst.off_, (calIndex ? 2u : 1u) * sizeof(T), true, dst.buf_, "dst", sizeof(T)) && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(src), static_cast<uint64_t>(count) * sizeof(T), false, twin_detail::Access::Buf(src), "src");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), (calIndex ? 2u : 1u) * sizeof(T), true, twin_detail::Access::Buf(dst), "dst", sizeof(T)) && ok;
     if (!ok) return;
-    const T *s = src.Ptr();
+    const T *s = twin_detail::Access::Ptr(src);
     uint32_t best = 0;
     for (int32_t i = 1; i < count; ++i) {
         float a = ToF(s[i]), b = ToF(s[best]);
         if (kMax ? a > b : a < b) best = static_cast<uint32_t>(i);
     }
     T v = s[best];
-    *dst.Ptr(0) = v;
-    if (calIndex) StoreIndex(dst.Ptr(1), best);
+    *twin_detail::Access::Ptr(dst, 0) = v;
+    if (calIndex) StoreIndex(twin_detail::Access::Ptr(dst, 1), best);
 }
 template <typename T>
 inline void ReduceSumCount(const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t count, const Loc &loc)
 {
     rt::Op op = rt::Begin(ascendopt_twin::P_V, "ReduceSum", loc);
-    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, dst.off_);
+    rt::TraceOp(op, DTypeName<T>::value, count, static_cast<int64_t>(count) * sizeof(T), Repeats(count, sizeof(T)), -1, twin_detail::Access::Off(dst));
     if (count <= 0) { CheckRepeatCount(op, count); return; }
-    bool ok = rt::CheckCount(op, src.off_, static_cast<uint64_t>(count) * sizeof(T), false, src.buf_, "src");
-    ok = rt::CheckCount(op, dst.off_, sizeof(T), true, dst.buf_, "dst", sizeof(T)) && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(src), static_cast<uint64_t>(count) * sizeof(T), false, twin_detail::Access::Buf(src), "src");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), sizeof(T), true, twin_detail::Access::Buf(dst), "dst", sizeof(T)) && ok;
     if (!ok) return;
     // Atlas A2, count form: binary tree inside each 256 B repeat, repeat results accumulated in order.
     uint32_t lanes = Lanes<T>();
     T tmp[128];
     T acc = FromF<T>(0.0f);
-    const T *s = src.Ptr();
+    const T *s = twin_detail::Access::Ptr(src);
     for (int32_t base = 0; base < count; base += static_cast<int32_t>(lanes)) {
         uint32_t n = static_cast<uint32_t>(count - base) < lanes ? static_cast<uint32_t>(count - base) : lanes;
         for (uint32_t i = 0; i < n; ++i) tmp[i] = s[base + i];
         T part = TreeSum(tmp, n);
         acc = base == 0 ? part : FromF<T>(ToF(acc) + ToF(part));
     }
-    *dst.Ptr(0) = acc;
+    *twin_detail::Access::Ptr(dst, 0) = acc;
 }
 // Per-repeat reduction (mask form). kind: 0 sum, 1 max, 2 min. Returns false if skipped.
 template <typename T>
@@ -71,7 +71,7 @@ inline bool RepeatReduce(const rt::Op &op, const LocalTensor<T> &src, rt::Mask &
                          int kind, T *outVal, uint32_t *outIdx)
 {
     uint32_t lanes = Lanes<T>();
-    rt::Opnd o[1] = {{src.off_, src.buf_, sizeof(T), srcBlk, srcRep, false, "src"}};
+    rt::Opnd o[1] = {{twin_detail::Access::Off(src), twin_detail::Access::Buf(src), sizeof(T), srcBlk, srcRep, false, "src"}};
     if (!rt::CheckRepeat(op, o, 1, lanes, repeat, mask)) return false;
     T tmp[128];
     for (uint32_t r = 0; r < repeat; ++r) {
@@ -128,20 +128,20 @@ inline void ReduceRepAll(const char *name, int kind, const LocalTensor<T> &dst, 
 {
     rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
     rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(repeat) * Lanes<T>(), static_cast<int64_t>(repeat) * 256, repeat,
-                mask.bits ? -2 : static_cast<int64_t>(mask.cnt), dst.off_);
+                mask.bits ? -2 : static_cast<int64_t>(mask.cnt), twin_detail::Access::Off(dst));
     if (repeat <= 0) return;
     T *vals = new T[static_cast<size_t>(repeat) * 2 + 128];
     uint32_t *idx = new uint32_t[static_cast<size_t>(repeat)];
     if (RepeatReduce(op, src, mask, static_cast<uint32_t>(repeat), 1, static_cast<uint32_t>(srcRepStride), kind, vals, idx) &&
-        rt::CheckCount(op, dst.off_, (calIndex ? 2u : 1u) * sizeof(T), true, dst.buf_, "dst", sizeof(T))) {
+        rt::CheckCount(op, twin_detail::Access::Off(dst), (calIndex ? 2u : 1u) * sizeof(T), true, twin_detail::Access::Buf(dst), "dst", sizeof(T))) {
         if (kind == 0) {
-            *dst.Ptr(0) = TreeSum(vals, static_cast<uint32_t>(repeat));
+            *twin_detail::Access::Ptr(dst, 0) = TreeSum(vals, static_cast<uint32_t>(repeat));
         } else {
             int32_t best = 0;
             for (int32_t r = 1; r < repeat; ++r)
                 if (kind == 1 ? ToF(vals[r]) > ToF(vals[best]) : ToF(vals[r]) < ToF(vals[best])) best = r;
-            *dst.Ptr(0) = vals[best];
-            if (calIndex) StoreIndex(dst.Ptr(1), static_cast<uint32_t>(best) * Lanes<T>() + idx[best]);
+            *twin_detail::Access::Ptr(dst, 0) = vals[best];
+            if (calIndex) StoreIndex(twin_detail::Access::Ptr(dst, 1), static_cast<uint32_t>(best) * Lanes<T>() + idx[best]);
         }
     }
     delete[] vals;
@@ -206,7 +206,7 @@ inline void WholeReduce(const char *name, int kind, const LocalTensor<T> &dst, c
     rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
     uint32_t lanes = Lanes<T>();
     int64_t repeat = mask.counter ? mask.Repeats(0, lanes) : repeatTime;
-    TraceRep(op, DTypeName<T>::value, mask, static_cast<uint32_t>(repeat < 0 ? 0 : repeat), lanes, sizeof(T), dst.off_);
+    TraceRep(op, DTypeName<T>::value, mask, static_cast<uint32_t>(repeat < 0 ? 0 : repeat), lanes, sizeof(T), twin_detail::Access::Off(dst));
     if (repeat <= 0) return;
     if (repeat > 255) rt::Report("bad_repeat", true, loc.file, loc.line, "%s repeatTime %lld exceeds 255", name, static_cast<long long>(repeat));
     T vals[256];
@@ -216,8 +216,8 @@ inline void WholeReduce(const char *name, int kind, const LocalTensor<T> &dst, c
     // Result layout per repeat (units of dstRepStride): sum -> value; max/min -> per ReduceOrder.
     uint32_t per = (kind == 0 || order == ReduceOrder::ORDER_ONLY_VALUE) ? sizeof(T) : (order == ReduceOrder::ORDER_ONLY_INDEX ? 4u : 2u * sizeof(T));
     for (uint32_t r = 0; r < rep; ++r) {
-        uint32_t off = dst.off_ + r * static_cast<uint32_t>(dstRepStride) * per;
-        if (!rt::Ub(op, off, per, true, dst.buf_, "dst")) return;
+        uint32_t off = twin_detail::Access::Off(dst) + r * static_cast<uint32_t>(dstRepStride) * per;
+        if (!rt::Ub(op, off, per, true, twin_detail::Access::Buf(dst), "dst")) return;
         uint8_t *p = rt::UbPtr(off);
         if (kind == 0 || order == ReduceOrder::ORDER_ONLY_VALUE) std::memcpy(p, &vals[r], sizeof(T));
         else if (order == ReduceOrder::ORDER_ONLY_INDEX) std::memcpy(p, &idx[r], 4);
@@ -237,14 +237,14 @@ inline void BlockReduce(const char *name, int kind, const LocalTensor<T> &dst, c
     uint32_t lanes = Lanes<T>();
     uint32_t perBlk = 32u / sizeof(T);
     int64_t repeat = mask.counter ? mask.Repeats(0, lanes) : repeatTime;
-    TraceRep(op, DTypeName<T>::value, mask, static_cast<uint32_t>(repeat < 0 ? 0 : repeat), lanes, sizeof(T), dst.off_);
+    TraceRep(op, DTypeName<T>::value, mask, static_cast<uint32_t>(repeat < 0 ? 0 : repeat), lanes, sizeof(T), twin_detail::Access::Off(dst));
     if (repeat <= 0) return;
     if (repeat > 255) rt::Report("bad_repeat", true, loc.file, loc.line, "%s repeatTime %lld exceeds 255", name, static_cast<long long>(repeat));
     uint32_t rep = static_cast<uint32_t>(repeat > 255 ? 255 : repeat);
-    if (dst.off_ % (sizeof(T) == 2 ? 16u : 32u) != 0)
-        rt::Report("misaligned_operand", true, op.file, op.line, "%s: dst at UB offset %u is not %u B aligned", name, dst.off_,
+    if (twin_detail::Access::Off(dst) % (sizeof(T) == 2 ? 16u : 32u) != 0)
+        rt::Report("misaligned_operand", true, op.file, op.line, "%s: dst at UB offset %u is not %u B aligned", name, twin_detail::Access::Off(dst),
                    sizeof(T) == 2 ? 16u : 32u);
-    rt::Opnd o[1] = {{src.off_, src.buf_, sizeof(T), static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride), false, "src"}};
+    rt::Opnd o[1] = {{twin_detail::Access::Off(src), twin_detail::Access::Buf(src), sizeof(T), static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride), false, "src"}};
     if (!rt::CheckRepeat(op, o, 1, lanes, rep, mask)) return;
     T tmp[16];
     for (uint32_t r = 0; r < rep; ++r)
@@ -264,8 +264,8 @@ inline void BlockReduce(const char *name, int kind, const LocalTensor<T> &dst, c
             }
             if (!any) continue;
             T v = kind == 0 ? TreeSum(tmp, perBlk) : best;
-            uint32_t off = dst.off_ + (r * static_cast<uint32_t>(dstRepStride) * 8u + b) * static_cast<uint32_t>(sizeof(T));
-            if (!rt::Ub(op, off, sizeof(T), true, dst.buf_, "dst")) return;
+            uint32_t off = twin_detail::Access::Off(dst) + (r * static_cast<uint32_t>(dstRepStride) * 8u + b) * static_cast<uint32_t>(sizeof(T));
+            if (!rt::Ub(op, off, sizeof(T), true, twin_detail::Access::Buf(dst), "dst")) return;
             std::memcpy(rt::UbPtr(off), &v, sizeof(T));
         }
 }
@@ -353,8 +353,9 @@ ASCENDOPT_TWIN_BLOCK_REDUCE(BlockReduceMin, 2)
 
 // vcadd: the CCE intrinsic under WholeReduceSum, as CANN's older 910B kernels call it on `(__ubuf__ float *)
 // t.GetPhyAddr()` (dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, mode), with the mask as set.
-// The twin's GetPhyAddr() is the UB offset, so the pointer's value is one; the operands' buffers are unknown,
-// so only the UB's own bounds are checked. Timed as WholeReduceSum (the same VCADD instruction).
+// The twin's GetPhyAddr() is the host address of the UB byte (reported as raw_ub_pointer), so the pointer less
+// the UB's base is the offset; the operands' buffers are unknown, so only the UB's own bounds are checked (a
+// pointer outside the UB is one past its end). Timed as WholeReduceSum (the same VCADD instruction).
 template <typename T>
 inline void vcadd(__ubuf__ T *dst, __ubuf__ T *src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
                   uint16_t srcRepStride, bool mode = false, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
@@ -363,9 +364,10 @@ inline void vcadd(__ubuf__ T *dst, __ubuf__ T *src, uint8_t repeat, uint16_t dst
     static_assert(twin_detail::kFloat<T>, "vcadd: data type not supported on Ascend 910B (Atlas A2)");
     (void)mode;
     auto view = [](const T *p) {
-        uint32_t off = static_cast<uint32_t>(reinterpret_cast<uintptr_t>(p));
+        const uintptr_t at = reinterpret_cast<uintptr_t>(p), base = reinterpret_cast<uintptr_t>(ascendopt_twin::rt::g_blk->ub);
         uint32_t ub = ascendopt_twin::rt::g_blk->ubSize;
-        return LocalTensor<T>::Make(off, off < ub ? (ub - off) / static_cast<uint32_t>(sizeof(T)) : 0, ascendopt_twin::rt::UbBuf{0, 0}, -1,
+        uint32_t off = at >= base && at - base < ub ? static_cast<uint32_t>(at - base) : ub;
+        return twin_detail::Access::Make<T>(off, off < ub ? (ub - off) / static_cast<uint32_t>(sizeof(T)) : 0, ascendopt_twin::rt::UbBuf{0, 0}, -1,
                                     TPosition::VECCALC);
     };
     twin_detail::WholeReduce("WholeReduceSum", 0, view(dst), view(src), twin_detail::RegisterMask(), repeat, dstRepStride, srcBlkStride,

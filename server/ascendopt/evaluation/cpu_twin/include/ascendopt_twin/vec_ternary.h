@@ -16,16 +16,16 @@ inline void Axpy(const LocalTensor<T> &dst, const LocalTensor<U> &src, const U s
     namespace rt = ascendopt_twin::rt;
     rt::Op op = rt::Begin(ascendopt_twin::P_V, "Axpy", loc);
     rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, count, count * static_cast<int64_t>(sizeof(T)), twin_detail::Repeats(count, sizeof(T)), -1,
-                dst.off_);
+                twin_detail::Access::Off(dst));
     twin_detail::AfterCountForm();
     if (count <= 0) { twin_detail::CheckRepeatCount(op, count); return; }
-    bool ok = rt::CheckCount(op, src.off_, static_cast<uint64_t>(count) * sizeof(U), false, src.buf_, "src");
-    ok = rt::CheckCount(op, dst.off_, static_cast<uint64_t>(count) * sizeof(T), false, dst.buf_, "dst") && ok;
-    ok = rt::CheckCount(op, dst.off_, static_cast<uint64_t>(count) * sizeof(T), true, dst.buf_, "dst") && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(src), static_cast<uint64_t>(count) * sizeof(U), false, twin_detail::Access::Buf(src), "src");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), static_cast<uint64_t>(count) * sizeof(T), false, twin_detail::Access::Buf(dst), "dst") && ok;
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), static_cast<uint64_t>(count) * sizeof(T), true, twin_detail::Access::Buf(dst), "dst") && ok;
     if (!ok) return;
     float s = ascendopt_twin::ToF(scalarValue);
     for (int32_t i = 0; i < count; ++i)
-        *dst.Ptr(i) = ascendopt_twin::FromF<T>(ascendopt_twin::ToF(*dst.Ptr(i)) + ascendopt_twin::ToF(*src.Ptr(i)) * s);
+        *twin_detail::Access::Ptr(dst, i) = ascendopt_twin::FromF<T>(ascendopt_twin::ToF(*twin_detail::Access::Ptr(dst, i)) + ascendopt_twin::ToF(*twin_detail::Access::Ptr(src, i)) * s);
 }
 
 }  // namespace AscendC

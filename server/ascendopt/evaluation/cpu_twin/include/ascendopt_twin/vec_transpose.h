@@ -12,14 +12,14 @@ template <typename T> inline void Transpose(const LocalTensor<T> &dst, const Loc
     static_assert(twin_detail::OneOf<T, int16_t, uint16_t, half>(), "Transpose: data type not supported on Ascend 910B (Atlas A2)");
     namespace rt = ascendopt_twin::rt;
     rt::Op op = rt::Begin(ascendopt_twin::P_V, "Transpose", loc);
-    rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, 256, 512, 2, -1, dst.off_);
-    bool ok = rt::CheckCount(op, src.off_, 512, false, src.buf_, "src");
-    ok = rt::CheckCount(op, dst.off_, 512, true, dst.buf_, "dst") && ok;
+    rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, 256, 512, 2, -1, twin_detail::Access::Off(dst));
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(src), 512, false, twin_detail::Access::Buf(src), "src");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), 512, true, twin_detail::Access::Buf(dst), "dst") && ok;
     if (!ok) return;
     T m[256];
-    std::memcpy(m, src.Ptr(), 512);
+    std::memcpy(m, twin_detail::Access::Ptr(src), 512);
     for (uint32_t i = 0; i < 16; ++i)
-        for (uint32_t j = 0; j < 16; ++j) *dst.Ptr(j * 16 + i) = m[i * 16 + j];
+        for (uint32_t j = 0; j < 16; ++j) *twin_detail::Access::Ptr(dst, j * 16 + i) = m[i * 16 + j];
 }
 
 }  // namespace AscendC

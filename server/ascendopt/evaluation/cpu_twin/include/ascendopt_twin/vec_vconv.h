@@ -217,17 +217,17 @@ inline void Cast(const LocalTensor<T> &dst, const LocalTensor<U> &src, const Rou
     namespace rt = ascendopt_twin::rt;
     rt::Op op = rt::Begin(ascendopt_twin::P_V, "Cast", loc);
     uint32_t big = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
-    rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, count, static_cast<int64_t>(count) * big, twin_detail::Repeats(count, big), -1, dst.off_);
+    rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, count, static_cast<int64_t>(count) * big, twin_detail::Repeats(count, big), -1, twin_detail::Access::Off(dst));
     if (count == 0) return;
     if (!twin_detail::CastModeCheck<T, U>(op, roundMode)) return;
-    bool ok = rt::CheckCount(op, src.off_, static_cast<uint64_t>(count) * sizeof(U), false, src.buf_, "src");
-    ok = rt::CheckCount(op, dst.off_, static_cast<uint64_t>(count) * sizeof(T), true, dst.buf_, "dst") && ok;
+    bool ok = rt::CheckCount(op, twin_detail::Access::Off(src), static_cast<uint64_t>(count) * sizeof(U), false, twin_detail::Access::Buf(src), "src");
+    ok = rt::CheckCount(op, twin_detail::Access::Off(dst), static_cast<uint64_t>(count) * sizeof(T), true, twin_detail::Access::Buf(dst), "dst") && ok;
     if (!ok) return;
     twin_detail::CastIssues ci;
-    if (sizeof(T) > sizeof(U) && dst.off_ > src.off_ && dst.off_ < src.off_ + count * sizeof(U)) {
-        for (int64_t i = count - 1; i >= 0; --i) twin_detail::CastElem(src.Ptr(i), dst.Ptr(i), i, roundMode, ci);
+    if (sizeof(T) > sizeof(U) && twin_detail::Access::Off(dst) > twin_detail::Access::Off(src) && twin_detail::Access::Off(dst) < twin_detail::Access::Off(src) + count * sizeof(U)) {
+        for (int64_t i = count - 1; i >= 0; --i) twin_detail::CastElem(twin_detail::Access::Ptr(src, i), twin_detail::Access::Ptr(dst, i), i, roundMode, ci);
     } else {
-        for (int64_t i = 0; i < count; ++i) twin_detail::CastElem(src.Ptr(i), dst.Ptr(i), i, roundMode, ci);
+        for (int64_t i = 0; i < count; ++i) twin_detail::CastElem(twin_detail::Access::Ptr(src, i), twin_detail::Access::Ptr(dst, i), i, roundMode, ci);
     }
     twin_detail::CastReport<T, U>(op, ci, count);
 }
@@ -241,10 +241,10 @@ inline void CastRep(const LocalTensor<T> &dst, const LocalTensor<U> &src, RoundM
     uint32_t big = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
     uint32_t lanes = 256u / big;
     uint32_t repeat = mask.Repeats(repeatTime, lanes);
-    TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, big, dst.off_);
+    TraceRep(op, DTypeName<T>::value, mask, repeat, lanes, big, twin_detail::Access::Off(dst));
     if (!CastModeCheck<T, U>(op, m)) return;
-    rt::Opnd o[2] = {{src.off_, src.buf_, sizeof(U), p.srcBlkStride, p.srcRepStride, false, "src"},
-                     {dst.off_, dst.buf_, sizeof(T), p.dstBlkStride, p.dstRepStride, true, "dst"}};
+    rt::Opnd o[2] = {{twin_detail::Access::Off(src), twin_detail::Access::Buf(src), sizeof(U), p.srcBlkStride, p.srcRepStride, false, "src"},
+                     {twin_detail::Access::Off(dst), twin_detail::Access::Buf(dst), sizeof(T), p.dstBlkStride, p.dstRepStride, true, "dst"}};
     if (!rt::CheckRepeat(op, o, 2, lanes, repeat, mask)) return;
     CastIssues ci;
     for (uint32_t r = 0; r < repeat; ++r)

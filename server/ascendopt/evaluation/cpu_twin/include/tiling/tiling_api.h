@@ -31,8 +31,8 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC &a
         m = static_cast<uint64_t>(dstShape.GetDim(0));
         k = static_cast<uint64_t>(dstShape.GetDim(1));
     }
-    const ascendopt_twin::BroadCastTmp t =
-        ascendopt_twin::BroadCastTmpSize(static_cast<uint32_t>(dim), axis, m, k, typeSize);
+    const ascendopt_host::BroadCastTmp t =
+        ascendopt_host::BroadCastTmpSize(static_cast<uint32_t>(dim), axis, m, k, typeSize);
     minValue = t.minBytes;
     maxValue = t.maxBytes;
 }
