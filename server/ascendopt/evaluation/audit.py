@@ -94,7 +94,8 @@ _WHY = {
 }
 # Macros that tell the twin's CPU build from an NPU build (or one compiler from another).
 _PLATFORM = _set(
-    "__CCE_KT_TEST__ ASCENDC_CPU_DEBUG __NPU_ARCH__ __CCE_AICORE__ __CCE__ __cplusplus __has_include __has_include_next __has_builtin __has_attribute __has_cpp_attribute __ELF__ __OPTIMIZE__ NDEBUG"
+    "__CCE_KT_TEST__ ASCENDC_CPU_DEBUG __NPU_ARCH__ __CCE_AICORE__ __CCE__ __cplusplus __has_include "
+    "__has_include_next __has_builtin __has_attribute __has_cpp_attribute __ELF__ __OPTIMIZE__"
 )
 _PLATFORM_PREFIXES = (
     "__DAV_",
@@ -119,7 +120,8 @@ _PLATFORM_PREFIXES = (
 _ATTRIBUTES = _set("constructor destructor init_priority cleanup section alias ifunc weak weakref")
 _ACCESS_KEYWORDS = _set("private protected public class struct")
 _TRIVIAL_TYPES = _set(
-    "int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t ssize_t ptrdiff_t intptr_t uintptr_t half bfloat16_t float16_t GM_ADDR"
+    "int8_t int16_t int32_t int64_t uint8_t uint16_t uint32_t uint64_t size_t ssize_t ptrdiff_t intptr_t "
+    "uintptr_t half bfloat16_t float16_t GM_ADDR"
 )
 _TRIVIAL_NODES = ("primitive_type", "sized_type_specifier", "enum_specifier")
 _NAME_NODES = ("identifier", "type_identifier", "namespace_identifier", "asm", "__asm__", "__asm")
