@@ -178,7 +178,7 @@ class _File:
         for part in parts[1:]:
             self.splices.append(len(joined.encode()))
             joined += part
-        self.src = CppSource.parse(path, joined, tolerant=False)
+        self.src = CppSource.parse(path, joined, whole=True)
         data = bytearray(self.src.data)
         for n in self.src.walk():  # comments and raw strings blanked (newlines kept) for the directive scan
             if n.type in ("comment", "raw_string_literal"):
