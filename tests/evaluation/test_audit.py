@@ -264,6 +264,19 @@ def test_a_defeat_is_caught(what: str, top: str, body: str, rule: str, needle: s
     assert first.line == line_of(files(top, body)[KERNEL], needle), first.text()
 
 
+def test_an_include_of_a_file_that_is_not_audited_as_cpp_is_refused() -> None:
+    base = files()
+    cand = {**base, "op_kernel/k.txt": 'getenv("X");\n'}
+    cand[KERNEL] = base[KERNEL].replace('#include "k_tiling.h"', '#include "k_tiling.h"\n#include "k.txt"')
+    found = audit_change(base, cand)
+    assert [(r.rule, r.file, r.line) for r in found] == [("include", KERNEL, 3)]
+
+
+def test_a_line_directive_is_refused() -> None:
+    found = audit(top='#line 1 "op_kernel/k.cpp"')
+    assert [(r.rule, r.line) for r in found] == [("pragma", 3)]
+
+
 def test_a_baseline_platform_condition_lets_only_the_same_condition_through() -> None:
     base_body = "#ifndef __CCE_KT_TEST__\nlen = 1;\n#endif"
     assert audit(body="#if !defined(__CCE_KT_TEST__)\nlen = 2;\n#endif", base_body=base_body) == []

@@ -283,7 +283,10 @@ def _include(f: _File, line: int, rest: str, files: Mapping[str, str]) -> _Fact 
     if name.startswith("/") or resolved.startswith(".."):
         return _Fact("include", target, line, f"adds `#include {target}`, outside the operator")
     folders = (posixpath.dirname(f.path), "op_kernel", "op_host", ".")
-    if any(posixpath.normpath(posixpath.join(d, name)) in files for d in folders) or name in _twin_headers():
+    own = [p for d in folders if (p := posixpath.normpath(posixpath.join(d, name))) in files]
+    if own and not _is_cpp(own[0]):  # not audited as C++, so not to be compiled as C++ either
+        return _Fact("include", target, line, f"adds `#include {target}`, a file that is not a C/C++ source")
+    if own or name in _twin_headers():
         return None
     return _Fact("include", target, line, f"adds `#include {target}`, neither the operator's nor AscendC's")
 
@@ -316,6 +319,9 @@ def _directive_facts(f: _File, files: Mapping[str, str], derived: frozenset[str]
             if name in _ACCESS_KEYWORDS:
                 yield _Fact("twin_internal", f"#{kind} {name}", line, f"redefines the keyword `{name}`")
             yield from _body_facts(name, params, body, line, derived)
+        elif kind == "line":  # a `#line` could pass a new finding off as one at a baseline file:line
+            text = "line " + " ".join(_tokens(rest))
+            yield _Fact("pragma", text, line, f"adds `#{text}`, which renames where the code is")
         elif kind == "pragma" and _tokens(rest)[:1] != ["once"]:
             text = " ".join(_tokens(rest))
             yield _Fact("pragma", text, line, f"adds `#pragma {text}`; {_WHY['pragma']}")
