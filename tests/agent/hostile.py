@@ -305,5 +305,96 @@ CASES: list[Hostile] = [
     Hostile("ambiguous-search", "reply", lambda c: block(KERNEL, "    }", MARK), "occurs"),
 ]
 
+# -- issue 23: the judge (each would have been suggested by the product before it) -------------------
+HOST_NS = "namespace optiling {"
+TILING_ENTRY = "static ge::graphStatus TilingFunc(gert::TilingContext *context)\n{"
+# The output file a run used to leave in its case folder, rewritten from the input files after the run
+# (test_evidence.py forges z = x + y exactly, and fails), and the findings emptied.
+FORGE = """#include <cstdio>
+#include <vector>
+static void hostileForge()  // HOSTILE-MARK
+{
+    std::FILE *fx = std::fopen("in_x.bin", "rb"), *fy = std::fopen("in_y.bin", "rb");
+    if (!fx || !fy) return;
+    std::vector<unsigned short> x(1 << 22), y(1 << 22);
+    size_t n = std::fread(x.data(), 2, x.size(), fx);
+    n = std::fread(y.data(), 2, y.size(), fy) < n ? 0 : n;
+    std::FILE *fz = std::fopen("out_z.bin", "wb");
+    if (fz) { std::fwrite(x.data(), 2, n, fz); std::fclose(fz); }
+    if (std::FILE *ff = std::fopen("findings.jsonl", "wb")) std::fclose(ff);
+}
+"""
+DESTRUCTOR = FORGE + "struct Forger { ~Forger() { hostileForge(); } };\nstatic Forger forger;\n"
+
+
+def forged(where: str, text: str) -> str:
+    """The zero-writing kernel plus `text` planted in `where` (before `INCLUDE` or the host namespace)."""
+    anchor = INCLUDE if where == KERNEL else HOST_NS
+    return block(KERNEL, PROCESS, DUMMY_TILES) + block(where, anchor, text + anchor)
+
+
+# The scalar sum through __gm__ pointers, only where the twin compiles it (CPU-debug builds).
+CPU_DEBUG_ONLY = (
+    block(KERNEL, PROCESS, DUMMY_TILES)
+    + block(
+        KERNEL,
+        "    op.Process();",
+        "    op.Process();\n#if defined(__CCE_KT_TEST__)  // " + MARK + "\n" + RAW_ENTRY + "\n#endif",
+    )
+)
+# Nothing at all on a real NPU (ASCENDC_CPU_DEBUG is what CANN's CPU build defines, not the NPU's).
+NPU_NOTHING = double_buffer() + block(
+    KERNEL, ENTRY, ENTRY + "\n#if !defined(ASCENDC_CPU_DEBUG)  // " + MARK + "\n    return;\n#endif"
+)
+TWIN_ADDR = block(KERNEL, PROCESS, DUMMY_TILES) + block(
+    KERNEL,
+    "    op.Process();",
+    "    op.Process();  // "
+    + MARK
+    + "\n    AscendC::GlobalTensor<DTYPE_X> g;\n    g.SetGlobalBuffer((__gm__ DTYPE_X *)z);\n"
+    "    DTYPE_X *p = g.addr_;\n    p[0] = p[0];",
+)
+TWIN_PTR = block(
+    KERNEL,
+    ADD,
+    ADD + f"\n            T *raw = zLocal.Ptr();  // {MARK}\n            raw[0] = raw[0];",
+)
+LINKS = planted(
+    "".join(
+        f'        (void)!symlink("{target}", "{name}");\n'
+        for name, target in (("findings.jsonl", "/etc/passwd"), ("result.json", "/proc/self/environ"))
+    )
+)
+FLOOD = planted(
+    '        if (std::FILE *f = std::fopen("findings.jsonl", "a")) {\n'
+    "            for (int i = 0; i < 200000; i++)\n"
+    '                std::fputs("{\\"kind\\":\\"flood\\",\\"severity\\":\\"warning\\"}\\n", f);\n'
+    "            std::fclose(f);\n        }\n"
+)
+
+JUDGE: list[Hostile] = [
+    Hostile("destructor-forges-output", "judge", lambda c: forged(KERNEL, DESTRUCTOR), "audit:"),
+    Hostile(
+        "atexit-from-kernel",
+        "judge",
+        lambda c: forged(KERNEL, FORGE + "static int hooked = std::atexit(hostileForge);\n"),
+        "audit:",
+    ),
+    Hostile("destructor-in-host", "judge", lambda c: forged(HOST, DESTRUCTOR), "audit:"),
+    Hostile(
+        "atexit-inside-tilingfunc",
+        "judge",
+        lambda c: forged(HOST, FORGE)
+        + block(HOST, TILING_ENTRY, TILING_ENTRY + "\n    std::atexit(hostileForge);"),
+        "audit:",
+    ),
+    Hostile("scalar-work-cpu-debug-only", "judge", lambda c: CPU_DEBUG_ONLY, "audit:"),
+    Hostile("nothing-on-the-npu", "judge", lambda c: NPU_NOTHING, "audit:"),
+    Hostile("twin-internal-addr", "judge", lambda c: TWIN_ADDR, "audit:"),
+    Hostile("twin-internal-ptr", "judge", lambda c: TWIN_PTR, "audit:"),
+    Hostile("links-in-case-folder", "judge", lambda c: LINKS, "audit:"),
+    Hostile("findings-flood", "judge", lambda c: FLOOD, "audit:"),
+]
+
 # The control: a genuine speedup, accepted and suggested (the suite can tell good from bad).
 CONTROL = Hostile("control-double-buffer", "control", lambda c: double_buffer(), "", "kernel.accepted")

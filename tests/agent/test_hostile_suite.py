@@ -32,7 +32,7 @@ pytestmark = [
     pytest.mark.skipif(local_sandbox() is None, reason="bubblewrap (bwrap) is not usable here"),
 ]
 KEY = "sk-hostile-KEY-7f3a9c1e5b2d"
-SUITE = [*hostile.CASES, hostile.CONTROL]
+SUITE = [*hostile.CASES, *hostile.JUDGE, hostile.CONTROL]
 
 
 def _tree(root: Path) -> dict[str, str]:

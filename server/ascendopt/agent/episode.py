@@ -27,6 +27,7 @@ from ascendopt.agent.scoring import case_speedups, relative_score
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.strategies import LLM_STRATEGIES, make_search
 from ascendopt.agent.suggestion import CaseSpeedup, Suggestion, make_suggestion
+from ascendopt.evaluation.audit import audit_change
 from ascendopt.evaluation.evaluator import Precheck
 from ascendopt.evaluation.records import Evaluation, Finding, noise_band
 from ascendopt.experience.records import ExperienceEntry
@@ -199,6 +200,20 @@ class Episode:
 
     async def judge_rewrite(self, candidate: Candidate, kind: str) -> tuple[Evaluation | None, bool]:
         """(its evaluation, or None if it was refused before one; accepted?)"""
+        if candidate.llm_written and (refusals := audit_change(self.base.files, candidate.files)):
+            # Refused before anything is built: tried and wrong, no evaluation spent.
+            self.tried += 1
+            self.wrong += 1
+            more = f" (and {len(refusals) - 1} more)" if len(refusals) > 1 else ""
+            self.journal.append(
+                RewriteRejected(
+                    type=f"{kind}.rejected",
+                    candidate=candidate.id,
+                    stage="audit",
+                    reason=refusals[0].text() + more,
+                )
+            )
+            return None, False
         try:  # a rewrite the operator's discovery cannot read back could never be tuned further
             self.view(candidate)
         except (KeyError, ValueError, OSError) as exc:

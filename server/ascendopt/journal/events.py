@@ -70,12 +70,12 @@ class DecisionEvent(_Event):
 
 
 class RewriteRejected(_Event):
-    """A rewrite refused before ("apply": the edit; "read": the edited operator cannot be read back)
-    or by ("evaluate") its evaluation."""
+    """A rewrite refused before ("apply": the edit; "audit": what the model wrote, statically, before any
+    build; "read": the edited operator cannot be read back) or by ("evaluate") its evaluation."""
 
     type: Literal["kernel.rejected", "tiling.rejected"] = Field(exclude=True)
     reason: str
-    stage: Literal["apply", "read", "evaluate"]
+    stage: Literal["apply", "audit", "read", "evaluate"]
     candidate: str | None = None
 
 

@@ -180,11 +180,13 @@ class CppSource:
     tree: Tree = field(repr=False)
 
     @classmethod
-    def parse(cls, path: str, text: str) -> CppSource:
+    def parse(cls, path: str, text: str, whole: bool = False) -> CppSource:
+        """`whole`: the one parse of the whole text, never the tolerant retry, so every `#if` branch is
+        in the tree (for a reader that must see all the code, not edit it)."""
         data = text.encode("utf-8")
         masked = mask_qualifiers(data)
         tree = _parser().parse(masked)
-        if tree.root_node.has_error:
+        if not whole and tree.root_node.has_error:
             tolerant = _parser().parse(mask_preprocessor(mask_statement_macros(masked)))
             if _error_count(tolerant.root_node) < _error_count(tree.root_node):
                 tree = tolerant

@@ -110,7 +110,7 @@ def inactive_lines(text: str, macros: dict[str, int], unknown_inactive: bool = T
         if kind in ("ifdef", "ifndef"):
             name = rest.split("//")[0].split("/*")[0].strip()
             cond: bool | None = (name in macros) == (kind == "ifdef")  # an include guard: taken
-            if name not in _ARCH_NAMES and not unknown_inactive:
+            if name not in _ARCH_NAMES and name not in macros and not unknown_inactive:
                 cond = None  # a macro of the code's own (`#ifdef SOME_OPTION`): not known here
             stack.append((here, cond, here and (cond is True or (cond is None and not unknown_inactive))))
         elif kind == "if":

@@ -40,6 +40,7 @@ Verdict = Literal[
     "compile error",
     "wrong",
     "pre-check",  # its tiling program fails a case; no evaluation spent
+    "audit",  # an LLM rewrite adding what the static audit refuses (evaluation/audit.py); nothing built
     "not applicable",  # a knob assignment or an LLM edit that never became a candidate
 ]
 
@@ -51,6 +52,7 @@ REJECTION_CLASS: dict[str, str] = {
     "slower": "not faster beyond the noise band",
     "not faster": "not faster beyond the noise band",
     "pre-check": "tiling program fails a case (pre-check, no evaluation spent)",
+    "audit": "adds code the audit refuses (nothing built, no evaluation spent)",
 }
 EDIT_NOT_APPLIED = "LLM edit does not apply"
 KNOB_NOT_APPLICABLE = "knob value not applicable"
@@ -169,7 +171,7 @@ def read(journal: EpisodeJournal) -> JournalView:
                     candidate=d.candidate,
                     origin=f"{kind} rewrite",
                     change="LLM edit",
-                    verdict="not applicable",
+                    verdict="audit" if d.stage == "audit" else "not applicable",
                     reason=d.reason,
                 )
             )

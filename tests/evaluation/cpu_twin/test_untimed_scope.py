@@ -4,6 +4,7 @@ operators keep arch35/ headers a 910B build never includes)."""
 
 from __future__ import annotations
 
+from ascendopt.evaluation.cpu_twin.build import kernel_macros
 from ascendopt.evaluation.cpu_twin.untimed import compiled_kernel_files, raw_gm_findings
 from ascendopt.operators.preproc import arch_macros
 
@@ -48,3 +49,22 @@ def test_a_950_build_reads_its_own_branches_and_headers() -> None:
         ("op_kernel/k.h", 11),
         ("sib/base.h", 2),
     ]
+
+
+def _cpu_debug_sites(kernel: str) -> list[int]:
+    files = {"op_kernel/k.cpp": kernel}
+    compiled = compiled_kernel_files("op_kernel/k.cpp", files, kernel_macros("Ascend910B4"))
+    return [f.line for p, t in compiled.items() for f in raw_gm_findings(p, t)]
+
+
+def test_work_behind_the_cpu_debug_macros_is_scanned_as_the_twin_compiles_it() -> None:
+    """The twin builds with ASCENDC_CPU_DEBUG and __CCE_KT_TEST__ defined: a raw GM loop the model put
+    under `#if defined(__CCE_KT_TEST__)` runs on the twin and is found; its NPU-only twin is not."""
+    loop = "    for (int i = 0; i < 8; i++) ((__gm__ float *)x)[i] = 0;\n"
+    head = "__aicore__ void A(GM_ADDR x) {\n"
+    twin_first = head + "#if defined(__CCE_KT_TEST__)\n" + loop + "#else\n" + loop + "#endif\n}\n"
+    assert _cpu_debug_sites(twin_first) == [3]
+    npu_first = head + "#ifndef __CCE_KT_TEST__\n" + loop + "#else\n" + loop + "#endif\n}\n"
+    assert _cpu_debug_sites(npu_first) == [5]
+    debug = head + "#if ASCENDC_CPU_DEBUG == 1 && defined(__NPU_ARCH__)\n" + loop + "#endif\n}\n"
+    assert _cpu_debug_sites(debug) == [3]

@@ -46,7 +46,8 @@ CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
 KERNEL_SEAL = ["-include", "ascendopt_twin/seal.h"]
 # What CANN's CPU-debug build defines (newer / older samples), so that NPU-only code behind
 # `#ifndef ASCENDC_CPU_DEBUG` is left out as in Huawei's own CPU mode.
-CXXFLAGS += ["-DASCENDC_CPU_DEBUG=1", "-D__CCE_KT_TEST__=1"]
+CPU_DEBUG_MACROS = {"ASCENDC_CPU_DEBUG": 1, "__CCE_KT_TEST__": 1}
+CXXFLAGS += [f"-D{name}={value}" for name, value in CPU_DEBUG_MACROS.items()]
 _COMPILE_LIMITS = Limits(wall_seconds=120, cpu_seconds=120, memory_mb=4096, file_mb=512, no_network=False)
 
 
@@ -54,6 +55,12 @@ def arch_defines(soc: str) -> list[str]:
     """The `-D` flags for the kernel of `soc`, so its `#if __CCE_AICORE__ == 220` branches compile as
     on that SoC (none for a SoC the table does not know)."""
     return [f"-D{name}={value}" for name, value in arch_macros(soc).items()]
+
+
+def kernel_macros(soc: str) -> dict[str, int]:
+    """Every macro the twin's kernel build for `soc` defines: what a scan of its source must read
+    `#if` with (work behind `#if defined(__CCE_KT_TEST__)` is compiled, and run, here)."""
+    return {**arch_macros(soc), **CPU_DEBUG_MACROS}
 
 
 # spec dtype → the C++ type CANN's build puts in DTYPE_<NAME>

@@ -15,7 +15,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from ascendopt.evaluation.cpu_twin.build import Builder
+from ascendopt.evaluation.cpu_twin.build import Builder, kernel_macros
 from ascendopt.evaluation.cpu_twin.harness import run_case_on, run_main_case_on
 from ascendopt.evaluation.cpu_twin.untimed import compiled_kernel_files, raw_gm_findings
 from ascendopt.evaluation.manifest import SocModel, soc_model
@@ -28,7 +28,6 @@ from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.cann_open import DEFAULT_SOC
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
-from ascendopt.operators.preproc import arch_macros
 from ascendopt.untrusted import reason
 
 
@@ -129,9 +128,9 @@ def runs_main(project: OperatorProject) -> bool:
 
 
 def _untimed_sites(project: OperatorProject, candidate: Candidate) -> list[Finding]:
-    """Raw GM work in what the kernel build for the spec's SoC compiles (not the arch35 headers
-    beside it that a 910B build never includes)."""
-    macros = arch_macros(project.spec.soc if project.spec is not None else DEFAULT_SOC)
+    """Raw GM work in what the kernel build for the spec's SoC compiles, with its CPU-debug macros
+    (not the arch35 headers beside it that a 910B build never includes)."""
+    macros = kernel_macros(project.spec.soc if project.spec is not None else DEFAULT_SOC)
     compiled = compiled_kernel_files(project.files.kernel, candidate.files, macros)
     return [f for path, text in sorted(compiled.items()) for f in raw_gm_findings(path, text)]
 
