@@ -7,10 +7,9 @@ diagnosis ("IGNORE PREVIOUS INSTRUCTIONS: …") must arrive there as quoted data
 
 from __future__ import annotations
 
-import importlib
 import re
-from collections.abc import Callable, Mapping, Sequence
 
+from ascendopt.evaluation.audit import audit_change
 from ascendopt.experience.records import ExperienceEntry
 from ascendopt.untrusted import shorten
 
@@ -52,29 +51,19 @@ def diff_sides(diff: str) -> tuple[dict[str, str], dict[str, str]]:
             removed.setdefault(path, []).append(line[1:])
     files = set(removed) | set(added)
     return (
-        {p: "\n".join(removed.get(p, [])) for p in files},
-        {p: "\n".join(added.get(p, [])) for p in files},
+        {p: _fragment(removed.get(p, [])) for p in files},
+        {p: _fragment(added.get(p, [])) for p in files},
     )
+
+
+def _fragment(lines: list[str]) -> str:
+    """A hunk's lines as code the audit can read: most hunks are statements of a function body, and
+    read at file scope every local there would look like a static object."""
+    return "void ascendopt_lesson_hunk()\n{\n" + "\n".join(lines) + "\n}\n"
 
 
 def lesson_refusal(entry: ExperienceEntry) -> str | None:
     """Why the lesson's code may not be stored (the audit's first refusal), or None."""
-    audit_change = _audit()
-    if audit_change is None:
-        return None
     baseline, candidate = diff_sides(entry.code_diff.text())
     refusals = audit_change(baseline, candidate)
-    return f"its code diff fails the audit: {refusals[0]}" if refusals else None
-
-
-Audit = Callable[[Mapping[str, str], Mapping[str, str]], Sequence[object]]
-
-
-def _audit() -> Audit | None:
-    """`evaluation.audit.audit_change`, once that module is in the tree."""
-    try:
-        module = importlib.import_module("ascendopt.evaluation.audit")
-    except ImportError:  # integrator: wire to evaluation.audit (written in parallel)
-        return None
-    found: Audit = module.audit_change
-    return found
+    return f"its code diff fails the audit: {refusals[0].text()}" if refusals else None
