@@ -104,64 +104,65 @@ class Hostile:
 
 
 CASES: list[Hostile] = [
-    # -- sandbox escapes (run inside the kernel, block 0) --------------------------------------
+    # -- sandbox escapes: refused by the audit before any build (tests/evaluation/test_sandbox_escapes.py
+    # runs the same payloads past it, against the sandbox itself) -------------------------------------
     Hostile(
         "read-etc-hostname",
         "sandbox",
         lambda c: planted(escapes.read_file("/etc/hostname")),
-        "CONTAINED read /etc/hostname",
+        "audit: include",
     ),
     Hostile(
         "read-user-reference",
         "sandbox",
         lambda c: planted(escapes.read_file(str(c.op / "reference.py"))),
-        "CONTAINED read",
+        "audit: include",
     ),
     Hostile(
         "env-key-and-agent",
         "sandbox",
         lambda c: planted(escapes.read_env("ASCENDOPT_LLM_API_KEY", "OPENAI_API_KEY", "SSH_AUTH_SOCK")),
-        "CONTAINED env",
+        "audit: include",
     ),
     Hostile(
         "write-home",
         "sandbox",
         lambda c: planted(escapes.write_file(str(c.home / "pwned"))),
-        "CONTAINED write",
+        "audit: include",
     ),
     Hostile(
         "append-reference",
         "sandbox",
         lambda c: planted(escapes.write_file(str(c.op / "reference.py"))),
-        "CONTAINED write",
+        "audit: include",
     ),
     Hostile(
         "append-spec",
         "sandbox",
         lambda c: planted(escapes.write_file(str(c.op / "ascendopt.toml"))),
-        "CONTAINED write",
+        "audit: include",
     ),
-    Hostile("fork-200", "sandbox", lambda c: planted(escapes.forks(200)), "CONTAINED forked"),
+    Hostile("fork-200", "sandbox", lambda c: planted(escapes.forks(200)), "audit: include"),
     Hostile(
         "setsid-straggler",
         "sandbox",
         lambda c: planted(escapes.straggler(str(c.late))),
-        "CONTAINED straggler started",
+        "audit: include",
     ),
     Hostile(
-        "connect-to-endpoint", "sandbox", lambda c: planted(escapes.connect(c.port)), "CONTAINED connect"
+        "connect-to-endpoint", "sandbox", lambda c: planted(escapes.connect(c.port)), "audit: include"
     ),
     Hostile(
         "include-etc-hostname",
         "sandbox",
         lambda c: block(KERNEL, INCLUDE, f'#include "/etc/hostname"\n{INCLUDE}  // {MARK}'),
-        "does not compile",
+        "audit: include",
     ),
     Hostile(
         "include-user-reference",
         "sandbox",
         lambda c: block(KERNEL, INCLUDE, f'#include "{c.op / "reference.py"}"\n{INCLUDE}  // {MARK}'),
-        "does not compile",
+        "audit: include",
     ),
     # -- cheats that would be faster on the twin -------------------------------------------------
     Hostile(

@@ -9,11 +9,27 @@ import pytest
 
 from ascendopt.agent.kernel_rewrite import _parse_diagnosis
 from ascendopt.agent.rewrite import Rejection
+from ascendopt.journal import store
 from ascendopt.journal.events import EvaluationEvent, LlmEvent, NoiseEvent
 from ascendopt.journal.store import MAX_RECORD_BYTES, EpisodeJournal
 
 DEEP_LIST = "[" * 50_000 + "]" * 50_000
 DEEP_OBJECT = '{"a":' * 100_000 + "1" + "}" * 100_000
+
+
+def test_past_its_cap_a_journal_grows_by_small_records_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(store, "MAX_JOURNAL_BYTES", 100_000)
+    journal = EpisodeJournal.create(tmp_path, "ep")
+    for n in range(40):  # a model that keeps answering with 20 KB replies
+        prompt = [{"role": "user", "content": "r" * 20_000}]
+        journal.append(LlmEvent(key=str(n), purpose="rewrite", messages=prompt, response="x" * 20_000))
+    lines = journal.events_path.read_text().splitlines()
+    late = lines[3:]
+    assert len(lines) == 40 and all(len(line.encode()) <= store.MAX_LATE_RECORD_BYTES for line in late)
+    assert journal.events_path.stat().st_size < 100_000 + 40 * store.MAX_LATE_RECORD_BYTES
+    assert all(e.shortened for e in journal.events()[3:])
 
 
 def test_an_evaluation_flooded_with_findings_is_stored_shortened_with_a_note(tmp_path: Path) -> None:

@@ -88,7 +88,9 @@ class EpisodeJournal:
 
     def append(self, data: EventData) -> EpisodeEvent:
         event = EpisodeEvent(seq=self._seq, type=data.type, data=data)
-        line = bounded(self.scrubber.text(event.model_dump_json(exclude={"shortened"}))) + "\n"
+        size = self.events_path.stat().st_size if self.events_path.exists() else 0
+        limit = MAX_RECORD_BYTES if size < MAX_JOURNAL_BYTES else MAX_LATE_RECORD_BYTES
+        line = bounded(self.scrubber.text(event.model_dump_json(exclude={"shortened"})), limit) + "\n"
         with open(self.events_path, "a", encoding="utf-8") as fh:
             fh.write(line)
             fh.flush()
@@ -149,15 +151,19 @@ class EpisodeJournal:
 # One journal line at most: whatever a candidate's run or a model's reply puts into a record, a
 # journal grows by this much per event.
 MAX_RECORD_BYTES = 256 << 10
+# A whole journal: past this size every further record is cut to MAX_LATE_RECORD_BYTES, so an episode
+# whose model keeps answering (refused edits spend no evaluation) cannot grow its journal without bound.
+MAX_JOURNAL_BYTES = 16 << 20
+MAX_LATE_RECORD_BYTES = 4 << 10
 # (longest string, longest list) tried in turn until the record fits
 _SHRINK_STEPS = ((16384, 1000), (4096, 200), (1024, 50), (256, 10), (64, 2))
 
 
-def bounded(line: str) -> str:
-    """`line` (an EpisodeEvent as JSON) if it fits MAX_RECORD_BYTES; else the same record with its
+def bounded(line: str, limit: int = MAX_RECORD_BYTES) -> str:
+    """`line` (an EpisodeEvent as JSON) if it fits `limit` bytes; else the same record with its
     long strings and lists cut, and `shortened` saying so (or, failing that, its data emptied)."""
     size = len(line.encode("utf-8"))
-    if size <= MAX_RECORD_BYTES:
+    if size <= limit:
         return line
     record = json.loads(line)
     for chars, items in _SHRINK_STEPS:
@@ -165,7 +171,7 @@ def bounded(line: str) -> str:
             f"record of {size} bytes shortened: strings over {chars} characters, lists over {items} items cut"
         )
         out = json.dumps({**record, "data": _shrink(record["data"], chars, items), "shortened": note})
-        if len(out.encode("utf-8")) <= MAX_RECORD_BYTES:
+        if len(out.encode("utf-8")) <= limit:
             return out
     return json.dumps({**record, "data": {}, "shortened": f"record of {size} bytes: its data dropped"})
 
