@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ascendopt.operators import includes
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import call_args
 
@@ -29,7 +30,6 @@ REPO_INCLUDE_DIRS: tuple[str, ...] = ("", "common/inc", "common/inc/op_host", "c
 REPO_INCLUDE_DIRS += ("common/inc/common", "src/common/inc")
 # What a repository keeps at its root that its build reads (and that marks the root).
 REPO_MARKERS = ("CMakeLists.txt", "build.sh", "common/CMakeLists.txt")
-INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*"([^"]+)"', re.M)
 _MAX_CLOSURE = 400  # files: a closure larger than this is a repository-wide include, not a closure
 
 
@@ -172,42 +172,47 @@ def include_closure(
     does: the including file's folder, then the include folders), keyed by their path relative to the
     operator root (`../../common/inc/op_host/x.h`); and the quoted includes found nowhere.
 
-    `include_dirs` are relative to the operator root. A header found nowhere may be one the toolchain
-    provides (kernel_operator.h, register/…, log/log.h): the caller decides."""
+    `include_dirs` are relative to the operator root. Every `#include` line counts, whatever `#if`
+    it sits under (see includes.py). A header found nowhere may be one the toolchain provides
+    (kernel_operator.h, register/…, log/log.h): the caller decides."""
     op_root, repo = op_root.resolve(), repo.resolve()
     dirs = [(op_root / d).resolve() for d in include_dirs]
     found: dict[str, Path] = {}
-    missing: list[MissingHeader] = []
-    todo = [op_root / s for s in sources]
-    seen: set[Path] = set()
     real_of: dict[Path, Path] = {}  # a header carried at its kernel-layout place → the file itself
-    while todo and len(found) < _MAX_CLOSURE:
-        path = todo.pop()
-        if path in seen:
-            continue
-        seen.add(path)
-        try:
-            text = real_of.get(path, path).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            continue
-        for m in INCLUDE.finditer(text):
-            name = m.group(1)
-            virtual, hit = resolve_include(path, name, dirs, op_root, repo, real_of)
-            if virtual is not None and hit is not None:
-                found[_rel(virtual, op_root)] = hit
-                todo.append(virtual)
-                continue
-            if hit is None:
-                line = text.count("\n", 0, m.start()) + 1
-                searched = [_rel(path.parent, op_root), *include_dirs]
-                missing.append(MissingHeader(name, _rel(path, op_root), line, list(dict.fromkeys(searched))))
-                continue
-            hit = Path(os.path.normpath(hit))
-            if not hit.is_relative_to(repo):
-                continue  # outside the repository: a toolchain header, never carried
-            if not hit.is_relative_to(op_root):
-                found[_rel(hit, op_root)] = hit
-            todo.append(hit)
+
+    def resolve(path: Path, name: str) -> Path | None:
+        virtual, hit = includes.resolve_on_disk(path, name, dirs, op_root, repo, real_of)
+        return virtual if virtual is not None else None if hit is None else Path(os.path.normpath(hit))
+
+    def follow(include: includes.Include[Path]) -> bool:
+        target = include.target
+        assert target is not None
+        if target in real_of:  # at its kernel-layout place
+            found[_rel(target, op_root)] = real_of[target]
+            return True
+        if not target.is_relative_to(repo):
+            return False  # outside the repository: a toolchain header, never carried
+        if not target.is_relative_to(op_root):
+            found[_rel(target, op_root)] = target
+        return True
+
+    walk = includes.closure(
+        [op_root / s for s in sources],
+        lambda path: includes.read_on_disk(path, real_of),
+        resolve,
+        follow=follow,
+        stop=lambda: len(found) >= _MAX_CLOSURE,
+    )
+    missing = [
+        MissingHeader(
+            inc.name,
+            _rel(inc.source, op_root),
+            inc.line,
+            list(dict.fromkeys([_rel(inc.source.parent, op_root), *include_dirs])),
+        )
+        for inc in walk.includes
+        if inc.target is None
+    ]
     return found, missing
 
 
@@ -235,49 +240,6 @@ def definition_sources(op_root: Path, repo: Path, closure: dict[str, Path]) -> d
                 out[_rel(cand, op_root)] = cand
                 break
     return out
-
-
-def resolve_include(
-    path: Path, name: str, dirs: list[Path], op_root: Path, repo: Path, real_of: dict[Path, Path]
-) -> tuple[Path | None, Path | None]:
-    """Where `#include "name"` in `path` lands, as g++ looks (the file's folder, then `dirs`):
-    (None, the file), or for a header CANN's kernel build finds at another place than the checkout
-    (a kernel's `../rms_norm/x.h`, and that header's own siblings) (its build-tree place, the file),
-    recorded in `real_of`; (None, None) when found nowhere. Paths are absolute, op_root and repo resolved."""
-    hit = next((c for c in (path.parent / name, *(d / name for d in dirs)) if c.is_file()), None)
-    if hit is not None:
-        return None, hit
-    virtual: Path | None = None
-    if path in real_of and (real_of[path].parent / name).is_file():
-        # A header carried at its kernel-layout place reaches its own siblings from there.
-        virtual, hit = Path(os.path.normpath(path.parent / name)), real_of[path].parent / name
-    elif name.startswith("../"):
-        virtual, hit = _kernel_layout(path, name, op_root, repo)
-    if virtual is not None and hit is not None:
-        real_of[virtual] = hit
-    return virtual, hit
-
-
-def _kernel_layout(path: Path, name: str, op_root: Path, repo: Path) -> tuple[Path | None, Path | None]:
-    """CANN's kernel build copies each operator's op_kernel/ to `ascendc/<op>/`, so a kernel's
-    `../rms_norm/x.h` names another operator's op_kernel/x.h. Returns (where g++ looks for it from
-    `path` in the checkout, the real file), or (None, None)."""
-    kdir = op_root / "op_kernel"
-    if not path.is_relative_to(kdir):
-        return None, None
-    depth = len(path.parent.relative_to(kdir).parts)  # op_kernel/arch35/… is one deeper
-    parts = name.split("/")
-    ups = 0
-    while ups < len(parts) and parts[ups] == "..":
-        ups += 1
-    if ups != depth + 1 or len(parts) < ups + 2:
-        return None, None
-    other, rest = parts[ups], parts[ups + 1 :]
-    for cand in sorted(repo.glob(f"*/{other}/op_kernel")) + sorted(repo.glob(f"{other}/op_kernel")):
-        real = cand.joinpath(*rest)
-        if real.is_file():
-            return Path(os.path.normpath(path.parent / name)), real
-    return None, None
 
 
 def _rel(path: Path, root: Path) -> str:
