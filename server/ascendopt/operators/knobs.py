@@ -38,11 +38,11 @@ from pathlib import Path
 from tree_sitter import Node
 
 from ascendopt.operators import includes, launch, preproc
-from ascendopt.operators.cann_open import find_repo_root, is_arch_variant
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import number_value
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.model import Constant, Knob, KnobKind, ScaledLink, Side
+from ascendopt.operators.repository import find_repo_root, is_arch_variant
 
 EVOLVE_START = "# evolve_tiling_block_start"
 EVOLVE_END = "# evolve_tiling_block_end"

@@ -1,25 +1,25 @@
-"""CANN open-repo operators (ops-math / ops-nn / cann-ops style): the repository around them.
+"""The repository around an operator (CANN's open repos: ops-math / ops-nn / cann-ops style).
 
-An operator folder `<repo>/<category>/<op>/` holds `op_host/<op>_def.cpp` (the OpDef; per SoC an
-`OpAICoreConfig` whose `ExtendCfgInfo("opFile.value", "<name>")` names the kernel file),
-`op_host/<op>_tiling*.cpp` and `op_kernel/<op>.cpp` plus headers. Its build reads the repository
-too: the include folders its CMake lists (`OP_TILING_INCLUDE`: the repo root, `common/inc`, …) and
-headers reached by relative includes (`../../norm_common/x.h`). This module finds the repository
-root, picks the kernel variant a SoC builds, and collects the include closure: the files outside the
-operator folder that its sources reach, never the whole repository.
+An open-repo operator folder `<repo>/<category>/<op>/` builds with the repository: the include
+folders its CMake lists (`OP_TILING_INCLUDE`: the repo root, `common/inc`, …), headers reached by
+relative includes (`../../norm_common/x.h`) and host sources linked into CANN's one host library.
+This module finds the repository root, collects the include closure (the files outside the operator
+folder that its sources reach, never the whole repository; walked by includes.py) and describes the
+context an operator's build reads there (`repo_context`). Also the per-SoC conventions of those
+repositories: the SoC family names, the per-architecture folders, which files are another
+architecture's.
 """
 
 from __future__ import annotations
 
 import os
 import posixpath
-import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from ascendopt.operators import includes
-from ascendopt.operators.cpp_source import CppSource
-from ascendopt.operators.extract import call_args
+from ascendopt.operators.issues import Issue
+from ascendopt.operators.model import MissingInclude, OperatorFiles, RepoContext
 
 DEFAULT_SOC = "Ascend910B4"
 # The per-architecture kernel folder of a SoC family (dav-2201 / dav-3510), where repos keep one.
@@ -54,100 +54,6 @@ def find_repo_root(op_root: Path) -> Path | None:
 def repo_include_dirs(repo: Path) -> list[str]:
     """The repository folders its build puts on the include path (those that exist)."""
     return [d for d in REPO_INCLUDE_DIRS if (repo / d).is_dir()]
-
-
-@dataclass
-class KernelChoice:
-    stem: str  # op_kernel/<stem>.cpp
-    why: str  # where the choice came from, for the user
-    variants: dict[str, str]  # other kernel stems → the SoC families that build them
-    socs: list[str]  # every SoC family the OpDef configures (empty: no OpDef, or none listed)
-
-
-def kernel_choice(def_src: CppSource | None, op_name: str, family: str) -> KernelChoice:
-    """The kernel file `family` builds: the opFile of the config its `AddConfig` names, else
-    `<op>.cpp` (CANN's default opFile is the operator's own name)."""
-    opfiles: dict[str, tuple[str, int]] = {}  # config variable → (opFile, line)
-    socs: dict[str, str | None] = {}  # SoC family → config variable (None: the OpDef's own)
-    if def_src is not None:
-        toks = def_src.tokens()
-        for i, t in enumerate(toks):
-            if t.text == "ExtendCfgInfo":
-                args, _ = call_args(toks, i + 1)
-                if len(args) == 2 and args[0].strip('" ') == "opFile.value":
-                    owner = _chain_owner(toks, i)
-                    if owner:
-                        opfiles[owner] = (args[1].strip('" '), t.node.start_point[0] + 1)
-            elif t.text == "AddConfig":
-                args, _ = call_args(toks, i + 1)
-                if args:
-                    socs[args[0].strip('" ')] = args[1].strip() if len(args) > 1 else None
-    variants: dict[str, str] = {}
-    for soc, cfg in socs.items():
-        if cfg in opfiles and opfiles[cfg][0] != op_name:
-            variants.setdefault(opfiles[cfg][0], "")
-            variants[opfiles[cfg][0]] = ", ".join(filter(None, (variants[opfiles[cfg][0]], soc)))
-    cfg = socs.get(family)
-    where = def_src.path if def_src is not None else "the OpDef"
-    if cfg in opfiles:
-        stem, line = opfiles[cfg]
-        why = f"{family} builds op_kernel/{stem}.cpp (opFile.value of {cfg}, {where}:{line})"
-    elif family in socs:
-        stem, why = op_name, f"{family} builds op_kernel/{op_name}.cpp (the default opFile; {where})"
-    else:
-        stem = op_name
-        why = (
-            f"{family} is not among the OpDef's AddConfig SoCs; op_kernel/{op_name}.cpp (the default opFile)"
-        )
-    variants.pop(stem, None)
-    return KernelChoice(stem=stem, why=why, variants=variants, socs=list(socs))
-
-
-def _chain_owner(toks: list, i: int) -> str | None:
-    """The variable a builder chain starts from: `cfg.A().B().ExtendCfgInfo(…)` → cfg."""
-    depth = 0
-    j = i - 1
-    while j >= 0:
-        t = toks[j].text
-        if t == ")":
-            depth += 1
-        elif t == "(":
-            depth -= 1
-        elif depth == 0 and t in (";", "{", "}"):
-            break
-        j -= 1
-    return toks[j + 1].text if j + 1 < i and toks[j + 1].type == "identifier" else None
-
-
-_CMAKE_SET = re.compile(r"\bset\s*\(\s*SUPPORT_(COMPUTE_UNIT|TILING_DIR)\b([^)]*)\)", re.I)
-
-
-def tiling_dirs(op_root: Path) -> dict[str, str]:
-    """The SoC family → op_host subfolder map of the operator's CMakeLists (`set(SUPPORT_COMPUTE_UNIT
-    "ascend910b" "ascend950")` beside `set(SUPPORT_TILING_DIR "arch22" "arch35")`, one to one), or {}."""
-    for cmake in (op_root / "CMakeLists.txt", op_root / "op_host" / "CMakeLists.txt"):
-        try:
-            text = re.sub(r"#[^\n]*", "", cmake.read_text(encoding="utf-8", errors="replace"))
-        except OSError:
-            continue
-        sets = _CMAKE_SET.finditer(text)
-        lists = {m.group(1).upper(): re.findall(r'"?([\w.]+)"?', m.group(2)) for m in sets}
-        units, dirs = lists.get("COMPUTE_UNIT", []), lists.get("TILING_DIR", [])
-        if units and len(units) == len(dirs):
-            return dict(zip(units, dirs, strict=True))
-    return {}
-
-
-def tiling_sources(op_root: Path, family: str) -> list[Path]:
-    """The op_host sources CANN's CMake compiles into the host library for `family`
-    (add_tiling_sources): every `op_host/*_tiling*.cpp` (or `.cc`), and `op_host/<dir>/*_tiling*.cpp`
-    where the operator's CMakeLists maps the SoC to a TILING_DIR (without a map: the SoC's
-    ARCH_DIRS folder)."""
-    hdir = op_root / "op_host"
-    mapped = tiling_dirs(op_root)
-    sub = mapped.get(family) if mapped else ARCH_DIRS.get(family)
-    own = [*sorted(hdir.glob("*_tiling*.cpp")), *sorted(hdir.glob("*_tiling*.cc"))]
-    return [*own, *(sorted((hdir / sub).glob("*_tiling*.cpp")) if sub else [])]
 
 
 def is_arch_variant(rel: str) -> bool:
@@ -250,3 +156,63 @@ def repo_markers(op_root: Path, repo: Path) -> dict[str, Path]:
     """The repository's root build files, keyed relative to the operator root (`../../CMakeLists.txt`):
     carried so that a copy of the operator is still found inside its repository."""
     return {_rel(repo / m, op_root.resolve()): repo / m for m in REPO_MARKERS if (repo / m).is_file()}
+
+
+def repo_context(
+    root: Path, files: OperatorFiles, issues: list[Issue], soc: str, open_repo: bool = True
+) -> RepoContext | None:
+    """The repository around an open-repo operator, and the files its build reads there (the include
+    closure of the operator's sources, at their repo-relative places), added to `files.context`.
+
+    An msOpGen-shaped operator (`open_repo` false) gets one only when its sources reach headers of
+    the repository (the older cann-ops: `src/<family>/<op>/` including `log/ops_log.h` from
+    `src/common/inc`); one that reads only its own folder builds as it always did."""
+    repo = find_repo_root(root)
+    if repo is None:
+        return None
+    prefix = root.resolve().relative_to(repo).as_posix()
+    include_dirs = repo_include_dirs(repo)
+    local = [d for d in ("op_kernel", "op_host", ".") if (root / d).is_dir()]
+    from_op = [posixpath.relpath(d or ".", prefix) for d in include_dirs]
+    # What the build compiles: the named sources and the headers beside them (not tests/, examples/).
+    sources = [
+        f
+        for f in files.all()
+        if f.endswith((".cpp", ".cc", ".h", ".hpp", ".inc"))
+        and (f in files.named() or (f.startswith(("op_kernel/", "op_host/")) and "/op_api/" not in f))
+    ]
+    closure, missing = include_closure(root, repo, sources, [*local, *from_op])
+    if not open_repo and not any(key.startswith("../") for key in closure):
+        return None
+    # What the carried host headers declare may be defined elsewhere in the repo (CANN's one host
+    # library): those sources are linked too, with what they include in turn.
+    links: dict[str, Path] = {}
+    while new := {
+        k: v for k, v in definition_sources(root, repo, closure).items() if k not in links
+    }:
+        links |= new
+        more, more_missing = include_closure(root, repo, list(new), [*local, *from_op])
+        closure |= more
+        missing += more_missing
+    markers = repo_markers(root, repo)
+    known = set(files.all())
+    files.context += [rel for rel in sorted({**closure, **links, **markers}) if rel not in known]
+    unresolved = [
+        MissingInclude(header=m.header, file=m.file, line=m.line, searched=m.searched) for m in missing
+    ]
+    family = soc_family(soc)
+    here = root.resolve()
+    relocated = {
+        key: posixpath.relpath(real, here)
+        for key, real in closure.items()
+        if Path(posixpath.normpath(here / key)) != real.resolve()
+    }
+    return RepoContext(
+        root=repo,
+        prefix=prefix,
+        include_dirs=include_dirs,
+        soc_family=family,
+        unresolved=unresolved,
+        relocated=relocated,
+        host_links=sorted(links),
+    )
