@@ -32,8 +32,9 @@ class KernelLaunch:
         """A main.cpp listed in the folder (as a directory walk lists it), outside an operator folder
         of the other layouts (op_kernel/ + op_host/)."""
         main = folder / "main.cpp"
-        opdir = (folder / "op_kernel").is_dir() and (folder / "op_host").is_dir()
-        return os.path.lexists(main) and not main.is_dir() and not opdir
+        if not os.path.lexists(main) or main.is_dir():
+            return False
+        return not ((folder / "op_kernel").is_dir() and (folder / "op_host").is_dir())
 
     def describe(self, folder: Path, found: Discovery) -> list[OperatorProject]:
         return _describe(folder, _file_names(folder), found)
