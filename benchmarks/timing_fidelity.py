@@ -83,10 +83,10 @@ from ascendopt.evaluation.timing import calibration
 from ascendopt.evaluation.timing.costs import DEFAULT_CONSTANTS, CostConstants, constants_with
 from ascendopt.evaluation.timing.model import TimingEstimate, estimate
 from ascendopt.operators.candidate import baseline
-from ascendopt.operators.cann_open import is_arch_variant
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.repository import is_arch_variant
 from ascendopt.operators.spec import AttrSpec, CaseSpec, OperatorSpec, ResolvedCase, TensorSpec
 
 REPO = Path(__file__).resolve().parents[1]

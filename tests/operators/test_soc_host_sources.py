@@ -12,8 +12,8 @@ import pytest
 
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.verify import verify
-from ascendopt.operators.cann_open import tiling_dirs
 from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.layouts.cann_open import tiling_dirs
 from tests.operators.cann_soc_sources_style import HOST, write_abs_like
 
 needs_gxx = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not available")

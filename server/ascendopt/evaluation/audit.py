@@ -29,6 +29,7 @@ from pydantic import BaseModel
 from tree_sitter import Node
 
 from ascendopt.operators.cpp_source import CppSource
+from ascendopt.operators.includes import resolve_in_files
 
 
 class AuditRefusal(BaseModel):
@@ -282,11 +283,10 @@ def _include(f: _File, line: int, rest: str, files: Mapping[str, str]) -> _Fact 
     resolved = posixpath.normpath(posixpath.join(posixpath.dirname(f.path), name))
     if name.startswith("/") or resolved.startswith(".."):
         return _Fact("include", target, line, f"adds `#include {target}`, outside the operator")
-    folders = (posixpath.dirname(f.path), "op_kernel", "op_host", ".")
-    own = [p for d in folders if (p := posixpath.normpath(posixpath.join(d, name))) in files]
-    if own and not _is_cpp(own[0]):  # not audited as C++, so not to be compiled as C++ either
+    own = resolve_in_files(files, f.path, name)  # as the build finds it (operators/includes.py)
+    if own is not None and not _is_cpp(own):  # not audited as C++, so not to be compiled as C++ either
         return _Fact("include", target, line, f"adds `#include {target}`, a file that is not a C/C++ source")
-    if own or name in _twin_headers():
+    if own is not None or name in _twin_headers():
         return None
     return _Fact("include", target, line, f"adds `#include {target}`, neither the operator's nor AscendC's")
 

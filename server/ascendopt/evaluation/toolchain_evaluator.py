@@ -23,7 +23,7 @@ from ascendopt.evaluation.tensors import decode_raw, make_inputs
 from ascendopt.evaluation.toolchain import CaseJob, Combo, Slot, Toolchain, combo_of
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.issues import CompileError
-from ascendopt.operators.launch import with_candidate_block_dim
+from ascendopt.operators.layouts.kernel_launch import with_candidate_block_dim
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 

@@ -37,12 +37,12 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from ascendopt.operators import launch, preproc
-from ascendopt.operators.cann_open import INCLUDE, find_repo_root, is_arch_variant, resolve_include
+from ascendopt.operators import includes, launch, preproc
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import number_value
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.model import Constant, Knob, KnobKind, ScaledLink, Side
+from ascendopt.operators.repository import find_repo_root, is_arch_variant
 
 EVOLVE_START = "# evolve_tiling_block_start"
 EVOLVE_END = "# evolve_tiling_block_end"
@@ -444,41 +444,40 @@ def knob_headers(
     their side (op_kernel/ → kernel, op_host/ → host, else the side that includes it) and the file.
     CANN keeps its kernel's class, with `BUFFER_NUM`, in `op_kernel/<op>.h`, or in a header of a
     sibling operator its kernel build finds at `../rms_norm/x.h` (keyed at that build-tree place,
-    `rms_norm/x.h`; see cann_open.resolve_include). Repository-wide headers (`common/inc/…`) are not
+    `rms_norm/x.h`; see includes.resolve_on_disk). Repository-wide headers (`common/inc/…`) are not
     the operator's; other architectures' files (`arch35/`, `*_regbase.h`) are not this SoC's."""
     root = root.resolve()
     repo = find_repo_root(root) or root
-    dirs = [root / d for d in ("op_kernel", "op_host", ".")]
+    dirs = [root / d for d in includes.OPERATOR_FOLDERS]
     out: dict[str, tuple[Side, Path]] = {}
     sides: tuple[tuple[Side, list[str]], ...] = (("kernel", kernel_sources), ("host", host_sources))
     real_of: dict[Path, Path] = {}
+
+    def resolve(path: Path, name: str) -> Path | None:
+        virtual, hit = includes.resolve_on_disk(path, name, dirs, root, repo, real_of)
+        return None if hit is None else Path(os.path.normpath(virtual or hit))
+
     for side, starts in sides:
-        macros = arch if side == "kernel" else {}
-        todo, seen = [root / s for s in starts], set()
-        while todo:
-            path = todo.pop()
-            if path in seen:
-                continue
-            seen.add(path)
-            try:
-                text = real_of.get(path, path).read_text(encoding="utf-8", errors="replace")
-            except OSError:
-                continue
-            inactive = preproc.inactive_lines(text, macros)
-            for m in INCLUDE.finditer(text):
-                if text.count("\n", 0, m.start()) + 1 in inactive:
-                    continue
-                virtual, hit = resolve_include(path, m.group(1), dirs, root, repo, real_of)
-                if hit is None:
-                    continue
-                place = Path(os.path.normpath(virtual or hit))
-                if not place.is_relative_to(root) or hit.suffix not in (".h", ".hpp", ".inc"):
-                    continue
-                rel = place.relative_to(root).as_posix()
-                if is_arch_variant(rel) or is_arch_variant(hit.name):
-                    continue
-                top = rel.split("/", 1)[0]
-                by_folder: Side = "kernel" if top == "op_kernel" else "host" if top == "op_host" else side
-                out.setdefault(rel, (by_folder, Path(os.path.normpath(hit))))
-                todo.append(place)
+
+        def follow(include: includes.Include[Path], side: Side = side) -> bool:
+            place = include.target
+            assert place is not None
+            hit = real_of.get(place, place)
+            if not place.is_relative_to(root) or hit.suffix not in (".h", ".hpp", ".inc"):
+                return False
+            rel = place.relative_to(root).as_posix()
+            if is_arch_variant(rel) or is_arch_variant(hit.name):
+                return False
+            top = rel.split("/", 1)[0]
+            by_folder: Side = "kernel" if top == "op_kernel" else "host" if top == "op_host" else side
+            out.setdefault(rel, (by_folder, Path(os.path.normpath(hit))))
+            return True
+
+        includes.closure(
+            [root / s for s in starts],
+            lambda path: includes.read_on_disk(path, real_of),
+            resolve,
+            macros=arch if side == "kernel" else {},  # unknown conditions: not compiled
+            follow=follow,
+        )
     return out

@@ -19,7 +19,6 @@ from tree_sitter import Node
 
 from ascendopt.operators.cpp_source import CppSource, Token
 from ascendopt.operators.extract import call_args
-from ascendopt.operators.model import OperatorProject
 
 CPU_DEBUG_DEFINES = frozenset({"ASCENDC_CPU_DEBUG", "__CCE_KT_TEST__"})
 
@@ -401,16 +400,3 @@ _COPIES = {"memcpy": (0, 1), "memcpy_s": (0, 2), "memmove": (0, 1)}
 _IO_CALLS = frozenset(
     {"ReadFile", "WriteFile", "ICPU_RUN_KF", "GmAlloc", "GmFree", "reinterpret_cast", "static_cast", "sizeof"}
 )
-
-
-def with_candidate_block_dim(project: OperatorProject, files: dict[str, str]) -> OperatorProject:
-    """The project as a candidate launches it: a kernel-launch sample's block dim is whatever the
-    candidate's main.cpp makes it (the block-dim knob rewrites main.cpp, not the spec)."""
-    tiling = project.tiling
-    main = files.get(project.files.host or "")
-    if project.layout != "kernel_launch" or tiling is None or not tiling.block_dim_expr or main is None:
-        return project
-    value = int_value(tiling.block_dim_expr, CppSource.parse(project.files.host or "main.cpp", main))
-    if value is None or value == tiling.block_dim:
-        return project
-    return project.model_copy(update={"tiling": tiling.model_copy(update={"block_dim": value})})

@@ -182,7 +182,7 @@ class RepoContext(BaseModel):
     # `../rms_norm/x.h` is norm/rms_norm/op_kernel/x.h): context key → the file, from the op root.
     relocated: dict[str, str] = Field(default_factory=dict)
     # Sources elsewhere in the repo linked with the tiling program, as CANN's one host library links
-    # them: they define what its repo headers declare (cann_open.definition_sources); from the op root.
+    # them: they define what its repo headers declare (repository.definition_sources); from the op root.
     host_links: list[str] = Field(default_factory=list)
     # Includes resolved nowhere in the repo: the toolchain (twin or CANN) must provide them.
     unresolved: list[MissingInclude] = Field(default_factory=list)

@@ -14,8 +14,8 @@ from __future__ import annotations
 import re
 
 from ascendopt.evaluation.records import Finding
-from ascendopt.operators.cann_open import is_arch_variant, soc_family
 from ascendopt.operators.issues import Issue
+from ascendopt.operators.repository import is_arch_variant, soc_family
 
 UNDEFINED = re.compile(r"undefined reference to `([^']+)'")
 _SYMBOL = re.compile(r"^[A-Za-z_][A-Za-z0-9_.$]*$")

@@ -25,9 +25,9 @@ from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.timing.model import estimate
 from ascendopt.evaluation.toolchain import CaseJob, CaseOutcome, Combo, Slot
 from ascendopt.operators.candidate import Candidate
-from ascendopt.operators.cann_open import DEFAULT_SOC
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.repository import DEFAULT_SOC
 from ascendopt.untrusted import reason
 
 

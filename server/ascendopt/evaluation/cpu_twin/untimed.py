@@ -11,12 +11,11 @@ LocalTensor, which no macro can hide; the twin's internals cannot be named in a 
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Mapping
 
 from ascendopt.evaluation.records import Finding
-from ascendopt.operators.cann_open import INCLUDE
+from ascendopt.operators.includes import closure, resolve_in_files
 from ascendopt.operators.preproc import inactive_lines
 
 KIND = "raw_gm_access"
@@ -89,21 +88,15 @@ def compiled_kernel_files(kernel: str, files: Mapping[str, str], macros: dict[st
     the operator root), each with the lines the SoC's `macros` leave out blanked. Headers of other
     architectures (`arch35/…`, never included by a 910B build) are not among them. A branch whose
     condition cannot be read counts as compiled: this scan must not miss what a build might see."""
+    walk = closure(
+        [kernel],
+        files.get,
+        lambda including, name: resolve_in_files(files, including, name),
+        macros=macros,
+        unknown_inactive=False,
+    )
     out: dict[str, str] = {}
-    todo = [kernel]
-    while todo:
-        path = todo.pop()
-        if path in out or path not in files:
-            continue
-        text = files[path]
+    for path, text in walk.texts.items():
         off = inactive_lines(text, macros, unknown_inactive=False)
-        lines = text.split("\n")
-        out[path] = "\n".join("" if n in off else line for n, line in enumerate(lines, start=1))
-        for m in INCLUDE.finditer(out[path]):
-            name = m.group(1)
-            for folder in (posixpath.dirname(path), "op_kernel", "op_host", "."):
-                cand = posixpath.normpath(posixpath.join(folder, name))
-                if cand in files:
-                    todo.append(cand)
-                    break
+        out[path] = "\n".join("" if n in off else line for n, line in enumerate(text.split("\n"), start=1))
     return out

@@ -1,0 +1,110 @@
+"""The msOpGen layout (a custom-op project, and the older cann-ops repository's operator folders):
+`op_host/<op>.cpp` (TilingFunc + OpDef), `op_host/<op>_tiling.h` (BEGIN_TILING_DATA_DEF…),
+`op_kernel/<op>.cpp`, one operator per kernel file. A kernel with `op_host/<op>_tiling.cpp` or
+`op_kernel/<op>_tiling_data.h` beside it is read with those, as an open-repo operator.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ascendopt.operators import extract
+from ascendopt.operators.assemble import assemble
+from ascendopt.operators.issues import Issue
+from ascendopt.operators.layouts.cann_open import is_open_repo_operator
+from ascendopt.operators.model import Layout, OperatorFiles, OperatorProject
+from ascendopt.operators.sources import read_source, relative
+
+if TYPE_CHECKING:
+    from ascendopt.operators.discovery import Discovery
+
+
+class MsOpGen:
+    name: str = "msopgen"
+    owns: tuple[str, ...] = ("op_kernel", "op_host", "tests")  # an operator's own tests hold no operator
+
+    def matches(self, folder: Path) -> bool:
+        opdir = (folder / "op_kernel").is_dir() and (folder / "op_host").is_dir()
+        return opdir and not is_open_repo_operator(folder)
+
+    def describe(self, folder: Path, found: Discovery) -> list[OperatorProject]:
+        return _describe(folder, found)
+
+
+def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
+    ops: list[OperatorProject] = []
+    kdir, hdir = root / "op_kernel", root / "op_host"
+    for kpath in sorted(kdir.glob("*.cpp")):
+        issues: list[Issue] = []
+        ksrc = read_source(kpath, result.issues)
+        if ksrc is None:
+            continue
+        ksrc = relative(ksrc, root, kpath)
+        entries = extract.kernel_entries(ksrc)
+        if not entries:
+            continue
+        stem = kpath.stem
+        if (hdir / f"{stem}_tiling.cpp").exists() or (kdir / f"{stem}_tiling_data.h").exists():
+            layout: Layout = "cann_open"
+            host_path = hdir / f"{stem}_tiling.cpp"
+            data_path = kdir / f"{stem}_tiling_data.h"
+        else:
+            layout = "msopgen"
+            host_path = hdir / f"{stem}.cpp"
+            data_path = hdir / f"{stem}_tiling.h"
+        issues.extend(ksrc.syntax_issues())
+        files = OperatorFiles(kernel=str(kpath.relative_to(root)))
+        hsrc = dsrc = None
+        if host_path.exists():
+            hsrc = read_source(host_path, issues)
+            if hsrc is not None:
+                hsrc = relative(hsrc, root, host_path)
+                files.host = hsrc.path
+                issues.extend(hsrc.syntax_issues())
+        else:
+            issues.append(
+                Issue(
+                    file=files.kernel,
+                    line=1,
+                    message=f"no tiling program: expected {host_path.relative_to(root)}",
+                )
+            )
+        if data_path.exists():
+            dsrc = read_source(data_path, issues)
+            if dsrc is not None:
+                dsrc = relative(dsrc, root, data_path)
+                files.tiling_data = dsrc.path
+                issues.extend(dsrc.syntax_issues())
+        elif layout == "msopgen":
+            issues.append(
+                Issue(
+                    file=files.kernel,
+                    line=1,
+                    message=f"no tiling data layout: expected {data_path.relative_to(root)}",
+                )
+            )
+        name, fn = entries[0]
+        for extra_name, extra_fn in entries[1:]:
+            issues.append(
+                Issue(
+                    file=ksrc.path,
+                    line=extra_fn.start_point[0] + 1,
+                    severity="warning",
+                    message=f"second kernel entry {extra_name!r} in one file; only {name!r} is used",
+                )
+            )
+        ops.append(assemble(root, name, layout, files, ksrc, fn, hsrc, dsrc, issues, result))
+    # A tiling program with no kernel beside it.
+    for hpath in sorted(hdir.glob("*.cpp")):
+        stem = hpath.stem.removesuffix("_tiling")
+        looks_like_tiling = hpath.stem != stem or (hdir / f"{stem}_tiling.h").exists()
+        if looks_like_tiling and not (kdir / f"{stem}.cpp").exists():
+            result.issues.append(
+                Issue(
+                    file=str(hpath),
+                    line=1,
+                    message=f"tiling program without a kernel: expected op_kernel/{stem}.cpp",
+                )
+            )
+    return ops
