@@ -190,6 +190,11 @@ class _File:
             if (m := re.match(r"\s*(?:#|%:)\s*(\w*)(.*)", line))
         ]
         self.directive_rows = {no for no, _, _ in self.directives}
+        self.fields = frozenset(  # the members this file's classes declare
+            self.src.text_of(n)
+            for n in self.src.walk()
+            if n.type == "field_identifier" and n.parent is not None and n.parent.type == "field_declaration"
+        )
 
     def line(self, row: int, byte: int) -> int:
         """1-based line in the original text of a 0-based row/byte offset of the joined one."""
@@ -522,21 +527,16 @@ class _Side:
     def __init__(self, files: Mapping[str, str]) -> None:
         self.files = {p: t for p, t in files.items() if _is_cpp(p)}
         self.derived = derived_platform(self.files)
-        fields: set[str] = set()  # the members the operator's own classes declare
-        for path, text in self.files.items():
-            src = _file(path, text).src
-            fields.update(
-                src.text_of(n)
-                for n in src.walk()
-                if n.type == "field_identifier"
-                and n.parent is not None
-                and n.parent.type == "field_declaration"
-            )
-        self.fields = frozenset(fields)
+        self.fields = frozenset().union(*(_file(p, t).fields for p, t in self.files.items()))
 
     def facts(self, path: str) -> list[_Fact]:
         f = _file(path, self.files[path])
         return [*_directive_facts(f, self.files, self.derived), *_code_facts(f, self.derived, self.fields)]
+
+
+@lru_cache(maxsize=4)  # an episode audits every candidate against the same baseline
+def _side(files: tuple[tuple[str, str], ...]) -> _Side:
+    return _Side(dict(files))
 
 
 def audit_change(baseline: Mapping[str, str], candidate: Mapping[str, str]) -> list[AuditRefusal]:
@@ -544,7 +544,7 @@ def audit_change(baseline: Mapping[str, str], candidate: Mapping[str, str]) -> l
     changed = sorted(p for p, t in candidate.items() if _is_cpp(p) and baseline.get(p) != t)
     if not changed:
         return []
-    base, cand = _Side(baseline), _Side(candidate)
+    base, cand = _side(tuple(sorted(baseline.items()))), _Side(candidate)
     union: set[tuple[str, str]] | None = None
     refusals: list[AuditRefusal] = []
     for path in changed:
