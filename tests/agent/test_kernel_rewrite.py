@@ -12,6 +12,7 @@ from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.llm import LLMClient, LLMSettings
 from ascendopt.agent.service import Optimizer, OptimizeRequest
 from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.strategies.ours import Ours
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
@@ -80,7 +81,7 @@ async def _episode(
     ledger = Ledger(CpuTwinEvaluator(), journal, settings.budget, offline=offline)
     client = LLMClient(llm, journal, offline=offline)
     episode = Episode(
-        project, settings, ledger, journal, kernel=KernelRewriter(client, None, 0), kernel_note="on"
+        project, settings, ledger, journal, strategy=Ours(KernelRewriter(client, None, 0), note="on")
     )
     return await episode.run(), journal, client
 

@@ -18,15 +18,12 @@ from typing import Literal
 from pydantic import BaseModel
 
 from ascendopt.agent.episode import Episode, EpisodeOutcome, Progress
-from ascendopt.agent.kernel_rewrite import KernelRewriter
 from ascendopt.agent.ledger import Ledger
-from ascendopt.agent.lessons import knob_settings
-from ascendopt.agent.llm import ENV_BASE_URL, ENV_KEY, ENV_MODEL, LLMClient, LLMSettings
-from ascendopt.agent.openevolve_driver import OpenEvolveDriver
+from ascendopt.agent.llm import LLMClient, LLMSettings
 from ascendopt.agent.settings import EpisodeSettings
-from ascendopt.agent.strategies import LLM_STRATEGIES, Strategy
+from ascendopt.agent.strategies import DEFAULT_STRATEGY, Strategy, strategy_class
+from ascendopt.agent.strategies.base import Tools
 from ascendopt.agent.suggestion import StaleSuggestion, Suggestion, apply_suggestion
-from ascendopt.agent.tiling_rewrite import TilingRewriter
 from ascendopt.evaluation.backends import make_evaluator, make_precheck
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.experience.bank import Bank
@@ -58,7 +55,9 @@ class OptimizeRequest(BaseModel):
     tiling_only: bool = False
     kernel_steps: int | None = None  # None: EpisodeSettings' default
     tiling_steps: int | None = None
-    strategy: Strategy = "ours"  # random/tpe (knobs alone), best-of-n (LLM rewrites alone): baselines
+    strategy: Strategy = (
+        DEFAULT_STRATEGY  # random/tpe (knobs alone), best-of-n (LLM rewrites alone): baselines
+    )
 
 
 class ResumeBudget(BaseModel):
@@ -152,56 +151,21 @@ class Optimizer:
         offline: bool,
     ) -> EpisodeOutcome:
         ledger = Ledger(evaluator, journal, settings.budget, offline=offline)
-        ours = settings.strategy == "ours"  # a comparison baseline: knobs alone, or rewrites alone
-        llm_on = llm_settings.enabled or offline
-        no_llm = (
-            f"skipped: no LLM configured (set {ENV_BASE_URL}, {ENV_MODEL} and {ENV_KEY}, or pass "
-            "--model with an endpoint)"
-        )
+        llm = LLMClient(llm_settings, journal, offline=offline) if llm_settings.enabled or offline else None
         with Bank.open(self.workspace) as bank:
-            # Lessons that apply themselves (knob settings) are tried first, with or without an LLM.
-            lesson_knobs = knob_settings(bank.all(), project) if ours else []
-            kernel = tiling = None
-            llm = LLMClient(llm_settings, journal, offline=offline) if llm_on else None
-            if ours and llm is not None:
-                tiling = TilingRewriter(llm)
-            evolve = None
-            if settings.strategy in LLM_STRATEGIES:
-                # The LLM alone: no lessons retrieved or written, no tiling search. Best-of-N samples
-                # our rewrite prompt; OpenEvolve its own (its LLM calls are not journaled: no replay).
-                if llm is not None and settings.strategy == "openevolve":
-                    evolve = OpenEvolveDriver(llm_settings, settings.seed)
-                elif llm is not None:
-                    kernel = KernelRewriter(llm, None, 0)
-                note = (
-                    f"{settings.strategy} baseline: {llm_settings.describe()}"
-                    if llm is not None
-                    else f"{no_llm}: the {settings.strategy} baseline has nothing to run"
-                )
-            elif not ours:
-                note = f"not part of the {settings.strategy} baseline (knob search only)"
-            elif settings.tiling_only:
-                note = "not asked for (tiling only)"
-            elif llm is not None:
-                kernel = KernelRewriter(llm, bank, settings.top_k)
-                note = f"on: {llm_settings.describe()}"
-            else:
-                note = f"{no_llm} — tiling search and the bank's mechanical lessons only"
+            strategy = strategy_class(settings.strategy).wire(
+                Tools(project, settings, llm, llm_settings, bank)
+            )
             cases = project.spec.resolve_cases() if project.spec else []
             episode = Episode(
                 project,
                 settings,
                 ledger,
                 journal,
+                strategy=strategy,
                 on_progress=on_progress,
                 cancel=cancel,
-                kernel=kernel,
-                kernel_note=note,
-                lesson_knobs=lesson_knobs,
-                tiling=tiling,
-                lessons=bank if kernel is not None and ours else None,
                 precheck=make_precheck(settings.backend, project, cases, soc=settings.soc),
-                evolve=evolve,
             )
             return await episode.run()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ascendopt.agent.strategies import Strategy
+from ascendopt.agent.strategies import DEFAULT_STRATEGY, Strategy
 
 # Below this an episode cannot measure the baseline, its noise and re-check a winner.
 MIN_BUDGET = 4
@@ -20,8 +20,8 @@ class EpisodeSettings(BaseModel):
     tiling_only: bool = False
     # The search: ours (pattern moves + evolution, with the bank's knob lessons, alternating with
     # kernel rewriting), or a comparison baseline a campaign runs at the same budget
-    # (agent/strategies.py: random and tpe over the knobs, best-of-n rewrites of the baseline).
-    strategy: Strategy = "ours"
+    # (agent/strategies/: random and tpe over the knobs; best-of-n and openevolve, the LLM alone).
+    strategy: Strategy = DEFAULT_STRATEGY
     # The paper gives no numbers for S, U, k or the noise threshold; these are ours:
     # S = 2 kernel steps: each costs an LLM call and usually one evaluation; two let a diagnosis
     # be followed up once before the tiling is re-tuned under the new kernel.
