@@ -1,5 +1,7 @@
-"""One episode: baseline, then alternating kernel rewriting (with an LLM) and tiling search,
-then an honest re-check of the winner and one paired suggestion.
+"""One episode: the baseline and its noise, then a search strategy (agent/strategies/: ours
+alternates kernel rewriting with an LLM and tiling search) that proposes while the episode
+measures, judges and keeps score, then an honest re-check of the winner and one outcome record
+(agent/outcome.py) with at most one paired suggestion.
 
 The loop is a deterministic function of the seed and of what evaluations (and LLM calls)
 returned; the ledger and the LLM recorder replay those from the journal, which is what
@@ -10,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
@@ -17,11 +20,11 @@ from pathlib import Path
 from pydantic import BaseModel
 
 from ascendopt.agent.findings import findings_reason, new_findings
-from ascendopt.agent.kernel_rewrite import lesson_entry
 from ascendopt.agent.ledger import BudgetExhausted, Ledger
 from ascendopt.agent.outcome import KernelRewriting, Outcome, Status, baseline_cases, cases_of
-from ascendopt.agent.recheck import ExtraShape, extra_shapes, judge
-from ascendopt.agent.rewrite import LessonSink, Rejection, RewriteContext, Rewriter
+from ascendopt.agent.recheck import ExtraShape, judge, recheck_shapes, spec_only
+from ascendopt.agent.rewrite import LessonSink, Rewriter
+from ascendopt.agent.rewriting import rewrite_step
 from ascendopt.agent.scoring import case_speedups, relative_score
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.strategies.base import SearchStrategy
@@ -38,9 +41,7 @@ from ascendopt.journal.events import (
     LessonStored,
     NoiseEvent,
     RecheckShapes,
-    RewriteAccepted,
     RewriteRejected,
-    RewriteSkipped,
     StartEvent,
     _Event,
 )
@@ -62,20 +63,6 @@ class Progress(BaseModel):
     phase: str
     best_speedup: float | None
     message: str
-
-
-class EpisodeOutcome(BaseModel):
-    episode: str
-    operator: str
-    suggestion: Suggestion | None
-    message: str
-    cancelled: bool = False
-    evaluations: int = 0
-    baseline_us: dict[str, float] = {}
-    best_speedup: float | None = None
-    kernel_rewriting: str = ""  # what happened on the kernel side, in words
-    recheck: list[ExtraShape] = []  # the final re-check's extra shapes: checked, skipped and why
-    outcome: Outcome | None = None  # the same, as every front end renders it (agent/outcome.py)
 
 
 class Episode:
@@ -117,9 +104,7 @@ class Episode:
         self.wrong = 0
         self.recheck_notes: list[ExtraShape] = []
         self.result_speedup: float | None = None
-        self.kernel_base: Candidate = (
-            self.base
-        )  # the kernel the tiling search tunes; moves on accepted rewrites
+        self.kernel_base: Candidate = self.base  # the kernel the tiling search tunes (moves on rewrites)
         self._views: dict[str, OperatorProject] = {self.base.id: project}
         self.search_budget = settings.budget - settings.recheck
         self._tmp = tempfile.TemporaryDirectory(prefix="ascendopt-views-")
@@ -198,12 +183,6 @@ class Episode:
             self.best, self.best_eval, self.best_score = candidate, evaluation, s
         return accepted
 
-    async def try_rewrite(self, candidate: Candidate, kind: str) -> Evaluation | None:
-        """Evaluate an LLM rewrite (kind "kernel" or "tiling"); its evaluation if accepted, else None
-        with the reason journaled as `<kind>.rejected`."""
-        evaluation, accepted = await self.judge_rewrite(candidate, kind)
-        return evaluation if accepted else None
-
     async def judge_rewrite(self, candidate: Candidate, kind: str) -> tuple[Evaluation | None, bool]:
         """(its evaluation, or None if it was refused before one; accepted?)"""
         if candidate.llm_written and (refusals := audit_change(self.base.files, candidate.files)):
@@ -211,26 +190,12 @@ class Episode:
             self.tried += 1
             self.wrong += 1
             more = f" (and {len(refusals) - 1} more)" if len(refusals) > 1 else ""
-            self.journal.append(
-                RewriteRejected(
-                    type=f"{kind}.rejected",
-                    candidate=candidate.id,
-                    stage="audit",
-                    reason=refusals[0].text() + more,
-                )
-            )
+            self._rejected(candidate, kind, "audit", refusals[0].text() + more)
             return None, False
         try:  # a rewrite the operator's discovery cannot read back could never be tuned further
             self.view(candidate)
         except (KeyError, ValueError, OSError) as exc:
-            self.journal.append(
-                RewriteRejected(
-                    type=f"{kind}.rejected",
-                    candidate=candidate.id,
-                    stage="read",
-                    reason=f"the rewritten operator: {exc}",
-                )
-            )
+            self._rejected(candidate, kind, "read", f"the rewritten operator: {exc}")
             return None, False
         evaluation = await self.measure(candidate, f"{kind} rewrite")
         score = self.score(evaluation)
@@ -245,15 +210,13 @@ class Episode:
         if reason is not None:  # consider() counts the ones it judges
             self.tried += 1
             self.wrong += 1
-        self.journal.append(
-            RewriteRejected(
-                type=f"{kind}.rejected",
-                candidate=candidate.id,
-                stage="evaluate",
-                reason=reason or "not faster beyond the noise band",
-            )
-        )
+        self._rejected(candidate, kind, "evaluate", reason or "not faster beyond the noise band")
         return evaluation, False
+
+    def _rejected(self, candidate: Candidate, kind: str, stage: str, reason: str) -> None:
+        self.journal.append(
+            RewriteRejected(type=f"{kind}.rejected", candidate=candidate.id, stage=stage, reason=reason)
+        )
 
     def provisional_lesson(self, entry: ExperienceEntry, sink: LessonSink) -> None:
         """A lesson from an accepted step: journaled now, banked only once the winner passes the re-check."""
@@ -280,53 +243,17 @@ class Episode:
         """Ask `rewriter` for a rewrite of the best candidate (or of the baseline: best-of-n's
         independent samples); evaluate it, and accept it or not. An accepted rewrite becomes the
         kernel the tiling search tunes (and, with a lesson and a sink for it, a lesson)."""
-        parent, parent_eval = (self.base, self.base_eval) if from_baseline else (self.best, self.best_eval)
-        assert parent_eval is not None
-        kind = rewriter.kind
-        context = RewriteContext(
-            project=self.project,
-            view=self.view(parent),
-            cases=self.cases,
-            note=self.journal.append,
-            progress=self.progress,
-        )
-        proposal = await rewriter.propose(parent, parent_eval, context)
-        if proposal is None:
-            return None
-        if isinstance(proposal, Rejection):
-            if proposal.stage == "llm":
-                self.journal.append(RewriteSkipped(type=f"{kind}.skipped", reason=proposal.reason))
-            else:
-                self.journal.append(
-                    RewriteRejected(type=f"{kind}.rejected", reason=proposal.reason, stage="apply")
-                )
-            if proposal.stop:
-                self.kernel_note = proposal.stop
-                self.kernel_stopped = kind == "kernel"
-                self.journal.append(RewriteSkipped(type=f"{kind}.disabled", reason=proposal.stop))
-            return None
-        candidate = proposal.candidate
-        evaluation = await self.try_rewrite(candidate, kind)
-        if evaluation is None:
-            return None
-        self.kernel_base = candidate
-        self.journal.append(
-            RewriteAccepted(type=f"{kind}.accepted", candidate=candidate.id, bottleneck=proposal.bottleneck)
-        )
-        if proposal.lesson is not None and lessons is not None:
-            entry = lesson_entry(self.project, parent, parent_eval, candidate, evaluation, proposal.lesson)
-            self.provisional_lesson(entry, lessons)
-        return candidate
+        return await rewrite_step(self, rewriter, from_baseline, lessons)
 
     # -- the loop ----------------------------------------------------------------------------
 
-    async def run(self) -> EpisodeOutcome:
+    async def run(self) -> Outcome:
         try:
             return await self._run()
         finally:
             self._tmp.cleanup()
 
-    async def _run(self) -> EpisodeOutcome:
+    async def _run(self) -> Outcome:
         s = self.settings
         self.journal.append(
             StartEvent(
@@ -363,7 +290,7 @@ class Episode:
             await self.strategy.search(self)
         return await self._conclude(self.cancel.is_set())
 
-    async def _conclude(self, cancelled: bool) -> EpisodeOutcome:
+    async def _conclude(self, cancelled: bool) -> Outcome:
         self.phase = "re-check"
         if self.best.id == self.base.id:
             if self.ledger.used <= 2 and not cancelled:  # the baseline and its noise run only
@@ -379,14 +306,7 @@ class Episode:
         self.progress("re-checking the winner with fresh inputs")
         fresh = self.settings.seed + FRESH_SEED_OFFSET
         self.ledger.budget = max(self.ledger.budget, self.ledger.used + 2)  # the re-check is never skipped
-        assert self.project.spec is not None
-        host = self.project.tiling.host_program if self.project.tiling else None
-        fixed_by = (
-            f"main.cpp fixes the shapes: the twin runs its own host program ({', '.join(host.calls)})"
-            if host
-            else None
-        )
-        extra, self.recheck_notes = extra_shapes(self.project.spec, self.cases, fixed_by=fixed_by)
+        extra, self.recheck_notes = recheck_shapes(self.project, self.cases)
         cases = [*self.cases, *extra]
         base_eval, best_eval = await asyncio.gather(
             self.ledger.evaluate(self.project, self.base, cases, seed=fresh, purpose="recheck-baseline"),
@@ -402,15 +322,11 @@ class Episode:
                 cancelled,
             )
         # The extra shapes check correctness only: the speedup is the spec's cases'.
-        names = {c.name for c in self.cases}
-
-        def spec_only(ev: Evaluation) -> Evaluation:
-            return ev.model_copy(update={"cases": [c for c in ev.cases if c.name in names]})
-
-        if added := new_findings(spec_only(best_eval), spec_only(base_eval)):
+        base_spec, best_spec = spec_only(base_eval, self.cases), spec_only(best_eval, self.cases)
+        if added := new_findings(best_spec, base_spec):
             why = f"the best candidate failed the re-check: {findings_reason(added)}"
             return self._finish(None, why, cancelled)
-        speedups, geomean = case_speedups(spec_only(base_eval), spec_only(best_eval), self.noise)
+        speedups, geomean = case_speedups(base_spec, best_spec, self.noise)
         if geomean <= 1 + self.threshold:
             return self._finish(
                 None, f"re-measured speedup {geomean:.3f}x is within the noise band", cancelled, speedups
@@ -439,7 +355,7 @@ class Episode:
         cancelled: bool = False,
         speedups: list[CaseSpeedup] | None = None,
         status: Status = "no_gain",
-    ) -> EpisodeOutcome:
+    ) -> Outcome:
         if suggestion is not None:
             status, speedups = "suggestion", suggestion.speedups
         elif cancelled:
@@ -448,7 +364,7 @@ class Episode:
         rewriting: KernelRewriting = "stopped" if self.kernel_stopped else "ran"
         if not self.strategy.rewrites_kernel or self.settings.tiling_only:
             rewriting = "skipped"
-        record = Outcome(
+        outcome = Outcome(
             operator=self.project.name,
             episode=self.journal.id,
             status=status,
@@ -460,22 +376,15 @@ class Episode:
             cases=cases_of(speedups) if speedups else baseline_cases(self.base_us, kind),
             kernel_rewriting=rewriting,
             kernel_note=self.kernel_note,
-        )
-        outcome = EpisodeOutcome(
-            episode=self.journal.id,
-            operator=self.project.name,
+            llm_missing=rewriting == "skipped" and self.strategy.llm_missing,
             suggestion=suggestion,
-            message=record.headline,
             cancelled=cancelled,
-            evaluations=self.ledger.used,
             baseline_us=self.base_us,
-            best_speedup=suggestion.geomean_speedup if suggestion else None,
-            kernel_rewriting=self.kernel_note,
             recheck=self.recheck_notes,
-            outcome=record,
         )
-        self.journal.append(EndEvent(**outcome.model_dump(mode="json", exclude={"suggestion"})))
-        self.journal.write_json("summary.json", outcome)
+        public = outcome.public()
+        self.journal.append(EndEvent(**{k: v for k, v in public.items() if k != "suggestion"}))
+        self.journal.write_text("summary.json", json.dumps(public, indent=2, ensure_ascii=False))
         self.phase = "done" if suggestion is not None else "done, no suggestion"
         self.ended, self.result_speedup = True, outcome.best_speedup
         self.progress(outcome.message)

@@ -17,11 +17,12 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from ascendopt.agent.episode import Episode, EpisodeOutcome, Progress
+from ascendopt.agent.episode import Episode, Progress
 from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.llm import LLMClient, LLMSettings
+from ascendopt.agent.outcome import Outcome
 from ascendopt.agent.settings import EpisodeSettings
-from ascendopt.agent.strategies import DEFAULT_STRATEGY, Strategy, strategy_class
+from ascendopt.agent.strategies import strategy_class
 from ascendopt.agent.strategies.base import Tools
 from ascendopt.agent.suggestion import StaleSuggestion, Suggestion, apply_suggestion
 from ascendopt.evaluation.backends import make_evaluator, make_precheck
@@ -33,9 +34,9 @@ from ascendopt.operators.model import OperatorProject
 from ascendopt.untrusted import PARSE_ERRORS
 
 __all__ = [
-    "EpisodeOutcome",
-    "OptimizeRequest",
+    "EpisodeSettings",
     "Optimizer",
+    "Outcome",
     "Progress",
     "ResumeBudget",
     "accept",
@@ -44,20 +45,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 Decision = Literal["accepted", "rejected"]
-
-
-class OptimizeRequest(BaseModel):
-    budget: int = 40
-    seed: int = 0
-    backend: str = "cpu-twin"
-    soc: str | None = None
-    model: str | None = None  # LLM model; None = no kernel rewriting unless the environment names one
-    tiling_only: bool = False
-    kernel_steps: int | None = None  # None: EpisodeSettings' default
-    tiling_steps: int | None = None
-    strategy: Strategy = (
-        DEFAULT_STRATEGY  # random/tpe (knobs alone), best-of-n (LLM rewrites alone): baselines
-    )
 
 
 class ResumeBudget(BaseModel):
@@ -95,40 +82,25 @@ class Optimizer:
     async def optimize(
         self,
         project: OperatorProject,
-        request: OptimizeRequest,
+        settings: EpisodeSettings,
         on_progress: Callable[[Progress], None] | None = None,
         cancel: asyncio.Event | None = None,
         resume: str | None = None,
         offline: bool = False,
         episode_id: str | None = None,
         extend_budget: int | None = None,
-    ) -> EpisodeOutcome:
+    ) -> Outcome:
         """Run an episode; `resume` continues one by id; `offline` replays it from its journal alone.
         `episode_id` names a new episode, or continues it if its journal exists (a campaign's tasks).
         `extend_budget`: a resumed episode's budget becomes this when larger (`resume_budget`)."""
         if episode_id is not None and (episodes_dir(self.workspace) / episode_id).is_dir():
             resume = episode_id
-        settings = EpisodeSettings(
-            budget=request.budget,
-            seed=request.seed,
-            backend=request.backend,
-            soc=request.soc,
-            tiling_only=request.tiling_only,
-            strategy=request.strategy,
-            **{
-                k: v
-                for k, v in (("kernel_steps", request.kernel_steps), ("tiling_steps", request.tiling_steps))
-                if v is not None
-            },
-        )
         if resume is not None:
             journal = EpisodeJournal.open(self.workspace, resume)
-            settings = _recorded_settings(journal) or settings
-            budget = ResumeBudget(episode=resume, recorded=settings.budget, asked=extend_budget).applies
-            settings = settings.model_copy(update={"budget": budget})
+            settings = _resumed(journal, settings, extend_budget)[0]
         else:
             journal = EpisodeJournal.create(self.workspace, episode_id or new_episode_id(project.name))
-        llm_settings = self._llm or LLMSettings.from_env(model=request.model)
+        llm_settings = self._llm or LLMSettings.from_env(model=settings.model)
         journal.scrubber = llm_settings.scrubber()
         evaluator = self._make_evaluator(settings.backend, settings.soc)
         try:
@@ -149,7 +121,7 @@ class Optimizer:
         on_progress: Callable[[Progress], None] | None,
         cancel: asyncio.Event | None,
         offline: bool,
-    ) -> EpisodeOutcome:
+    ) -> Outcome:
         ledger = Ledger(evaluator, journal, settings.budget, offline=offline)
         llm = LLMClient(llm_settings, journal, offline=offline) if llm_settings.enabled or offline else None
         with Bank.open(self.workspace) as bank:
@@ -172,17 +144,16 @@ class Optimizer:
     def resume_budget(self, episode_id: str, asked: int | None) -> ResumeBudget:
         """What budget `optimize(resume=episode_id, extend_budget=asked)` will run with (KeyError: no
         such episode). An episode whose start record is unreadable counts as started with `asked`."""
-        settings = _recorded_settings(EpisodeJournal.open(self.workspace, episode_id))
-        recorded = settings.budget if settings else (asked or EpisodeSettings().budget)
-        return ResumeBudget(episode=episode_id, recorded=recorded, asked=asked)
+        asking = EpisodeSettings() if asked is None else EpisodeSettings(budget=asked)
+        return _resumed(EpisodeJournal.open(self.workspace, episode_id), asking, asked)[1]
 
-    async def replay(self, project: OperatorProject, episode_id: str) -> EpisodeOutcome:
+    async def replay(self, project: OperatorProject, episode_id: str) -> Outcome:
         """Re-run a recorded episode offline: every evaluation and LLM answer comes from its journal."""
         source = EpisodeJournal.open(self.workspace, episode_id)
         n = 1 + sum(1 for _ in episodes_dir(self.workspace).glob(f"{episode_id}-replay-*"))
         copy = EpisodeJournal.create(self.workspace, f"{episode_id}-replay-{n}")
         copy.events_path.write_bytes(source.events_path.read_bytes())
-        return await self.optimize(project, OptimizeRequest(), resume=copy.id, offline=True)
+        return await self.optimize(project, EpisodeSettings(), resume=copy.id, offline=True)
 
     def load_suggestion(self, suggestion_id: str) -> Suggestion:
         for path in sorted(episodes_dir(self.workspace).glob("*/suggestion.json")):
@@ -203,6 +174,17 @@ class Optimizer:
 
     def reject(self, suggestion_id: str) -> None:
         self.record_decision(suggestion_id, "rejected")
+
+
+def _resumed(
+    journal: EpisodeJournal, asked: EpisodeSettings, extend_budget: int | None
+) -> tuple[EpisodeSettings, ResumeBudget]:
+    """The one place the resume arithmetic lives: a resumed episode runs with the settings it
+    started with (`asked`'s if its start record is unreadable), its budget extended to
+    `extend_budget` when that is larger, and the LLM model asked for now."""
+    settings = _recorded_settings(journal) or asked
+    plan = ResumeBudget(episode=journal.id, recorded=settings.budget, asked=extend_budget)
+    return settings.model_copy(update={"budget": plan.applies, "model": asked.model}), plan
 
 
 def _recorded_settings(journal: EpisodeJournal) -> EpisodeSettings | None:
