@@ -130,7 +130,7 @@ async def test_a_worker_that_fails_says_why(tmp_path: Path) -> None:
         root=tmp_path / "nowhere",
         operator="add_custom",
         episode="e1",
-        request=EpisodeSettings(budget=2),
+        request=EpisodeSettings(budget=4),  # the least an episode runs with (the settings check it)
     )
     with pytest.raises(RuntimeError, match=r"episode worker exited 1: KeyError: .*no operator"):
         await LocalPool(1).run(task)
