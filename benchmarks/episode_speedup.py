@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/episode_speedup.py [template ...] [--budget 40] [--seed 0]
 
 Each template is copied to a fresh temp workspace (the templates are never touched) and
-optimized by `Optimizer(workspace).optimize(..., OptimizeRequest(budget, seed))` with the LLM
+optimized by `Optimizer(workspace).optimize(..., EpisodeSettings(budget, seed))` with the LLM
 switched off (host search and the bank's mechanical lessons only). Prints per template the
 re-checked geomean speedup (1.00 when the episode suggests nothing), the evaluations used, wall
 seconds and seconds per evaluation; then the geometric mean of speedups and the median seconds
@@ -23,7 +23,8 @@ import time
 from pathlib import Path
 
 from ascendopt.agent.llm import LLMSettings
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
+from ascendopt.agent.settings import DEFAULT_BUDGET, EpisodeSettings
 from ascendopt.operators.discovery import load_operator
 
 REPO = Path(__file__).resolve().parents[1]
@@ -38,7 +39,7 @@ async def one(name: str, budget: int, seed: int) -> tuple[float, int, float, str
         project = load_operator(root)
         t0 = time.perf_counter()
         outcome = await Optimizer(workspace, llm=LLMSettings()).optimize(
-            project, OptimizeRequest(budget=budget, seed=seed)
+            project, EpisodeSettings(budget=budget, seed=seed)
         )
         wall = time.perf_counter() - t0
     speedup = outcome.suggestion.geomean_speedup if outcome.suggestion else 1.0
@@ -48,7 +49,7 @@ async def one(name: str, budget: int, seed: int) -> tuple[float, int, float, str
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("templates", nargs="*", help="template names (default: all)")
-    ap.add_argument("--budget", type=int, default=40)
+    ap.add_argument("--budget", type=int, default=DEFAULT_BUDGET)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     names = args.templates or sorted(p.name for p in TEMPLATES.iterdir() if (p / "ascendopt.toml").exists())

@@ -38,8 +38,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from ascendopt.agent.host_search import Assignment, KnobSearch
 from ascendopt.agent.scoring import relative_score
+from ascendopt.agent.strategies.knobs import Assignment, KnobSearch
 from ascendopt.evaluation.cache import CachedEvaluator
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.verify import verify

@@ -9,7 +9,8 @@ import pytest
 from pydantic import SecretStr
 
 from ascendopt.agent.llm import LLMSettings
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.experience.bank import Bank
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
@@ -40,7 +41,7 @@ async def test_every_sample_rewrites_the_baseline_and_the_best_is_kept(add_op: P
     with ScriptedLLMServer(reply) as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted", api_key=SecretStr("sk-test-0"))
         outcome = await Optimizer(add_op.parent, llm=llm).optimize(
-            load_operator(add_op), OptimizeRequest(budget=10, strategy="best-of-n")
+            load_operator(add_op), EpisodeSettings(budget=10, strategy="best-of-n")
         )
     journal = EpisodeJournal.open(add_op.parent, outcome.episode)
     purposes = [e.data.purpose for e in journal.events("evaluation")]
@@ -52,15 +53,16 @@ async def test_every_sample_rewrites_the_baseline_and_the_best_is_kept(add_op: P
     assert all("BUFFER_NUM = 1;" in p for p in prompts)
     assert outcome.suggestion is not None, outcome.message
     assert {c.path for c in outcome.suggestion.changes} == {KERNEL, HOST}
-    assert outcome.kernel_rewriting.startswith("best-of-n baseline")
+    assert outcome.kernel_note.startswith("best-of-n baseline")
     with Bank.open(add_op.parent) as bank:
         assert not [e for e in bank.all() if e.operator == "add_custom"]  # the baseline banks nothing
 
 
 async def test_without_an_llm_best_of_n_says_it_has_nothing_to_run(add_op: Path) -> None:
     outcome = await Optimizer(add_op.parent, llm=LLMSettings()).optimize(
-        load_operator(add_op), OptimizeRequest(budget=6, strategy="best-of-n")
+        load_operator(add_op), EpisodeSettings(budget=6, strategy="best-of-n")
     )
     assert outcome.suggestion is None
-    assert "no LLM configured" in outcome.kernel_rewriting and "best-of-n" in outcome.kernel_rewriting
+    assert "no LLM configured" in outcome.kernel_note and "best-of-n" in outcome.kernel_note
+    assert outcome.llm_missing
     assert outcome.evaluations == 2  # the baseline and its noise run

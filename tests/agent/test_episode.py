@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from ascendopt.agent.episode import Progress
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import StaleSuggestion
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.journal.store import EpisodeJournal
@@ -29,9 +30,9 @@ async def test_episode_without_llm_finds_a_verified_faster_tiling(add_op: Path) 
     ws = add_op.parent
     seen: list[Progress] = []
     outcome = await Optimizer(ws).optimize(
-        load_operator(add_op), OptimizeRequest(budget=14, seed=3), seen.append
+        load_operator(add_op), EpisodeSettings(budget=14, seed=3), seen.append
     )
-    assert "no LLM configured" in outcome.kernel_rewriting
+    assert "no LLM configured" in outcome.kernel_note
     evals = _evaluations(ws, outcome.episode)
     assert len(evals) <= 14 and outcome.evaluations == len(evals)
     keys = [e["key"] for e in evals]
@@ -73,7 +74,7 @@ async def test_same_seed_same_result_whatever_the_slot_count(add_op: Path) -> No
     results = []
     for slots in (1, 2):
         optimizer = Optimizer(ws, lambda backend, soc, n=slots: CpuTwinEvaluator(soc=soc, parallel=n))
-        outcome = await optimizer.optimize(load_operator(add_op), OptimizeRequest(budget=10, seed=5))
+        outcome = await optimizer.optimize(load_operator(add_op), EpisodeSettings(budget=10, seed=5))
         evaluated = {e["candidate"] for e in _evaluations(ws, outcome.episode)}
         results.append((outcome.suggestion.candidate_id if outcome.suggestion else None, evaluated))
     assert results[0] == results[1]
@@ -88,7 +89,7 @@ async def test_cancel_ends_cleanly_with_the_best_so_far(add_op: Path) -> None:
             cancel.set()
 
     outcome = await Optimizer(ws).optimize(
-        load_operator(add_op), OptimizeRequest(budget=30, seed=1), stop_after_baseline, cancel
+        load_operator(add_op), EpisodeSettings(budget=30, seed=1), stop_after_baseline, cancel
     )
     assert outcome.cancelled
     assert outcome.evaluations < 30
@@ -145,7 +146,7 @@ def test_kill_and_resume_spends_nothing_twice_and_finds_the_same_winner(add_op: 
 async def test_an_episode_without_a_suggestion_never_reports_a_best(add_op: Path) -> None:
     seen: list[Progress] = []
     outcome = await Optimizer(add_op.parent).optimize(
-        load_operator(add_op), OptimizeRequest(budget=4, seed=3), seen.append
+        load_operator(add_op), EpisodeSettings(budget=4, seed=3), seen.append
     )
     assert outcome.suggestion is None
     assert seen[-1].phase == "done, no suggestion" and seen[-1].best_speedup is None

@@ -5,7 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 
-from ascendopt.agent.host_search import Assignment, KnobSearch
+from ascendopt.agent.strategies.knobs import Assignment, KnobSearch
 from ascendopt.operators.cpp_source import SourceRange
 from ascendopt.operators.model import Knob
 

@@ -16,7 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.evaluation.sandbox import local_sandbox
 from ascendopt.experience.bank import Bank
 from ascendopt.journal.store import MAX_JOURNAL_BYTES, EpisodeJournal
@@ -98,7 +99,7 @@ async def test_hostile_replies_through_the_real_episode(
         monkeypatch.setenv("ASCENDOPT_LLM_BASE_URL", server.base_url)
         monkeypatch.setenv("ASCENDOPT_LLM_MODEL", "hostile")
         optimizer = Optimizer(add_op.parent)
-        request = OptimizeRequest(budget=30, seed=1, kernel_steps=len(SUITE) + 2, tiling_steps=2)
+        request = EpisodeSettings(budget=30, seed=1, kernel_steps=len(SUITE) + 2, tiling_steps=2)
         outcome = await optimizer.optimize(
             load_operator(add_op), request, lambda p: progress.append(p.message)
         )
@@ -162,7 +163,7 @@ async def test_resume_survives_a_journal_holding_a_5mb_accepted_kernel_and_garba
             return '{"bottleneck": "copy-in does not overlap compute", "change": "double buffer"}'
         return hostile.double_buffer()
 
-    request = OptimizeRequest(budget=8, seed=2, kernel_steps=1, tiling_steps=1)
+    request = EpisodeSettings(budget=8, seed=2, kernel_steps=1, tiling_steps=1)
     with ScriptedLLMServer(reply) as server:
         llm = LLMSettings(base_url=server.base_url, model="m", api_key=SecretStr(KEY), max_retries=0)
         first = await Optimizer(add_op.parent, llm=llm).optimize(load_operator(add_op), request)
@@ -286,7 +287,7 @@ async def test_an_early_return_above_the_largest_case_is_not_suggested(add_op: P
             return '{"bottleneck": "copy-in does not overlap compute", "change": "double buffer"}'
         return EARLY_RETURN
 
-    request = OptimizeRequest(budget=8, seed=3, kernel_steps=1, tiling_steps=1)
+    request = EpisodeSettings(budget=8, seed=3, kernel_steps=1, tiling_steps=1)
     with ScriptedLLMServer(reply) as server:
         llm = LLMSettings(base_url=server.base_url, model="m", api_key=SecretStr(KEY), max_retries=0)
         outcome = await Optimizer(add_op.parent, llm=llm).optimize(load_operator(add_op), request)

@@ -10,8 +10,9 @@ from ascendopt.agent.episode import Episode
 from ascendopt.agent.kernel_rewrite import KernelRewriter
 from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.llm import LLMClient, LLMSettings
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
 from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.strategies.ours import Ours
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
@@ -80,7 +81,7 @@ async def _episode(
     ledger = Ledger(CpuTwinEvaluator(), journal, settings.budget, offline=offline)
     client = LLMClient(llm, journal, offline=offline)
     episode = Episode(
-        project, settings, ledger, journal, kernel=KernelRewriter(client, None, 0), kernel_note="on"
+        project, settings, ledger, journal, strategy=Ours(KernelRewriter(client, None, 0), note="on")
     )
     return await episode.run(), journal, client
 
@@ -126,15 +127,15 @@ async def test_replay_reproduces_the_episode_offline(add_op: Path, tmp_path: Pat
 
 async def test_no_llm_says_so_and_still_tunes(add_op: Path) -> None:
     outcome = await Optimizer(add_op.parent, llm=LLMSettings()).optimize(
-        load_operator(add_op), OptimizeRequest(budget=6)
+        load_operator(add_op), EpisodeSettings(budget=6)
     )
-    assert outcome.kernel_rewriting.startswith("skipped: no LLM configured")
+    assert outcome.kernel_note.startswith("skipped: no LLM configured") and outcome.llm_missing
 
 
 async def test_an_unreachable_llm_stops_being_asked_and_the_episode_still_tunes(add_op: Path) -> None:
     down = LLMSettings(base_url="http://127.0.0.1:9/v1", model="m", api_key=SecretStr(SECRET), max_retries=0)
     outcome, journal, _ = await _episode(add_op, down)
     assert len(journal.events("kernel.skipped")) == 3 and len(journal.events("kernel.disabled")) == 1
-    assert outcome.kernel_rewriting.startswith("stopped after 3 failed LLM calls")
+    assert outcome.kernel_note.startswith("stopped after 3 failed LLM calls")
     assert outcome.evaluations == 12  # the budget went to the tiling search instead
     assert SECRET not in (journal.folder / "events.jsonl").read_text()

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.verify import verify
 from ascendopt.journal.store import EpisodeJournal
@@ -33,7 +34,7 @@ async def test_coupled_buffer_count_and_threshold_candidates_verify(tmp_path: Pa
 async def test_optimize_moves_the_header_tile_and_the_host_split_together(tmp_path: Path) -> None:
     op_dir = write_sq_like(tmp_path)
     before = {p: (op_dir / p).read_text() for p in ("op_kernel/sq_like.h", "op_host/sq_like_tiling.cpp")}
-    outcome = await Optimizer(tmp_path).optimize(load_operator(op_dir), OptimizeRequest(budget=8, seed=0))
+    outcome = await Optimizer(tmp_path).optimize(load_operator(op_dir), EpisodeSettings(budget=8, seed=0))
     s = outcome.suggestion
     assert s is not None, outcome.message
     assert s.geomean_speedup > 1.01

@@ -10,7 +10,8 @@ import pytest
 from pydantic import SecretStr
 
 from ascendopt.agent.llm import LLMSettings
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
 from tests.agent.scripted_llm import ScriptedLLMServer
@@ -34,7 +35,7 @@ async def test_openevolve_proposes_and_our_ledger_judges_within_the_budget(add_o
     with ScriptedLLMServer(reply) as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted", api_key=SecretStr(SECRET))
         outcome = await Optimizer(add_op.parent, llm=llm).optimize(
-            load_operator(add_op), OptimizeRequest(budget=6, strategy="openevolve")
+            load_operator(add_op), EpisodeSettings(budget=6, strategy="openevolve")
         )
     assert prompts, "OpenEvolve never asked the LLM"
     assert any("AscendC::Add(zLocal" in p for p in prompts)  # it showed the kernel we gave it
@@ -47,5 +48,5 @@ async def test_openevolve_proposes_and_our_ledger_judges_within_the_budget(add_o
     rejected = [e.data.reason for e in journal.events("kernel.rejected")]
     assert any("wrong on case" in r for r in rejected)  # the Sub() program was scored as wrong
     assert outcome.suggestion is None  # nothing faster was proposed
-    assert outcome.kernel_rewriting.startswith("openevolve baseline")
+    assert outcome.kernel_note.startswith("openevolve baseline")
     assert SECRET not in (journal.folder / "events.jsonl").read_text()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ascendopt.agent.outcome import CaseOutcome, Outcome
+from ascendopt.agent.outcome import CaseResult, Outcome
 
 
 def _outcome(**kw: object) -> Outcome:
@@ -24,9 +24,9 @@ def test_a_regression_is_marked_in_the_headline_title_and_case_line() -> None:
     o = _outcome(
         geomean=1.01,
         cases=[
-            CaseOutcome(case="a", baseline_us=10, candidate_us=9.5, speedup=10 / 9.5),
-            CaseOutcome(case="b", baseline_us=4, candidate_us=4.08, speedup=4 / 4.08),
-            CaseOutcome(case="c", baseline_us=4, candidate_us=4.01, speedup=4 / 4.01),  # rounding, not slower
+            CaseResult(case="a", baseline_us=10, candidate_us=9.5, speedup=10 / 9.5),
+            CaseResult(case="b", baseline_us=4, candidate_us=4.08, speedup=4 / 4.08),
+            CaseResult(case="c", baseline_us=4, candidate_us=4.01, speedup=4 / 4.01),  # rounding, not slower
         ],
     )
     assert [c.regression for c in o.cases] == [False, True, False]
@@ -39,7 +39,7 @@ def test_a_regression_is_marked_in_the_headline_title_and_case_line() -> None:
 
 
 def test_a_measured_case_within_its_noise_band_is_no_regression() -> None:
-    c = CaseOutcome(
+    c = CaseResult(
         case="a", baseline_us=10, candidate_us=10.2, speedup=10 / 10.2, noise=0.03, kind="measured"
     )
     assert not c.regression

@@ -114,14 +114,15 @@ def test_an_extra_shape_counts_only_where_the_baseline_is_right() -> None:
 async def test_a_shape_the_baseline_gets_wrong_does_not_discard_the_winner(tmp_path: Path) -> None:
     # The msOpGen look-alike splits elements evenly over cores x tiles x buffers: the fresh tails
     # are outside what the operator as shipped computes right; the larger shape is not.
-    from ascendopt.agent.service import Optimizer, OptimizeRequest
+    from ascendopt.agent.service import Optimizer
+    from ascendopt.agent.settings import EpisodeSettings
     from ascendopt.operators.discovery import load_operator
     from ascendopt.operators.spec_init import starting_spec
     from tests.operators.official_style import write_msopgen_sample
 
     root = write_msopgen_sample(tmp_path)
     (root / "ascendopt.toml").write_text(starting_spec(load_operator(root)).text)
-    outcome = await Optimizer(root).optimize(load_operator(root), OptimizeRequest(budget=12, seed=1))
+    outcome = await Optimizer(root).optimize(load_operator(root), EpisodeSettings(budget=12, seed=1))
     verdicts = [n.verdict for n in outcome.recheck]
     assert outcome.suggestion is not None, outcome.message
     assert outcome.suggestion.geomean_speedup > 1.01

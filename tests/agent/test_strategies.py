@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from ascendopt.agent.host_search import KnobSearch, key_of
-from ascendopt.agent.strategies import RandomSearch, TpeSearch, make_search
+from ascendopt.agent.strategies import strategy_class
+from ascendopt.agent.strategies.knobs import KnobSearch, key_of
+from ascendopt.agent.strategies.random_search import RandomSearch
+from ascendopt.agent.strategies.tpe import TpeSearch
 from tests.agent.test_host_search import BASE, KNOBS, SPACE, _random_table
 
 
@@ -50,7 +52,7 @@ def test_same_seed_same_proposals_and_best_is_the_lowest_valid_score(cls: type) 
     assert key_of(best) == min(scored, key=lambda k: scored[k])
 
 
-def test_make_search_names_the_strategy() -> None:
-    assert type(make_search("ours", KNOBS, 0)) is KnobSearch
-    assert type(make_search("random", KNOBS, 0)) is RandomSearch
-    assert type(make_search("tpe", KNOBS, 0)) is TpeSearch
+def test_the_registry_names_the_knob_search() -> None:
+    assert type(strategy_class("ours").new_search(KNOBS, 0)) is KnobSearch  # type: ignore[attr-defined]
+    assert type(strategy_class("random").new_search(KNOBS, 0)) is RandomSearch  # type: ignore[attr-defined]
+    assert type(strategy_class("tpe").new_search(KNOBS, 0)) is TpeSearch  # type: ignore[attr-defined]

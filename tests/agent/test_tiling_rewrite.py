@@ -9,6 +9,7 @@ from ascendopt.agent.episode import Episode
 from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.llm import LLMClient, LLMSettings
 from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.strategies.ours import Ours
 from ascendopt.agent.tiling_rewrite import TilingRewriter, confined
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.journal.store import EpisodeJournal
@@ -48,7 +49,7 @@ async def test_llm_tiling_mutants_inside_the_tiling_function_only(add_op: Path) 
             settings,
             Ledger(CpuTwinEvaluator(), journal, 8),
             journal,
-            tiling=TilingRewriter(LLMClient(llm, journal)),
+            strategy=Ours(tiling=TilingRewriter(LLMClient(llm, journal))),
         )
         outcome = await episode.run()
     rejected = [e.data.reason for e in journal.events("tiling.rejected")]

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.agent.service import OptimizeRequest
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.campaign.pools import LocalPool
 from ascendopt.campaign.records import CampaignSettings
 from ascendopt.campaign.service import CampaignProgress, CampaignService
@@ -36,9 +36,7 @@ async def test_campaign_runs_reports_and_resumes_without_spending_twice(
 ) -> None:
     ws = tmp_path / "ws"
     service = CampaignService(ws)
-    record = service.plan(
-        CampaignSettings(paths=[library], budget=6, strategies=["ours", "random"], seed=1)
-    )
+    record = service.plan(CampaignSettings(paths=[library], budget=6, strategies=["ours", "random"], seed=1))
     skipped = [o for o in record.operators if not o.usable]
     assert [(o.name, "ascendopt.toml" in o.reason) for o in skipped] == [("exp_custom", True)]
     assert sorted((t.operator, t.strategy) for t in record.tasks) == [
@@ -132,7 +130,7 @@ async def test_a_worker_that_fails_says_why(tmp_path: Path) -> None:
         root=tmp_path / "nowhere",
         operator="add_custom",
         episode="e1",
-        request=OptimizeRequest(budget=2),
+        request=EpisodeSettings(budget=4),  # the least an episode runs with (the settings check it)
     )
     with pytest.raises(RuntimeError, match=r"episode worker exited 1: KeyError: .*no operator"):
         await LocalPool(1).run(task)

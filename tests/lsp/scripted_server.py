@@ -20,7 +20,9 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from ascendopt.agent.episode import EpisodeOutcome, Progress
+from pydantic import BaseModel
+
+from ascendopt.agent.episode import Progress
 from ascendopt.agent.suggestion import CaseSpeedup, Suggestion, make_suggestion
 from ascendopt.lsp import logs
 from ascendopt.lsp.app import build_server
@@ -30,6 +32,16 @@ from ascendopt.operators.model import OperatorProject
 
 STEP_S = float(os.environ.get("ASCENDOPT_SCRIPTED_STEP_S", "0.05"))
 DECISIONS = Path(".ascendopt") / "scripted-decisions.jsonl"
+
+
+class ScriptedOutcome(BaseModel):
+    """An episode's end as the server reads it (lsp/episodes.py OutcomeLike): no outcome record."""
+
+    episode: str
+    operator: str
+    suggestion: Suggestion | None
+    message: str
+    cancelled: bool = False
 
 
 class ScriptedEpisodes:
@@ -47,7 +59,7 @@ class ScriptedEpisodes:
         tiling_only: bool,
         on_progress: Callable[[ProgressLike], None],
         cancel: asyncio.Event,
-    ) -> EpisodeOutcome:
+    ) -> ScriptedOutcome:
         self._count += 1
         episode = f"scripted-{project.name}-{self._count}"
         base = project.read_files()
@@ -56,7 +68,7 @@ class ScriptedEpisodes:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(cancel.wait(), STEP_S)
             if cancel.is_set():
-                return EpisodeOutcome(
+                return ScriptedOutcome(
                     episode=episode,
                     operator=project.name,
                     suggestion=None,
@@ -97,7 +109,7 @@ class ScriptedEpisodes:
             summary="scripted: triple buffering",
         )
         self._suggestions[suggestion.id] = suggestion
-        return EpisodeOutcome(
+        return ScriptedOutcome(
             episode=episode, operator=project.name, suggestion=suggestion, message=suggestion.summary
         )
 

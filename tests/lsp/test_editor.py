@@ -12,7 +12,6 @@ from typing import Any
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from ascendopt.agent.episode import EpisodeOutcome
 from ascendopt.experience.bank import Bank
 from ascendopt.journal.store import episodes_dir
 from tests.lsp.conftest import KERNEL, OP, plain, uri, wait_for
@@ -84,15 +83,15 @@ async def test_workspace_state_lists_operators_episodes_suggestions_and_lessons(
     # An ended episode as the episode service records it, and the workspace's bank.
     ended = episodes_dir(workspace) / f"20261201-100000-{OP}-abcdef"
     ended.mkdir(parents=True)
-    outcome = EpisodeOutcome(
-        episode=ended.name,
-        operator=OP,
-        suggestion=None,
-        message="cancelled after 6 evaluations",
-        cancelled=True,
-        evaluations=6,
-    )
-    (ended / "summary.json").write_text(outcome.model_dump_json())
+    outcome = {
+        "episode": ended.name,
+        "operator": OP,
+        "suggestion": None,
+        "message": "cancelled after 6 evaluations",
+        "cancelled": True,
+        "evaluations": 6,
+    }
+    (ended / "summary.json").write_text(json.dumps(outcome))
     (episodes_dir(workspace) / f"20261201-110000-{OP}-123456").mkdir()  # no summary: running or interrupted
     with Bank.open(workspace) as bank:
         seeded = len(bank.all())

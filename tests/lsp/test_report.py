@@ -11,7 +11,8 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.operators.discovery import load_operator
 from tests.lsp.conftest import KERNEL, OP, plain, uri, wait_for
 
@@ -37,7 +38,7 @@ async def test_episode_report_returns_the_page_of_a_real_episode(twin: LanguageC
     cancel = asyncio.Event()
     cancel.set()
     outcome = await Optimizer(workspace).optimize(
-        load_operator(workspace / OP), OptimizeRequest(budget=6), cancel=cancel
+        load_operator(workspace / OP), EpisodeSettings(budget=6), cancel=cancel
     )
     by_id = await _run(twin, "ascendopt.episodeReport", {"episode": outcome.episode})
     assert by_id["episode"] == outcome.episode

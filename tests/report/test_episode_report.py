@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.cli import app
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
@@ -107,14 +108,14 @@ def test_a_cancelled_episode_says_cancelled(tmp_path: Path) -> None:
     cancel = asyncio.Event()
     cancel.set()  # cancelled before the search starts: the baseline and its noise run only
     outcome = asyncio.run(
-        Optimizer(root).optimize(load_operator(root), OptimizeRequest(budget=8), cancel=cancel)
+        Optimizer(root).optimize(load_operator(root), EpisodeSettings(budget=8), cancel=cancel)
     )
-    assert outcome.cancelled and outcome.outcome is not None
-    assert outcome.outcome.status == "cancelled" and outcome.message.startswith("cancelled after 2 of 8")
+    assert outcome.cancelled
+    assert outcome.status == "cancelled" and outcome.message.startswith("cancelled after 2 of 8")
     assert "no candidate beat" not in outcome.message
     # What was known when it stopped, said once (the headline already has the count).
     assert "when cancelled: 0 tried, 0 of them wrong or failed to build; none beat the baseline" in (
-        outcome.outcome.details
+        outcome.details
     )
     page = episode_report.render_html(episode_report.build(root, outcome.episode))
     assert page.count("cancelled after") == 1, page

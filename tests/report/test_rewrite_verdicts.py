@@ -21,7 +21,7 @@ async def test_each_rewrite_has_its_verdict_and_reason(add_op: Path) -> None:
     with _scripted() as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted", api_key=SecretStr(SECRET))
         outcome, journal, _ = await _episode(add_op, llm)
-    assert outcome.outcome is not None and outcome.outcome.kernel_rewriting == "ran"
+    assert outcome.kernel_rewriting == "ran"
     report = episode_report.build(add_op.parent, journal.id)
     rewrites = [c for c in report.candidates if c.origin == "kernel rewrite"]
     verdicts = [(c.verdict, c.reason) for c in rewrites]

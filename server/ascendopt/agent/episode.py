@@ -1,5 +1,7 @@
-"""One episode: baseline, then alternating kernel rewriting (with an LLM) and tiling search,
-then an honest re-check of the winner and one paired suggestion.
+"""One episode: the baseline and its noise, then a search strategy (agent/strategies/: ours
+alternates kernel rewriting with an LLM and tiling search) that proposes while the episode
+measures, judges and keeps score, then an honest re-check of the winner and one outcome record
+(agent/outcome.py) with at most one paired suggestion.
 
 The loop is a deterministic function of the seed and of what evaluations (and LLM calls)
 returned; the ledger and the LLM recorder replay those from the journal, which is what
@@ -9,44 +11,42 @@ makes `--resume` and `replay` exact.
 from __future__ import annotations
 
 import asyncio
-import re
+import contextlib
+import json
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascendopt.agent.host_search import Assignment, HostSearch
-from ascendopt.agent.kernel_rewrite import lesson_entry
+from ascendopt.agent.findings import findings_reason, new_findings
 from ascendopt.agent.ledger import BudgetExhausted, Ledger
-from ascendopt.agent.openevolve_driver import OpenEvolveDriver
 from ascendopt.agent.outcome import KernelRewriting, Outcome, Status, baseline_cases, cases_of
-from ascendopt.agent.recheck import ExtraShape, extra_shapes, judge
-from ascendopt.agent.rewrite import LessonSink, Rejection, RewriteContext, Rewriter
+from ascendopt.agent.recheck import ExtraShape, judge, recheck_shapes, spec_only
+from ascendopt.agent.rewrite import LessonSink, Rewriter
+from ascendopt.agent.rewriting import rewrite_step
 from ascendopt.agent.scoring import case_speedups, relative_score
 from ascendopt.agent.settings import EpisodeSettings
-from ascendopt.agent.strategies import LLM_STRATEGIES, make_search
+from ascendopt.agent.strategies.base import SearchStrategy
+from ascendopt.agent.strategies.ours import Ours
 from ascendopt.agent.suggestion import CaseSpeedup, Suggestion, make_suggestion
 from ascendopt.evaluation.audit import audit_change
 from ascendopt.evaluation.evaluator import Precheck
-from ascendopt.evaluation.records import Evaluation, Finding, noise_band
+from ascendopt.evaluation.records import Evaluation, TilingCheck, noise_band
 from ascendopt.experience.records import ExperienceEntry
 from ascendopt.journal.events import (
-    ConvergedEvent,
     DecisionEvent,
     EndEvent,
-    KnobRejected,
     LessonProvisional,
     LessonStored,
     NoiseEvent,
     RecheckShapes,
-    RewriteAccepted,
     RewriteRejected,
-    RewriteSkipped,
     StartEvent,
+    _Event,
 )
 from ascendopt.journal.store import EpisodeJournal
-from ascendopt.operators.candidate import Candidate, KnobError, apply_knobs, baseline
+from ascendopt.operators.candidate import Candidate, baseline
 from ascendopt.operators.files import materialize
 from ascendopt.operators.issues import blocking
 from ascendopt.operators.model import OperatorProject
@@ -65,20 +65,6 @@ class Progress(BaseModel):
     message: str
 
 
-class EpisodeOutcome(BaseModel):
-    episode: str
-    operator: str
-    suggestion: Suggestion | None
-    message: str
-    cancelled: bool = False
-    evaluations: int = 0
-    baseline_us: dict[str, float] = {}
-    best_speedup: float | None = None
-    kernel_rewriting: str = ""  # what happened on the kernel side, in words
-    recheck: list[ExtraShape] = []  # the final re-check's extra shapes: checked, skipped and why
-    outcome: Outcome | None = None  # the same, as every front end renders it (agent/outcome.py)
-
-
 class Episode:
     def __init__(
         self,
@@ -86,16 +72,12 @@ class Episode:
         settings: EpisodeSettings,
         ledger: Ledger,
         journal: EpisodeJournal,
+        strategy: SearchStrategy | None = None,
         on_progress: Callable[[Progress], None] | None = None,
         cancel: asyncio.Event | None = None,
-        kernel: Rewriter | None = None,
-        kernel_note: str = "",
-        tiling: Rewriter | None = None,
         precheck: Precheck | None = None,
-        lesson_knobs: list[Assignment] | None = None,
-        lessons: LessonSink | None = None,
-        evolve: OpenEvolveDriver | None = None,
     ) -> None:
+        """`strategy`: what searches (agent/strategies/); by default ours with no LLM and no bank."""
         if project.spec is None:
             raise ValueError(f"{project.name} has no usable ascendopt.toml")
         self.project = project
@@ -104,14 +86,10 @@ class Episode:
         self.journal = journal
         self.on_progress = on_progress
         self.cancel = cancel or asyncio.Event()
-        self.kernel = kernel
-        self.kernel_note = kernel_note
+        self.strategy = strategy or Ours()
+        self.kernel_note = self.strategy.note
         self.kernel_stopped = False  # the rewriter gave up mid-episode (kernel_note says why)
-        self.tiling = tiling  # the LLM's tiling mutants, one per tiling phase
-        self.precheck = precheck  # runs a candidate's tiling program alone before an evaluation is spent
-        self.lesson_knobs = lesson_knobs or []
-        self.lessons = lessons  # where accepted kernel rewrites go as lessons
-        self.evolve = evolve  # the openevolve baseline's driver
+        self._precheck = precheck  # runs a candidate's tiling program alone before an evaluation is spent
         self.cases: list[ResolvedCase] = project.spec.resolve_cases()
         self.base = baseline(project)
         self.base_us: dict[str, float] = {}
@@ -126,15 +104,28 @@ class Episode:
         self.wrong = 0
         self.recheck_notes: list[ExtraShape] = []
         self.result_speedup: float | None = None
-        self.kernel_base: Candidate = (
-            self.base
-        )  # the kernel the tiling search tunes; moves on accepted rewrites
+        self.kernel_base: Candidate = self.base  # the kernel the tiling search tunes (moves on rewrites)
         self._views: dict[str, OperatorProject] = {self.base.id: project}
-        self._searches: dict[str, HostSearch] = {}
+        self.search_budget = settings.budget - settings.recheck
         self._tmp = tempfile.TemporaryDirectory(prefix="ascendopt-views-")
         self._provisional: list[tuple[ExperienceEntry, LessonSink]] = []
 
-    # -- helpers -----------------------------------------------------------------------------
+    # -- the face a strategy gets (agent/strategies/base.py EpisodeFace) ---------------------------
+
+    def budget_left(self) -> int:
+        return self.search_budget - self.ledger.used
+
+    def cancelled(self) -> bool:
+        return self.cancel.is_set()
+
+    def note(self, event: _Event) -> None:
+        self.journal.append(event)
+
+    async def precheck(self, candidate: Candidate) -> TilingCheck | None:
+        return None if self._precheck is None else await self._precheck(candidate)
+
+    def consider_tiling(self, candidate: Candidate, evaluation: Evaluation) -> bool:
+        return self.consider(candidate, evaluation, "tiling search")
 
     @property
     def threshold(self) -> float:
@@ -192,12 +183,6 @@ class Episode:
             self.best, self.best_eval, self.best_score = candidate, evaluation, s
         return accepted
 
-    async def try_rewrite(self, candidate: Candidate, kind: str) -> Evaluation | None:
-        """Evaluate an LLM rewrite (kind "kernel" or "tiling"); its evaluation if accepted, else None
-        with the reason journaled as `<kind>.rejected`."""
-        evaluation, accepted = await self.judge_rewrite(candidate, kind)
-        return evaluation if accepted else None
-
     async def judge_rewrite(self, candidate: Candidate, kind: str) -> tuple[Evaluation | None, bool]:
         """(its evaluation, or None if it was refused before one; accepted?)"""
         if candidate.llm_written and (refusals := audit_change(self.base.files, candidate.files)):
@@ -205,26 +190,12 @@ class Episode:
             self.tried += 1
             self.wrong += 1
             more = f" (and {len(refusals) - 1} more)" if len(refusals) > 1 else ""
-            self.journal.append(
-                RewriteRejected(
-                    type=f"{kind}.rejected",
-                    candidate=candidate.id,
-                    stage="audit",
-                    reason=refusals[0].text() + more,
-                )
-            )
+            self._rejected(candidate, kind, "audit", refusals[0].text() + more)
             return None, False
         try:  # a rewrite the operator's discovery cannot read back could never be tuned further
             self.view(candidate)
         except (KeyError, ValueError, OSError) as exc:
-            self.journal.append(
-                RewriteRejected(
-                    type=f"{kind}.rejected",
-                    candidate=candidate.id,
-                    stage="read",
-                    reason=f"the rewritten operator: {exc}",
-                )
-            )
+            self._rejected(candidate, kind, "read", f"the rewritten operator: {exc}")
             return None, False
         evaluation = await self.measure(candidate, f"{kind} rewrite")
         score = self.score(evaluation)
@@ -239,15 +210,13 @@ class Episode:
         if reason is not None:  # consider() counts the ones it judges
             self.tried += 1
             self.wrong += 1
-        self.journal.append(
-            RewriteRejected(
-                type=f"{kind}.rejected",
-                candidate=candidate.id,
-                stage="evaluate",
-                reason=reason or "not faster beyond the noise band",
-            )
-        )
+        self._rejected(candidate, kind, "evaluate", reason or "not faster beyond the noise band")
         return evaluation, False
+
+    def _rejected(self, candidate: Candidate, kind: str, stage: str, reason: str) -> None:
+        self.journal.append(
+            RewriteRejected(type=f"{kind}.rejected", candidate=candidate.id, stage=stage, reason=reason)
+        )
 
     def provisional_lesson(self, entry: ExperienceEntry, sink: LessonSink) -> None:
         """A lesson from an accepted step: journaled now, banked only once the winner passes the re-check."""
@@ -268,57 +237,23 @@ class Episode:
             self._views[candidate.id] = materialize(self.project, candidate, Path(self._tmp.name))
         return self._views[candidate.id]
 
-    async def rewrite(self, rewriter: Rewriter, from_baseline: bool = False) -> Candidate | None:
+    async def rewrite(
+        self, rewriter: Rewriter, from_baseline: bool = False, lessons: LessonSink | None = None
+    ) -> Candidate | None:
         """Ask `rewriter` for a rewrite of the best candidate (or of the baseline: best-of-n's
         independent samples); evaluate it, and accept it or not. An accepted rewrite becomes the
-        kernel the tiling search tunes (and, from the kernel rewriter, a lesson)."""
-        parent, parent_eval = (self.base, self.base_eval) if from_baseline else (self.best, self.best_eval)
-        assert parent_eval is not None
-        kind = rewriter.kind
-        context = RewriteContext(
-            project=self.project,
-            view=self.view(parent),
-            cases=self.cases,
-            note=self.journal.append,
-            progress=self.progress,
-        )
-        proposal = await rewriter.propose(parent, parent_eval, context)
-        if proposal is None:
-            return None
-        if isinstance(proposal, Rejection):
-            if proposal.stage == "llm":
-                self.journal.append(RewriteSkipped(type=f"{kind}.skipped", reason=proposal.reason))
-            else:
-                self.journal.append(
-                    RewriteRejected(type=f"{kind}.rejected", reason=proposal.reason, stage="apply")
-                )
-            if proposal.stop:
-                self.kernel_note = proposal.stop
-                self.kernel_stopped = kind == "kernel"
-                self.journal.append(RewriteSkipped(type=f"{kind}.disabled", reason=proposal.stop))
-            return None
-        candidate = proposal.candidate
-        evaluation = await self.try_rewrite(candidate, kind)
-        if evaluation is None:
-            return None
-        self.kernel_base = candidate
-        self.journal.append(
-            RewriteAccepted(type=f"{kind}.accepted", candidate=candidate.id, bottleneck=proposal.bottleneck)
-        )
-        if proposal.lesson is not None and self.lessons is not None:
-            entry = lesson_entry(self.project, parent, parent_eval, candidate, evaluation, proposal.lesson)
-            self.provisional_lesson(entry, self.lessons)
-        return candidate
+        kernel the tiling search tunes (and, with a lesson and a sink for it, a lesson)."""
+        return await rewrite_step(self, rewriter, from_baseline, lessons)
 
     # -- the loop ----------------------------------------------------------------------------
 
-    async def run(self) -> EpisodeOutcome:
+    async def run(self) -> Outcome:
         try:
             return await self._run()
         finally:
             self._tmp.cleanup()
 
-    async def _run(self) -> EpisodeOutcome:
+    async def _run(self) -> Outcome:
         s = self.settings
         self.journal.append(
             StartEvent(
@@ -351,134 +286,11 @@ class Episode:
         second = await self.measure(self.base, "noise", seed=s.seed + 1)
         self.noise = noise_band(base_us, second.durations() or base_us)
         self.journal.append(NoiseEvent(band=self.noise, threshold=self.threshold))
-        search_budget = s.budget - s.recheck
-        cancelled = False
-        try:
-            if s.strategy == "best-of-n":
-                await self._best_of_n(search_budget)
-            elif s.strategy == "openevolve":
-                await self._openevolve(search_budget)
-            knobs_too = s.strategy not in LLM_STRATEGIES
-            while knobs_too and self.ledger.used < search_budget and not self.cancel.is_set():
-                spent = self.ledger.used
-                if self.kernel is not None and not s.tiling_only:
-                    self.phase = "kernel rewriting"
-                    for _ in range(s.kernel_steps):
-                        if self.ledger.used >= search_budget or self.cancel.is_set():
-                            break
-                        await self.rewrite(self.kernel)
-                self.phase = "tiling search"
-                if self.tiling is not None and self.ledger.used < search_budget:
-                    await self.rewrite(self.tiling)
-                await self._tiling_phase(min(search_budget, self.ledger.used + s.tiling_steps))
-                if self.ledger.used == spent:
-                    self.journal.append(ConvergedEvent(message="no new candidate to try"))
-                    break
-        except BudgetExhausted:
-            pass
-        cancelled = self.cancel.is_set()
-        return await self._conclude(cancelled)
+        with contextlib.suppress(BudgetExhausted):
+            await self.strategy.search(self)
+        return await self._conclude(self.cancel.is_set())
 
-    async def _best_of_n(self, search_budget: int) -> None:
-        """The Best-of-N baseline: independent kernel rewrites of the baseline until the budget is
-        spent, the best correct one kept; no tiling search, no lessons."""
-        idle = 0  # rewrites that spent no evaluation (no edit, edit did not apply): stop after a few
-        self.phase = "best-of-n rewriting"
-        while self.kernel is not None and self.ledger.used < search_budget and not self.cancel.is_set():
-            spent = self.ledger.used
-            await self.rewrite(self.kernel, from_baseline=True)
-            idle = idle + 1 if self.ledger.used == spent else 0
-            if idle >= 3:
-                self.journal.append(ConvergedEvent(message="no evaluable rewrite 3 times running"))
-                return
-            self.progress(f"{self.tried} rewrites judged")
-
-    async def _openevolve(self, search_budget: int) -> None:
-        """The OpenEvolve baseline: the package evolves the kernel file; each program it wants
-        scored is evaluated here, through the ledger, as a kernel rewrite of the baseline."""
-        if self.evolve is None:
-            return
-        kernel = self.project.files.kernel
-        base_code = self.base.files[kernel]
-        self.phase = "openevolve"
-
-        async def judge(code: str) -> dict[str, float]:
-            if code == base_code:  # its initial program: measured already
-                return {"combined_score": 1.0, "correct": 1.0}
-            if self.ledger.used >= search_budget or self.cancel.is_set():
-                return {"combined_score": 0.0, "correct": 0.0}
-            candidate = Candidate(
-                operator=self.project.name,
-                files={**self.base.files, kernel: code},
-                knobs=self.base.knobs,
-                origin="kernel_rewrite",
-                parent=self.base.id,
-                llm_written=True,
-            )
-            evaluation, _ = await self.judge_rewrite(candidate, "kernel")
-            ok = evaluation is not None and evaluation.failure_reason() is None
-            s = self.score(evaluation) if ok and evaluation is not None else None
-            self.progress(f"{self.tried} OpenEvolve programs judged")
-            return {"combined_score": 1 / s if s else 0.0, "correct": 1.0 if s else 0.0}
-
-        with tempfile.TemporaryDirectory(prefix="ascendopt-openevolve-") as work:
-            iterations = search_budget - self.ledger.used
-            await self.evolve.run(base_code, Path(kernel).suffix, iterations, judge, Path(work), self.cancel)
-
-    async def _tiling_phase(self, stop_at: int) -> None:
-        parent = self.kernel_base
-        view = self.view(parent)
-        search = self._searches.get(parent.id)
-        if search is None:  # one search per kernel: it remembers what it tried across phases
-            search = self._searches[parent.id] = make_search(
-                self.settings.strategy, view.knobs, self.settings.seed
-            )
-            search.tell(search.best, self.best_score if self.best.id == parent.id else None)
-        while self.ledger.used < stop_at and not self.cancel.is_set():
-            n = min(self.settings.batch, stop_at - self.ledger.used)
-            proposals = search.propose(n, extra=self.lesson_knobs)
-            if not proposals:
-                return
-            candidates = []
-            for a in proposals:
-                try:
-                    candidates.append((a, apply_knobs(view, parent, a)))
-                except KnobError as exc:
-                    self.journal.append(KnobRejected(type="rejected", assignment=a, reason=str(exc)))
-                    search.tell(a, None)
-            candidates = await self._prechecked(candidates, search)
-            results = await asyncio.gather(
-                *(self.measure(c, "tiling") for _, c in candidates), return_exceptions=True
-            )
-            for (a, c), r in zip(candidates, results, strict=True):
-                if isinstance(r, BudgetExhausted):
-                    continue
-                if isinstance(r, BaseException):
-                    raise r
-                search.tell(a, self.score(r))
-                if self.consider(c, r, "tiling search"):
-                    self.progress(f"new best {1 / self.best_score:.2f}x: {_assignment_text(a, view)}")
-            self.progress(f"{len(search.scores)} tilings tried")
-
-    async def _prechecked(
-        self, candidates: list[tuple[Assignment, Candidate]], search: HostSearch
-    ) -> list[tuple[Assignment, Candidate]]:
-        """Drop the candidates whose tiling program fails on some case: no evaluation is spent on them."""
-        if self.precheck is None:
-            return candidates
-        checks = await asyncio.gather(*(self.precheck(c) for _, c in candidates))
-        kept = []
-        for (a, c), check in zip(candidates, checks, strict=True):
-            if check.ok:
-                kept.append((a, c))
-            else:
-                search.tell(a, None)
-                self.journal.append(
-                    KnobRejected(type="precheck.rejected", candidate=c.id, assignment=a, reason=check.reason)
-                )
-        return kept
-
-    async def _conclude(self, cancelled: bool) -> EpisodeOutcome:
+    async def _conclude(self, cancelled: bool) -> Outcome:
         self.phase = "re-check"
         if self.best.id == self.base.id:
             if self.ledger.used <= 2 and not cancelled:  # the baseline and its noise run only
@@ -494,14 +306,7 @@ class Episode:
         self.progress("re-checking the winner with fresh inputs")
         fresh = self.settings.seed + FRESH_SEED_OFFSET
         self.ledger.budget = max(self.ledger.budget, self.ledger.used + 2)  # the re-check is never skipped
-        assert self.project.spec is not None
-        host = self.project.tiling.host_program if self.project.tiling else None
-        fixed_by = (
-            f"main.cpp fixes the shapes: the twin runs its own host program ({', '.join(host.calls)})"
-            if host
-            else None
-        )
-        extra, self.recheck_notes = extra_shapes(self.project.spec, self.cases, fixed_by=fixed_by)
+        extra, self.recheck_notes = recheck_shapes(self.project, self.cases)
         cases = [*self.cases, *extra]
         base_eval, best_eval = await asyncio.gather(
             self.ledger.evaluate(self.project, self.base, cases, seed=fresh, purpose="recheck-baseline"),
@@ -517,15 +322,11 @@ class Episode:
                 cancelled,
             )
         # The extra shapes check correctness only: the speedup is the spec's cases'.
-        names = {c.name for c in self.cases}
-
-        def spec_only(ev: Evaluation) -> Evaluation:
-            return ev.model_copy(update={"cases": [c for c in ev.cases if c.name in names]})
-
-        if added := new_findings(spec_only(best_eval), spec_only(base_eval)):
+        base_spec, best_spec = spec_only(base_eval, self.cases), spec_only(best_eval, self.cases)
+        if added := new_findings(best_spec, base_spec):
             why = f"the best candidate failed the re-check: {findings_reason(added)}"
             return self._finish(None, why, cancelled)
-        speedups, geomean = case_speedups(spec_only(base_eval), spec_only(best_eval), self.noise)
+        speedups, geomean = case_speedups(base_spec, best_spec, self.noise)
         if geomean <= 1 + self.threshold:
             return self._finish(
                 None, f"re-measured speedup {geomean:.3f}x is within the noise band", cancelled, speedups
@@ -554,16 +355,16 @@ class Episode:
         cancelled: bool = False,
         speedups: list[CaseSpeedup] | None = None,
         status: Status = "no_gain",
-    ) -> EpisodeOutcome:
+    ) -> Outcome:
         if suggestion is not None:
             status, speedups = "suggestion", suggestion.speedups
         elif cancelled:
             status = "cancelled"
         kind = self.base_eval.timing_kind if self.base_eval else "estimate"
         rewriting: KernelRewriting = "stopped" if self.kernel_stopped else "ran"
-        if (self.kernel is None and self.evolve is None) or self.settings.tiling_only:
+        if not self.strategy.rewrites_kernel or self.settings.tiling_only:
             rewriting = "skipped"
-        record = Outcome(
+        outcome = Outcome(
             operator=self.project.name,
             episode=self.journal.id,
             status=status,
@@ -575,57 +376,16 @@ class Episode:
             cases=cases_of(speedups) if speedups else baseline_cases(self.base_us, kind),
             kernel_rewriting=rewriting,
             kernel_note=self.kernel_note,
-        )
-        outcome = EpisodeOutcome(
-            episode=self.journal.id,
-            operator=self.project.name,
+            llm_missing=rewriting == "skipped" and self.strategy.llm_missing,
             suggestion=suggestion,
-            message=record.headline,
             cancelled=cancelled,
-            evaluations=self.ledger.used,
             baseline_us=self.base_us,
-            best_speedup=suggestion.geomean_speedup if suggestion else None,
-            kernel_rewriting=self.kernel_note,
             recheck=self.recheck_notes,
-            outcome=record,
         )
-        self.journal.append(EndEvent(**outcome.model_dump(mode="json", exclude={"suggestion"})))
-        self.journal.write_json("summary.json", outcome)
+        public = outcome.public()
+        self.journal.append(EndEvent(**{k: v for k, v in public.items() if k != "suggestion"}))
+        self.journal.write_text("summary.json", json.dumps(public, indent=2, ensure_ascii=False))
         self.phase = "done" if suggestion is not None else "done, no suggestion"
         self.ended, self.result_speedup = True, outcome.best_speedup
         self.progress(outcome.message)
         return outcome
-
-
-def new_findings(evaluation: Evaluation, baseline: Evaluation | None) -> list[Finding]:
-    """Findings (warnings included) a candidate has and its baseline has not.
-
-    Compared by kind and message with the numbers taken out (lines move with every edit). A
-    warning the user may live with in their own code is an error for a candidate: a pipe
-    hazard it introduces (removing a sync the compiler would put back is no speedup), raw GM
-    pointer work the twin neither checks nor times, a write into an input, a cast overflow.
-    """
-    if baseline is None:
-        return []
-    known = {_finding_key(f) for f in baseline.findings()}
-    out: list[Finding] = []
-    for f in evaluation.findings():
-        if _finding_key(f) not in known and all(_finding_key(f) != _finding_key(o) for o in out):
-            out.append(f)
-    return out
-
-
-def findings_reason(added: list[Finding]) -> str:
-    first = added[0]
-    where = f" at {first.file}:{first.line}" if first.file else ""
-    more = f" (and {len(added) - 1} more)" if len(added) > 1 else ""
-    return f"introduces {first.kind}{where} that the baseline does not have: {first.message}{more}"
-
-
-def _finding_key(f: Finding) -> tuple[str, str]:
-    return f.kind, re.sub(r"\d+", "#", f.message)
-
-
-def _assignment_text(a: Assignment, view: OperatorProject) -> str:
-    current = {k.name: k.current for k in view.knobs}
-    return ", ".join(f"{k}={v}" for k, v in a.items() if current.get(k) != v) or "as is"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from ascendopt.agent.host_search import Assignment
+from ascendopt.agent.strategies.knobs import Assignment
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.experience.guard import TEXT_FIELDS, clean_text, neutralise
 from ascendopt.experience.records import Diagnosis, ExperienceEntry, KnobApplicator

@@ -1,5 +1,6 @@
-"""How an episode ended, as one record every front end renders the same way: the CLI's end text,
-the editor's toast, diff title and status line, the episode report.
+"""How an episode ended, as the one record the episode returns and every front end renders the
+same way: the CLI's end text and `--json`, the editor's toast, diff title and status line, the
+episode report, a campaign's task result.
 
 It says which of four things happened (a suggestion / no gain, and why / cancelled / failed),
 per-case speedups with regressions marked, what the durations are (estimate or measured, on which
@@ -8,11 +9,12 @@ backend), and whether kernel rewriting ran or was skipped and why. The wording l
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, computed_field
+from pydantic import BaseModel, computed_field, model_validator
 
-from ascendopt.agent.suggestion import CaseSpeedup
+from ascendopt.agent.recheck import ExtraShape
+from ascendopt.agent.suggestion import CaseSpeedup, Suggestion
 
 Status = Literal["suggestion", "no_gain", "cancelled", "failed"]
 KernelRewriting = Literal["ran", "stopped", "skipped"]
@@ -22,7 +24,7 @@ TimingKind = Literal["estimate", "measured", "mixed", "none"]
 REGRESSION_SLACK = 0.005
 
 
-class CaseOutcome(BaseModel):
+class CaseResult(BaseModel):
     case: str
     baseline_us: float
     candidate_us: float | None = None  # None: no candidate was re-measured on it
@@ -45,6 +47,10 @@ class CaseOutcome(BaseModel):
         )
 
 
+# The episode's fields besides the outcome proper: at the top of the public record (`public`).
+EPISODE_FIELDS = {"suggestion", "baseline_us", "recheck", "cancelled"}
+
+
 class Outcome(BaseModel):
     operator: str
     episode: str
@@ -54,9 +60,51 @@ class Outcome(BaseModel):
     budget: int
     backend: str
     geomean: float | None = None  # the suggestion's re-checked geomean speedup
-    cases: list[CaseOutcome] = []
+    cases: list[CaseResult] = []
     kernel_rewriting: KernelRewriting
     kernel_note: str = ""  # why it was skipped or stopped, or which model ran it
+    llm_missing: bool = False  # skipped because no LLM is configured
+    # The episode's record besides (not in the journal's "outcome" object: see `public`).
+    suggestion: Suggestion | None = None
+    cancelled: bool = False  # asked to stop (a winner found before may still be suggested)
+    baseline_us: dict[str, float] = {}
+    recheck: list[ExtraShape] = []  # the final re-check's extra shapes: checked, skipped and why
+
+    @model_validator(mode="before")
+    @classmethod
+    def _written_before_llm_missing(cls, data: Any) -> Any:
+        """An outcome journaled before `llm_missing` existed said so in its note only."""
+        if isinstance(data, dict) and "llm_missing" not in data:
+            skipped = data.get("kernel_rewriting") == "skipped"
+            data = {**data, "llm_missing": skipped and "no LLM" in str(data.get("kernel_note", ""))}
+        return data
+
+    @property
+    def message(self) -> str:
+        return self.headline
+
+    @property
+    def best_speedup(self) -> float | None:
+        return self.geomean
+
+    def public(self) -> dict[str, Any]:
+        """The record as `--json`, summary.json and the journal's end event show it (their shape
+        since before there was one record): the episode's fields at the top, `kernel_rewriting`
+        there in words, and the outcome proper under "outcome"."""
+        dump = self.model_dump(mode="json")
+        return {
+            "episode": self.episode,
+            "operator": self.operator,
+            "suggestion": dump["suggestion"],
+            "message": self.message,
+            "cancelled": self.cancelled,
+            "evaluations": self.evaluations,
+            "baseline_us": self.baseline_us,
+            "best_speedup": self.best_speedup,
+            "kernel_rewriting": self.kernel_note,
+            "recheck": dump["recheck"],
+            "outcome": {k: v for k, v in dump.items() if k not in EPISODE_FIELDS},
+        }
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -65,7 +113,7 @@ class Outcome(BaseModel):
         return "none" if not kinds else kinds.pop() if len(kinds) == 1 else "mixed"  # type: ignore[return-value]
 
     @property
-    def regressions(self) -> list[CaseOutcome]:
+    def regressions(self) -> list[CaseResult]:
         return [c for c in self.cases if c.regression]
 
     @computed_field  # type: ignore[prop-decorator]
@@ -95,12 +143,8 @@ class Outcome(BaseModel):
             return f"cancelled after {self.evaluations} of {self.budget} evaluations; no suggestion"
         if self.status == "failed":
             return f"failed: {self.reason}"
-        skipped = "; kernel rewriting skipped: no LLM configured" if self._no_llm else ""
+        skipped = "; kernel rewriting skipped: no LLM configured" if self.llm_missing else ""
         return f"no gain: {self.reason}{skipped}"
-
-    @property
-    def _no_llm(self) -> bool:
-        return self.kernel_rewriting == "skipped" and "no LLM" in self.kernel_note
 
     @computed_field  # type: ignore[prop-decorator]
     @property
@@ -119,9 +163,9 @@ class Outcome(BaseModel):
         return "\n".join([self.headline, *(f"  {line}" for line in self.details)])
 
 
-def cases_of(speedups: list[CaseSpeedup]) -> list[CaseOutcome]:
-    return [CaseOutcome(**s.model_dump()) for s in speedups]
+def cases_of(speedups: list[CaseSpeedup]) -> list[CaseResult]:
+    return [CaseResult(**s.model_dump()) for s in speedups]
 
 
-def baseline_cases(baseline_us: dict[str, float], kind: str) -> list[CaseOutcome]:
-    return [CaseOutcome(case=k, baseline_us=v, kind=kind) for k, v in baseline_us.items()]
+def baseline_cases(baseline_us: dict[str, float], kind: str) -> list[CaseResult]:
+    return [CaseResult(case=k, baseline_us=v, kind=kind) for k, v in baseline_us.items()]

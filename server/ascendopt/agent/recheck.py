@@ -15,6 +15,7 @@ import math
 from pydantic import BaseModel
 
 from ascendopt.evaluation.records import Evaluation
+from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import OperatorSpec, ResolvedCase
 
 BLOCK_BYTES = 32  # a DataCopy moves whole 32-byte blocks (FIELD-NOTES)
@@ -153,3 +154,23 @@ def judge(base: Evaluation, best: Evaluation, spec_cases: list[str], notes: list
         else:
             note.verdict = "counted, passed"
     return failed
+
+
+def recheck_shapes(
+    project: OperatorProject, cases: list[ResolvedCase]
+) -> tuple[list[ResolvedCase], list[ExtraShape]]:
+    """The operator's extra re-check shapes, and a note on each (checked, or skipped and why)."""
+    assert project.spec is not None
+    host = project.tiling.host_program if project.tiling else None
+    fixed_by = (
+        f"main.cpp fixes the shapes: the twin runs its own host program ({', '.join(host.calls)})"
+        if host
+        else None
+    )
+    return extra_shapes(project.spec, cases, fixed_by=fixed_by)
+
+
+def spec_only(evaluation: Evaluation, cases: list[ResolvedCase]) -> Evaluation:
+    """The evaluation on the spec's cases alone (the extra shapes check correctness only)."""
+    names = {c.name for c in cases}
+    return evaluation.model_copy(update={"cases": [c for c in evaluation.cases if c.name in names]})

@@ -17,16 +17,14 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from ascendopt.agent.episode import Episode, EpisodeOutcome, Progress
-from ascendopt.agent.kernel_rewrite import KernelRewriter
+from ascendopt.agent.episode import Episode, Progress
 from ascendopt.agent.ledger import Ledger
-from ascendopt.agent.lessons import knob_settings
-from ascendopt.agent.llm import ENV_BASE_URL, ENV_KEY, ENV_MODEL, LLMClient, LLMSettings
-from ascendopt.agent.openevolve_driver import OpenEvolveDriver
+from ascendopt.agent.llm import LLMClient, LLMSettings
+from ascendopt.agent.outcome import Outcome
 from ascendopt.agent.settings import EpisodeSettings
-from ascendopt.agent.strategies import LLM_STRATEGIES, Strategy
+from ascendopt.agent.strategies import strategy_class
+from ascendopt.agent.strategies.base import Tools
 from ascendopt.agent.suggestion import StaleSuggestion, Suggestion, apply_suggestion
-from ascendopt.agent.tiling_rewrite import TilingRewriter
 from ascendopt.evaluation.backends import make_evaluator, make_precheck
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.experience.bank import Bank
@@ -36,9 +34,9 @@ from ascendopt.operators.model import OperatorProject
 from ascendopt.untrusted import PARSE_ERRORS
 
 __all__ = [
-    "EpisodeOutcome",
-    "OptimizeRequest",
+    "EpisodeSettings",
     "Optimizer",
+    "Outcome",
     "Progress",
     "ResumeBudget",
     "accept",
@@ -47,18 +45,6 @@ __all__ = [
 
 log = logging.getLogger(__name__)
 Decision = Literal["accepted", "rejected"]
-
-
-class OptimizeRequest(BaseModel):
-    budget: int = 40
-    seed: int = 0
-    backend: str = "cpu-twin"
-    soc: str | None = None
-    model: str | None = None  # LLM model; None = no kernel rewriting unless the environment names one
-    tiling_only: bool = False
-    kernel_steps: int | None = None  # None: EpisodeSettings' default
-    tiling_steps: int | None = None
-    strategy: Strategy = "ours"  # random/tpe (knobs alone), best-of-n (LLM rewrites alone): baselines
 
 
 class ResumeBudget(BaseModel):
@@ -96,40 +82,25 @@ class Optimizer:
     async def optimize(
         self,
         project: OperatorProject,
-        request: OptimizeRequest,
+        settings: EpisodeSettings,
         on_progress: Callable[[Progress], None] | None = None,
         cancel: asyncio.Event | None = None,
         resume: str | None = None,
         offline: bool = False,
         episode_id: str | None = None,
         extend_budget: int | None = None,
-    ) -> EpisodeOutcome:
+    ) -> Outcome:
         """Run an episode; `resume` continues one by id; `offline` replays it from its journal alone.
         `episode_id` names a new episode, or continues it if its journal exists (a campaign's tasks).
         `extend_budget`: a resumed episode's budget becomes this when larger (`resume_budget`)."""
         if episode_id is not None and (episodes_dir(self.workspace) / episode_id).is_dir():
             resume = episode_id
-        settings = EpisodeSettings(
-            budget=request.budget,
-            seed=request.seed,
-            backend=request.backend,
-            soc=request.soc,
-            tiling_only=request.tiling_only,
-            strategy=request.strategy,
-            **{
-                k: v
-                for k, v in (("kernel_steps", request.kernel_steps), ("tiling_steps", request.tiling_steps))
-                if v is not None
-            },
-        )
         if resume is not None:
             journal = EpisodeJournal.open(self.workspace, resume)
-            settings = _recorded_settings(journal) or settings
-            budget = ResumeBudget(episode=resume, recorded=settings.budget, asked=extend_budget).applies
-            settings = settings.model_copy(update={"budget": budget})
+            settings = _resumed(journal, settings, extend_budget)[0]
         else:
             journal = EpisodeJournal.create(self.workspace, episode_id or new_episode_id(project.name))
-        llm_settings = self._llm or LLMSettings.from_env(model=request.model)
+        llm_settings = self._llm or LLMSettings.from_env(model=settings.model)
         journal.scrubber = llm_settings.scrubber()
         evaluator = self._make_evaluator(settings.backend, settings.soc)
         try:
@@ -150,75 +121,39 @@ class Optimizer:
         on_progress: Callable[[Progress], None] | None,
         cancel: asyncio.Event | None,
         offline: bool,
-    ) -> EpisodeOutcome:
+    ) -> Outcome:
         ledger = Ledger(evaluator, journal, settings.budget, offline=offline)
-        ours = settings.strategy == "ours"  # a comparison baseline: knobs alone, or rewrites alone
-        llm_on = llm_settings.enabled or offline
-        no_llm = (
-            f"skipped: no LLM configured (set {ENV_BASE_URL}, {ENV_MODEL} and {ENV_KEY}, or pass "
-            "--model with an endpoint)"
-        )
+        llm = LLMClient(llm_settings, journal, offline=offline) if llm_settings.enabled or offline else None
         with Bank.open(self.workspace) as bank:
-            # Lessons that apply themselves (knob settings) are tried first, with or without an LLM.
-            lesson_knobs = knob_settings(bank.all(), project) if ours else []
-            kernel = tiling = None
-            llm = LLMClient(llm_settings, journal, offline=offline) if llm_on else None
-            if ours and llm is not None:
-                tiling = TilingRewriter(llm)
-            evolve = None
-            if settings.strategy in LLM_STRATEGIES:
-                # The LLM alone: no lessons retrieved or written, no tiling search. Best-of-N samples
-                # our rewrite prompt; OpenEvolve its own (its LLM calls are not journaled: no replay).
-                if llm is not None and settings.strategy == "openevolve":
-                    evolve = OpenEvolveDriver(llm_settings, settings.seed)
-                elif llm is not None:
-                    kernel = KernelRewriter(llm, None, 0)
-                note = (
-                    f"{settings.strategy} baseline: {llm_settings.describe()}"
-                    if llm is not None
-                    else f"{no_llm}: the {settings.strategy} baseline has nothing to run"
-                )
-            elif not ours:
-                note = f"not part of the {settings.strategy} baseline (knob search only)"
-            elif settings.tiling_only:
-                note = "not asked for (tiling only)"
-            elif llm is not None:
-                kernel = KernelRewriter(llm, bank, settings.top_k)
-                note = f"on: {llm_settings.describe()}"
-            else:
-                note = f"{no_llm} — tiling search and the bank's mechanical lessons only"
+            strategy = strategy_class(settings.strategy).wire(
+                Tools(project, settings, llm, llm_settings, bank)
+            )
             cases = project.spec.resolve_cases() if project.spec else []
             episode = Episode(
                 project,
                 settings,
                 ledger,
                 journal,
+                strategy=strategy,
                 on_progress=on_progress,
                 cancel=cancel,
-                kernel=kernel,
-                kernel_note=note,
-                lesson_knobs=lesson_knobs,
-                tiling=tiling,
-                lessons=bank if kernel is not None and ours else None,
                 precheck=make_precheck(settings.backend, project, cases, soc=settings.soc),
-                evolve=evolve,
             )
             return await episode.run()
 
     def resume_budget(self, episode_id: str, asked: int | None) -> ResumeBudget:
         """What budget `optimize(resume=episode_id, extend_budget=asked)` will run with (KeyError: no
         such episode). An episode whose start record is unreadable counts as started with `asked`."""
-        settings = _recorded_settings(EpisodeJournal.open(self.workspace, episode_id))
-        recorded = settings.budget if settings else (asked or EpisodeSettings().budget)
-        return ResumeBudget(episode=episode_id, recorded=recorded, asked=asked)
+        asking = EpisodeSettings() if asked is None else EpisodeSettings(budget=asked)
+        return _resumed(EpisodeJournal.open(self.workspace, episode_id), asking, asked)[1]
 
-    async def replay(self, project: OperatorProject, episode_id: str) -> EpisodeOutcome:
+    async def replay(self, project: OperatorProject, episode_id: str) -> Outcome:
         """Re-run a recorded episode offline: every evaluation and LLM answer comes from its journal."""
         source = EpisodeJournal.open(self.workspace, episode_id)
         n = 1 + sum(1 for _ in episodes_dir(self.workspace).glob(f"{episode_id}-replay-*"))
         copy = EpisodeJournal.create(self.workspace, f"{episode_id}-replay-{n}")
         copy.events_path.write_bytes(source.events_path.read_bytes())
-        return await self.optimize(project, OptimizeRequest(), resume=copy.id, offline=True)
+        return await self.optimize(project, EpisodeSettings(), resume=copy.id, offline=True)
 
     def load_suggestion(self, suggestion_id: str) -> Suggestion:
         for path in sorted(episodes_dir(self.workspace).glob("*/suggestion.json")):
@@ -239,6 +174,17 @@ class Optimizer:
 
     def reject(self, suggestion_id: str) -> None:
         self.record_decision(suggestion_id, "rejected")
+
+
+def _resumed(
+    journal: EpisodeJournal, asked: EpisodeSettings, extend_budget: int | None
+) -> tuple[EpisodeSettings, ResumeBudget]:
+    """The one place the resume arithmetic lives: a resumed episode runs with the settings it
+    started with (`asked`'s if its start record is unreadable), its budget extended to
+    `extend_budget` when that is larger, and the LLM model asked for now."""
+    settings = _recorded_settings(journal) or asked
+    plan = ResumeBudget(episode=journal.id, recorded=settings.budget, asked=extend_budget)
+    return settings.model_copy(update={"budget": plan.applies, "model": asked.model}), plan
 
 
 def _recorded_settings(journal: EpisodeJournal) -> EpisodeSettings | None:

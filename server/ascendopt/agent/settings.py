@@ -4,24 +4,33 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from ascendopt.agent.strategies import Strategy
+from ascendopt.agent.strategies import DEFAULT_STRATEGY, Strategy
 
 # Below this an episode cannot measure the baseline, its noise and re-check a winner.
 MIN_BUDGET = 4
+# The budget when none is asked for: the CLI's, the editor's and the service's.
+DEFAULT_BUDGET = 40
 
 
 class EpisodeSettings(BaseModel):
+    """What every front end asks an episode for (the CLI, the editor, a campaign's task), and what
+    its journal's start records: a resumed episode runs with these (its budget only ever grows)."""
+
     budget: int = Field(
-        default=40, ge=MIN_BUDGET, description="evaluations (compile + verify + profile), re-checks included"
+        default=DEFAULT_BUDGET,
+        ge=MIN_BUDGET,
+        description="evaluations (compile + verify + profile), re-checks included",
     )
     seed: int = 0
     backend: str = "cpu-twin"
     soc: str | None = None
+    # The LLM model for the rewrites; None: the environment's (ASCENDOPT_LLM_*), if it names one.
+    model: str | None = None
     tiling_only: bool = False
     # The search: ours (pattern moves + evolution, with the bank's knob lessons, alternating with
     # kernel rewriting), or a comparison baseline a campaign runs at the same budget
-    # (agent/strategies.py: random and tpe over the knobs, best-of-n rewrites of the baseline).
-    strategy: Strategy = "ours"
+    # (agent/strategies/: random and tpe over the knobs; best-of-n and openevolve, the LLM alone).
+    strategy: Strategy = DEFAULT_STRATEGY
     # The paper gives no numbers for S, U, k or the noise threshold; these are ours:
     # S = 2 kernel steps: each costs an LLM call and usually one evaluation; two let a diagnosis
     # be followed up once before the tiling is re-tuned under the new kernel.

@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ascendopt.agent.strategies import Strategy
+from ascendopt.agent.strategies import DEFAULT_STRATEGY, Strategy
 
 CAMPAIGN_VERSION = 1
 
@@ -18,7 +18,9 @@ TaskStatus = Literal["pending", "running", "done", "failed"]
 class CampaignSettings(BaseModel):
     paths: list[Path]
     budget: int = Field(default=24, ge=4)
-    strategies: list[Strategy] = Field(default_factory=lambda: list[Strategy](["ours"]), min_length=1)
+    strategies: list[Strategy] = Field(
+        default_factory=lambda: list[Strategy]([DEFAULT_STRATEGY]), min_length=1
+    )
     backend: str = "cpu-twin"
     soc: str | None = None
     seed: int = 0

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascendopt.agent.service import OptimizeRequest
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.campaign.pools import TaskPool
 from ascendopt.campaign.records import CampaignRecord, CampaignSettings, OperatorEntry, TaskEntry
 from ascendopt.campaign.store import CampaignStore, new_campaign_id
@@ -102,7 +102,7 @@ class CampaignService:
             async with slots:
                 task.status, task.error = "running", ""
                 store.save(record)
-                request = OptimizeRequest(
+                request = EpisodeSettings(
                     budget=s.budget,
                     seed=s.seed,
                     backend=s.backend,

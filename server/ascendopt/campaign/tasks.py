@@ -12,7 +12,8 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.campaign.records import TaskResult
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.operators.discovery import load_operator
@@ -25,7 +26,7 @@ class EpisodeTask(BaseModel):
     root: Path
     operator: str
     episode: str
-    request: OptimizeRequest  # what `ascendopt optimize` would be asked: budget, strategy, backend …
+    request: EpisodeSettings  # what `ascendopt optimize` would be asked: budget, strategy, backend …
 
 
 def run_task_in_scratch(task: EpisodeTask) -> TaskResult:

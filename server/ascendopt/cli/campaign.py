@@ -11,7 +11,7 @@ from pydantic import ValidationError
 from rich.text import Text
 
 from ascendopt.agent.settings import MIN_BUDGET
-from ascendopt.agent.strategies import STRATEGIES, Strategy
+from ascendopt.agent.strategies import DEFAULT_STRATEGY, STRATEGIES, Strategy
 from ascendopt.campaign.pools import LocalPool, RayPool, TaskPool
 from ascendopt.campaign.records import CampaignSettings
 from ascendopt.campaign.service import CampaignService
@@ -46,7 +46,7 @@ def campaign_cmd(
     strategy: Annotated[
         str,
         typer.Option("--strategy", help="ours, random, tpe; best-of-n, openevolve (need an LLM)"),
-    ] = "ours",
+    ] = DEFAULT_STRATEGY,
     backend: Annotated[str, typer.Option("--backend", help="cpu-twin (default) or ssh:HOST")] = "cpu-twin",
     soc: Annotated[str | None, typer.Option("--soc", help="platform model, e.g. Ascend910B4")] = None,
     model: Annotated[str | None, typer.Option("--model", help="LLM model for `ours`")] = None,

@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import shlex
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from ascendopt.agent.service import Optimizer, OptimizeRequest, ResumeBudget, new_episode_id
-from ascendopt.agent.settings import MIN_BUDGET
+from ascendopt.agent.service import Optimizer, ResumeBudget, new_episode_id
+from ascendopt.agent.settings import DEFAULT_BUDGET, MIN_BUDGET, EpisodeSettings
 from ascendopt.agent.suggestion import StaleSuggestion
 from ascendopt.cli.common import (
     JsonOpt,
@@ -32,8 +33,6 @@ from ascendopt.evaluation.backends import BackendError, parse_backend
 from ascendopt.evaluation.remote.settings import SettingsError
 from ascendopt.evaluation.timing.calibration import CalibrationError
 from ascendopt.journal.store import episodes_dir, patch_name
-
-DEFAULT_BUDGET = OptimizeRequest().budget
 
 
 @app.command("optimize")
@@ -71,7 +70,7 @@ def optimize_cmd(
     # With the spec kept outside the checkout, the journal and bank stay outside it too.
     ws = workspace_for(workspace, op.spec_root if op.external_spec is not None else op.root)
     optimizer = Optimizer(ws)
-    request = OptimizeRequest(
+    settings = EpisodeSettings(
         budget=budget or DEFAULT_BUDGET,
         seed=seed,
         backend=backend,
@@ -86,7 +85,7 @@ def optimize_cmd(
             fail(f"--resume: {exc.args[0]}")
         err.print(_budget_sentence(plan), highlight=False)
     episode_id = resume or new_episode_id(op.name)
-    total = plan.applies if resume is not None else request.budget
+    total = plan.applies if resume is not None else settings.budget
     try:
         with episode_progress(err, op.name, total, enabled=not as_json) as show:
             # Build output (a remote CANN build) scrolls above the bar while it runs.
@@ -95,7 +94,7 @@ def optimize_cmd(
                 outcome = asyncio.run(
                     optimizer.optimize(
                         op,
-                        request,
+                        settings,
                         on_progress=show,
                         resume=resume,
                         episode_id=episode_id,
@@ -108,10 +107,10 @@ def optimize_cmd(
     except (BackendError, SettingsError, CalibrationError) as exc:  # --backend / --soc
         fail(str(exc))
     if as_json:
-        print_raw(outcome.model_dump_json(indent=2) + "\n")
+        print_raw(json.dumps(outcome.public(), indent=2, ensure_ascii=False) + "\n")
         return
     # The end text is the outcome record's (agent/outcome.py), as the editor shows it.
-    say(f"episode {outcome.episode}: {outcome.outcome.text() if outcome.outcome else outcome.message}")
+    say(f"episode {outcome.episode}: {outcome.text()}")
     for note in outcome.recheck:
         say(f"re-check extra shape {note.line()}")
     say(f"report: ascendopt report {outcome.episode}" + (f" --workspace {ws}" if workspace else ""))
@@ -178,7 +177,7 @@ def replay_cmd(
         err.print(f"[red]error:[/] {exc.args[0]}")
         raise typer.Exit(2) from exc
     if as_json:
-        print(outcome.model_dump_json(indent=2))
+        print(json.dumps(outcome.public(), indent=2, ensure_ascii=False))
         return
     out.print(
         f"replayed {episode} as {outcome.episode}: {outcome.message} ({outcome.evaluations} evaluations)"

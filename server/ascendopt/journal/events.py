@@ -144,7 +144,7 @@ class RecheckShapes(_Event):
 
 
 class EndEvent(_Event):
-    """The outcome (agent/episode.py EpisodeOutcome) without its suggestion (in suggestion.json)."""
+    """The outcome (agent/outcome.py Outcome.public()) without its suggestion (in suggestion.json)."""
 
     type: Literal["end"] = Field(default="end", exclude=True)
     model_config = ConfigDict(extra="allow")

@@ -10,7 +10,7 @@ from typing import Any
 from lsprotocol import types
 from pydantic import BaseModel, Field, ValidationError
 
-from ascendopt.agent.strategies import Strategy
+from ascendopt.agent.strategies import DEFAULT_STRATEGY, Strategy
 from ascendopt.campaign.pools import LocalPool
 from ascendopt.campaign.records import CampaignSettings
 from ascendopt.campaign.service import CampaignProgress, CampaignService
@@ -29,7 +29,9 @@ class CampaignArgs(BaseModel):
 
     paths: list[Path] = Field(default_factory=list)
     budget: int | None = Field(default=None, ge=4)
-    strategies: list[Strategy] = Field(default_factory=lambda: list[Strategy](["ours"]), min_length=1)
+    strategies: list[Strategy] = Field(
+        default_factory=lambda: list[Strategy]([DEFAULT_STRATEGY]), min_length=1
+    )
 
 
 def register(ls: AscendServer) -> None:

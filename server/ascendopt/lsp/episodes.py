@@ -15,7 +15,8 @@ from typing import Protocol
 
 from ascendopt.agent.llm import LLMSettings
 from ascendopt.agent.outcome import Outcome
-from ascendopt.agent.service import Decision, Optimizer, OptimizeRequest
+from ascendopt.agent.service import Decision, Optimizer
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.suggestion import Suggestion
 from ascendopt.evaluation.evaluator import Evaluator
 from ascendopt.lsp.settings import Settings
@@ -37,9 +38,15 @@ class OutcomeLike(Protocol):
     episode: str
     operator: str
     suggestion: Suggestion | None
-    message: str
     cancelled: bool
-    outcome: Outcome | None  # the record every front end renders (agent/outcome.py)
+
+    @property
+    def message(self) -> str: ...
+
+
+def record_of(outcome: OutcomeLike) -> Outcome | None:
+    """The outcome record every front end renders (agent/outcome.py), if the service returned one."""
+    return outcome if isinstance(outcome, Outcome) else None
 
 
 class EpisodeService(Protocol):
@@ -81,7 +88,7 @@ class OptimizerService:
         on_progress: Callable[[ProgressLike], None],
         cancel: asyncio.Event,
     ) -> OutcomeLike:
-        request = OptimizeRequest(
+        request = EpisodeSettings(
             budget=settings.budget,
             backend=settings.backend,
             soc=settings.soc,

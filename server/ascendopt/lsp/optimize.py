@@ -9,7 +9,7 @@ from typing import Any
 from lsprotocol import types
 
 from ascendopt.lsp import output, protocol, render, suggestions
-from ascendopt.lsp.episodes import ProgressLike
+from ascendopt.lsp.episodes import ProgressLike, record_of
 from ascendopt.lsp.evaluate import refresh_lenses
 from ascendopt.lsp.index import op_key
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone
@@ -89,11 +89,11 @@ def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[s
             cancelled=outcome.cancelled,
             message=outcome.message,
             suggestion=outcome.suggestion.id if outcome.suggestion else None,
-            outcome=suggestions.outcome_summary(outcome.outcome),
+            outcome=suggestions.outcome_summary(record_of(outcome)),
         )
         ls.protocol.notify(protocol.EPISODE_ENDED, ended.wire())
         if outcome.suggestion is not None and outcome.suggestion.changes:
-            suggestions.offer(ls, outcome.suggestion, outcome.outcome)
+            suggestions.offer(ls, outcome.suggestion, record_of(outcome))
         elif not suggestions.client_has_view(ls):  # that client words the end itself, with its report
             _show(ls, types.MessageType.Info, f"{op.name}: {outcome.message}")
 

@@ -14,7 +14,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from pydantic_core import ErrorDetails
 
-from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.settings import DEFAULT_BUDGET, EpisodeSettings
 
 SECTION = "ascendopt"
 API_KEY_ENV = ("ASCENDOPT_LLM_API_KEY", "ASCENDOPT_API_KEY", "OPENAI_API_KEY")
@@ -38,7 +38,7 @@ class Settings(BaseModel):
     backend: str = Field(default="cpu-twin", pattern=BACKEND_PATTERN)
     soc: str | None = None  # None: the spec's SoC
     # An episode needs its own minimum (the baseline, a search step and the re-check).
-    budget: int = Field(default=40, ge=MIN_BUDGET, le=10_000)
+    budget: int = Field(default=DEFAULT_BUDGET, ge=MIN_BUDGET, le=10_000)
     llm_base_url: str | None = None
     llm_model: str | None = None
     api_key: SecretStr | None = Field(default=None, exclude=True, repr=False)

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ValidationError
 
-from ascendopt.agent.outcome import CaseOutcome, Outcome
+from ascendopt.agent.outcome import CaseResult, Outcome
 from ascendopt.campaign.records import CurvePoint
 from ascendopt.experience.bank import BANK_FILE, Bank
 from ascendopt.journal.events import EvaluationEvent, StartEvent
@@ -41,7 +41,7 @@ class EpisodeReport(BaseModel):
     root: str
     settings: dict[str, Any]
     outcome: Outcome | None  # None: the episode has not ended (running, or it crashed)
-    cases: list[CaseOutcome]
+    cases: list[CaseResult]
     backend: str
     curve: list[CurvePoint]
     candidates: list[CandidateRow]
@@ -80,15 +80,13 @@ def build(workspace: Path, episode: str) -> EpisodeReport:
     )
 
 
-def _baseline_cases(first: EvaluationEvent | None) -> list[CaseOutcome]:
+def _baseline_cases(first: EvaluationEvent | None) -> list[CaseResult]:
     if first is None:
         return []
     from ascendopt.evaluation.records import Evaluation
 
     ev = Evaluation.model_validate(first.evaluation)
-    return [
-        CaseOutcome(case=k, baseline_us=v, kind=ev.timing_kind) for k, v in (ev.durations() or {}).items()
-    ]
+    return [CaseResult(case=k, baseline_us=v, kind=ev.timing_kind) for k, v in (ev.durations() or {}).items()]
 
 
 def _titles(workspace: Path) -> dict[str, LessonRow]:

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from ascendopt.agent.llm import LLMSettings
-from ascendopt.agent.service import Optimizer, OptimizeRequest
+from ascendopt.agent.service import Optimizer
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.evaluation.cpu_twin.precheck import TilingPrecheck
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import apply_knobs, baseline
@@ -43,7 +44,7 @@ async def test_a_failing_tiling_is_caught_without_compiling_the_kernel(add_op: P
 async def test_the_episode_spends_no_evaluation_on_a_failing_tiling(add_op: Path) -> None:
     _with_core_cap(add_op)
     outcome = await Optimizer(add_op.parent, llm=LLMSettings()).optimize(
-        load_operator(add_op), OptimizeRequest(budget=16, seed=0)
+        load_operator(add_op), EpisodeSettings(budget=16, seed=0)
     )
     journal = EpisodeJournal.open(add_op.parent, outcome.episode)
     rejected = journal.events("precheck.rejected")

@@ -1,5 +1,6 @@
-"""The `openevolve` campaign baseline: the OpenEvolve package (PyPI) drives the search over the
-kernel file, with its own prompts, program database and islands; we only score what it asks.
+"""`openevolve`: a comparison baseline, the LLM alone. The OpenEvolve package (PyPI) drives the
+search over the kernel file, with its own prompts, program database and islands; we only score
+what it asks (its LLM calls are not journaled: no replay).
 
 OpenEvolve evaluates a program by importing an evaluation file and calling `evaluate(path)`,
 in its worker processes or a thread. Ours is generated: it sends the program's text over a
@@ -14,10 +15,15 @@ import asyncio
 import json
 import logging
 import secrets
+import tempfile
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
+from typing_extensions import Self
+
 from ascendopt.agent.llm import LLMSettings
+from ascendopt.agent.strategies.base import EpisodeFace, SearchStrategy, Tools, no_llm
+from ascendopt.operators.candidate import Candidate
 from ascendopt.untrusted import loads
 
 Judge = Callable[[str], Awaitable[dict[str, float]]]
@@ -122,3 +128,55 @@ class OpenEvolveDriver:
             pass
         finally:
             writer.close()
+
+
+class OpenEvolve(SearchStrategy):
+    name = "openevolve"
+
+    def __init__(self, driver: OpenEvolveDriver | None, note: str = "", llm_missing: bool = False) -> None:
+        super().__init__(note, llm_missing)
+        self.driver = driver
+
+    @property
+    def rewrites_kernel(self) -> bool:
+        return self.driver is not None
+
+    @classmethod
+    def wire(cls, tools: Tools) -> Self:
+        if tools.llm is None:
+            return cls(None, no_llm(f": the {cls.name} baseline has nothing to run"), llm_missing=True)
+        driver = OpenEvolveDriver(tools.llm_settings, tools.settings.seed)
+        return cls(driver, f"{cls.name} baseline: {tools.llm_settings.describe()}")
+
+    async def search(self, face: EpisodeFace) -> None:
+        """Each program OpenEvolve wants scored is judged by the episode as a kernel rewrite of the
+        baseline (budget counted, journaled, audited and judged like any candidate)."""
+        if self.driver is None:
+            return
+        base = face.base
+        kernel = face.project.files.kernel
+        base_code = base.files[kernel]
+        face.phase = "openevolve"
+
+        async def judge(code: str) -> dict[str, float]:
+            if code == base_code:  # its initial program: measured already
+                return {"combined_score": 1.0, "correct": 1.0}
+            if face.budget_left() <= 0 or face.cancelled():
+                return {"combined_score": 0.0, "correct": 0.0}
+            candidate = Candidate(
+                operator=face.project.name,
+                files={**base.files, kernel: code},
+                knobs=base.knobs,
+                origin="kernel_rewrite",
+                parent=base.id,
+                llm_written=True,
+            )
+            evaluation, _ = await face.judge_rewrite(candidate, "kernel")
+            ok = evaluation is not None and evaluation.failure_reason() is None
+            s = face.score(evaluation) if ok and evaluation is not None else None
+            face.progress(f"{face.tried} OpenEvolve programs judged")
+            return {"combined_score": 1 / s if s else 0.0, "correct": 1.0 if s else 0.0}
+
+        with tempfile.TemporaryDirectory(prefix="ascendopt-openevolve-") as work:
+            iterations = face.budget_left()
+            await self.driver.run(base_code, Path(kernel).suffix, iterations, judge, Path(work), face.cancel)

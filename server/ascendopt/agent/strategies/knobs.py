@@ -1,4 +1,6 @@
-"""Knob-level search over an operator's knob space: pattern moves around the best, then evolution.
+"""Knob-level search over an operator's knob space: pattern moves around the best, then evolution
+(ours); the search interface every knob search speaks (random and TPE too); and the tiling phase
+that runs one, shared by the strategies that search knobs (`KnobStrategy`).
 
 Deterministic for a seed: proposals depend only on the seed and on the scores told so far,
 so batches evaluated on one slot or eight give the same sequence.
@@ -6,12 +8,19 @@ so batches evaluated on one slot or eight give the same sequence.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from ascendopt.operators.model import Knob
+from typing_extensions import Self
+
+from ascendopt.agent.ledger import BudgetExhausted
+from ascendopt.agent.strategies.base import EpisodeFace, SearchStrategy, Tools
+from ascendopt.journal.events import ConvergedEvent, KnobRejected
+from ascendopt.operators.candidate import Candidate, KnobError, apply_knobs
+from ascendopt.operators.model import Knob, OperatorProject
 
 Assignment = dict[str, int]
 
@@ -142,3 +151,94 @@ class KnobSearch(ScoreBook):
             self.rng.shuffle(pool)
             return pool
         return [{k.name: self.rng.choice(k.values) for k in self.knobs} for _ in range(200 * n)]
+
+
+class KnobStrategy(SearchStrategy):
+    """A search of the knobs alone (random, TPE): tiling phases until the budget is spent or the
+    search has nothing new to try. Ours adds kernel rewriting between the phases."""
+
+    def __init__(
+        self, note: str = "", llm_missing: bool = False, lesson_knobs: list[Assignment] | None = None
+    ):
+        super().__init__(note, llm_missing)
+        self.lesson_knobs = lesson_knobs or []  # tried first (ours: the bank's knob settings)
+        self._searches: dict[str, HostSearch] = {}  # one per kernel: it remembers across phases
+
+    @classmethod
+    def wire(cls, tools: Tools) -> Self:
+        return cls(note=f"not part of the {cls.name} baseline (knob search only)")
+
+    @classmethod
+    def new_search(cls, knobs: list[Knob], seed: int) -> HostSearch:
+        return KnobSearch(knobs, seed)
+
+    async def search(self, face: EpisodeFace) -> None:
+        while face.budget_left() > 0 and not face.cancelled():
+            left = face.budget_left()
+            await self.round(face)
+            if face.budget_left() == left:
+                face.note(ConvergedEvent(message="no new candidate to try"))
+                return
+
+    async def round(self, face: EpisodeFace) -> None:
+        face.phase = "tiling search"
+        await self.tiling_phase(face, face.settings.tiling_steps)
+
+    async def tiling_phase(self, face: EpisodeFace, steps: int) -> None:
+        """Up to `steps` evaluations of knob assignments of the kernel the episode tunes."""
+        parent = face.kernel_base
+        view = face.view(parent)
+        search = self._searches.get(parent.id)
+        if search is None:
+            search = self._searches[parent.id] = self.new_search(view.knobs, face.settings.seed)
+            search.tell(search.best, face.best_score if face.best.id == parent.id else None)
+        left = min(steps, face.budget_left())
+        while left > 0 and not face.cancelled():
+            n = min(face.settings.batch, left)
+            proposals = search.propose(n, extra=self.lesson_knobs)
+            if not proposals:
+                return
+            candidates = []
+            for a in proposals:
+                try:
+                    candidates.append((a, apply_knobs(view, parent, a)))
+                except KnobError as exc:
+                    face.note(KnobRejected(type="rejected", assignment=a, reason=str(exc)))
+                    search.tell(a, None)
+            candidates = await _prechecked(face, candidates, search)
+            before = face.budget_left()
+            results = await asyncio.gather(
+                *(face.measure(c, "tiling") for _, c in candidates), return_exceptions=True
+            )
+            left -= before - face.budget_left()
+            for (a, c), r in zip(candidates, results, strict=True):
+                if isinstance(r, BudgetExhausted):
+                    continue
+                if isinstance(r, BaseException):
+                    raise r
+                search.tell(a, face.score(r))
+                if face.consider_tiling(c, r):
+                    face.progress(f"new best {1 / face.best_score:.2f}x: {_assignment_text(a, view)}")
+            face.progress(f"{len(search.scores)} tilings tried")
+
+
+async def _prechecked(
+    face: EpisodeFace, candidates: list[tuple[Assignment, Candidate]], search: HostSearch
+) -> list[tuple[Assignment, Candidate]]:
+    """Drop the candidates whose tiling program fails on some case: no evaluation is spent on them."""
+    checks = await asyncio.gather(*(face.precheck(c) for _, c in candidates))
+    kept = []
+    for (a, c), check in zip(candidates, checks, strict=True):
+        if check is None or check.ok:
+            kept.append((a, c))
+        else:
+            search.tell(a, None)
+            face.note(
+                KnobRejected(type="precheck.rejected", candidate=c.id, assignment=a, reason=check.reason)
+            )
+    return kept
+
+
+def _assignment_text(a: Assignment, view: OperatorProject) -> str:
+    current = {k.name: k.current for k in view.knobs}
+    return ", ".join(f"{k}={v}" for k, v in a.items() if current.get(k) != v) or "as is"
