@@ -214,7 +214,7 @@ async def test_instructions_in_a_diagnosis_reach_later_prompts_only_as_quoted_da
             return json.dumps({"bottleneck": said[0], "change": "double buffer " + said[0]})
         return hostile.double_buffer()
 
-    request = OptimizeRequest(budget=8, seed=4, kernel_steps=1, tiling_steps=1)
+    request = EpisodeSettings(budget=8, seed=4, kernel_steps=1, tiling_steps=1)
     with ScriptedLLMServer(reply) as server:
         llm = LLMSettings(base_url=server.base_url, model="m", api_key=SecretStr(KEY), max_retries=0)
         first = await Optimizer(add_op.parent, llm=llm).optimize(load_operator(add_op), request)
@@ -248,7 +248,7 @@ async def test_a_deeply_nested_diagnosis_is_a_rejection_and_resume_replays_it(ad
             return "[" * 50_000 + "]" * 50_000
         return hostile.double_buffer()
 
-    request = OptimizeRequest(budget=6, seed=5, kernel_steps=2, tiling_steps=1)
+    request = EpisodeSettings(budget=6, seed=5, kernel_steps=2, tiling_steps=1)
     with ScriptedLLMServer(reply) as server:
         llm = LLMSettings(base_url=server.base_url, model="m", api_key=SecretStr(KEY), max_retries=0)
         first = await Optimizer(add_op.parent, llm=llm).optimize(load_operator(add_op), request)
