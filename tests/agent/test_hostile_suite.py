@@ -129,6 +129,10 @@ async def test_hostile_replies_through_the_real_episode(
     assert _tree(add_op) == user_files
     assert journal.events("end"), "the journal did not end"
     assert journal.events_path.stat().st_size < MAX_JOURNAL_BYTES + (1 << 20)
+    # once a whole round is refused before any build, the model is not asked again
+    (stopped,) = journal.events("kernel.disabled")
+    assert "refused before any build" in stopped.data.reason
+    assert len(journal.events("kernel.diagnosis")) <= 2 * len(SUITE) + 4
     for host_text in (b"root:x:0:0", b"HOME=/", Path("/etc/hostname").read_bytes().strip() or b"root:x"):
         assert _files_holding(add_op.parent / ".ascendopt", host_text) == [], host_text
     assert list(home.iterdir()) == []

@@ -13,6 +13,7 @@ from ascendopt.agent.rewrite import LessonSink, Rewriter
 from ascendopt.agent.strategies.base import EpisodeFace, Tools, no_llm
 from ascendopt.agent.strategies.knobs import Assignment, KnobStrategy
 from ascendopt.agent.tiling_rewrite import TilingRewriter
+from ascendopt.journal.events import RewriteSkipped
 
 
 class Ours(KnobStrategy):
@@ -31,6 +32,7 @@ class Ours(KnobStrategy):
         self.kernel = kernel
         self.tiling = tiling  # the LLM's tiling mutants, one per tiling phase
         self.lessons = lessons  # where accepted kernel rewrites go as lessons
+        self.given_up = False  # a whole kernel round was refused before any build
 
     @property
     def rewrites_kernel(self) -> bool:
@@ -52,12 +54,21 @@ class Ours(KnobStrategy):
         return cls(kernel, tiling, note, lesson_knobs=knobs, lessons=bank)
 
     async def round(self, face: EpisodeFace) -> None:
-        if self.kernel is not None and not face.settings.tiling_only:
+        if self.kernel is not None and not face.settings.tiling_only and not self.given_up:
             face.phase = "kernel rewriting"
+            left, asked = face.budget_left(), 0
             for _ in range(face.settings.kernel_steps):
                 if face.budget_left() <= 0 or face.cancelled():
                     break
+                asked += 1
                 await face.rewrite(self.kernel, lessons=self.lessons)
+            if asked and face.budget_left() == left:
+                # A whole round refused before any build (the audit, the edit format, the endpoint)
+                # spends no evaluation, so nothing else would end it: each further round only costs
+                # the user's tokens.
+                why = f"stopped: the model's last {asked} rewrite(s) were all refused before any build"
+                face.note(RewriteSkipped(type="kernel.disabled", reason=why))
+                self.given_up = True
         face.phase = "tiling search"
         if self.tiling is not None and face.budget_left() > 0:
             await face.rewrite(self.tiling, lessons=self.lessons)
