@@ -28,6 +28,7 @@ from ascendopt.journal.events import DiagnosisEvent
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.files import files_diff
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.scope import ScopeFile, editable_paths, rewrite_scope
 from ascendopt.untrusted import Unreadable, loads, shorten
 
 MAX_LLM_FAILURES = 3
@@ -49,8 +50,9 @@ class KernelRewriter:
         if self.failures >= MAX_LLM_FAILURES:
             return None
         project = context.project
-        editable = [p for p in (project.files.kernel, project.files.host, project.files.tiling_data) if p]
-        sources = "\n\n".join(f"--- {p} ---\n{parent.files[p]}" for p in editable if p in parent.files)
+        scope = rewrite_scope(project, parent.files)
+        editable = editable_paths(scope)
+        sources = scope_sources(scope, parent.files)
         profile, label = profile_text(parent_evaluation)
         findings = "; ".join(f"{f.kind} at {f.file}:{f.line}" for f in parent_evaluation.findings()) or "none"
         shown = {"operator": project.name, "layout": project.layout, "sources": sources}
@@ -89,7 +91,7 @@ class KernelRewriter:
             lessons=format_lessons(lessons),
         )
         if isinstance(edited, Rejection):
-            return self._failed(edited) if edited.stage == "llm" else edited
+            return self._failed(edited) if edited.stage == "llm" else _read_only_refusal(edited, scope)
         candidate = Candidate(
             operator=project.name,
             files=edited[0],
@@ -111,6 +113,33 @@ class KernelRewriter:
         return rejection
 
 
+def scope_sources(scope: list[ScopeFile], files: dict[str, str]) -> str:
+    """The scope's files for a prompt, each headed by its path and role (read-only ones say so)."""
+    parts = []
+    for f in scope:
+        if f.path in files:
+            note = f.label if f.editable else f"{f.label}: shared by other operators, do not edit"
+            parts.append(f"--- {f.path} ({note}) ---\n{files[f.path]}")
+    return "\n\n".join(parts)
+
+
+_EDITS_FILE = re.compile(r"^block (\d+) edits (\S+), which is not")
+
+
+def _read_only_refusal(rejection: Rejection, scope: list[ScopeFile]) -> Rejection:
+    """The file guard's refusal of an edit to a file shown read-only, told as such."""
+    match = _EDITS_FILE.match(rejection.reason)
+    shown = {f.path: f for f in scope if not f.editable}
+    if match is None or match.group(2) not in shown:
+        return rejection
+    f = shown[match.group(2)]
+    reason = (
+        f"block {match.group(1)} edits {f.path}, a {f.label.split(',')[0]} outside the operator folder "
+        "(shared by other operators): shown read-only, never edited"
+    )
+    return rejection.model_copy(update={"reason": reason})
+
+
 def lesson_entry(
     project: OperatorProject,
     slow: Candidate,
@@ -121,6 +150,10 @@ def lesson_entry(
 ) -> ExperienceEntry:
     """An accepted rewrite as a lesson, with the measured before/after of the whole operator."""
     kernel = project.files.kernel
+
+    def kernel_side(path: str) -> bool:  # the entry and the headers beside it
+        return path == kernel or path.startswith("op_kernel/")
+
     slow_us, fast_us = slow_eval.durations(), fast_eval.durations()
     return ExperienceEntry(
         title=draft.change[:120] or draft.bottleneck[:120],
@@ -128,8 +161,8 @@ def lesson_entry(
         bottleneck=draft.bottleneck,
         summary=draft.change,
         code_diff=CodeDiff(
-            kernel=files_diff(slow.files, fast.files, lambda p: p == kernel),
-            tiling=files_diff(slow.files, fast.files, lambda p: p != kernel) or None,
+            kernel=files_diff(slow.files, fast.files, kernel_side),
+            tiling=files_diff(slow.files, fast.files, lambda p: not kernel_side(p)) or None,
         ),
         timing="measured" if fast_eval.timing_kind == "measured" else "estimated",
         slow_us=sum(slow_us.values()) if slow_us else None,

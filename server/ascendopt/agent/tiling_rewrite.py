@@ -1,10 +1,13 @@
 """The paper's host-side LLM mode: the LLM rewrites the tiling program's evolve region (or, without
-one, the whole tiling function) into a mutant; the episode makes a valid, faster mutant the parent.
+one, the functions and classes its registered tiling entry reaches, helper classes in headers beside
+it included) into a mutant; the episode makes a valid, faster mutant the parent.
 
-Edits are confined to that region: a block that touches anything else is rejected.
+Edits are confined to that region: a mutant with a changed line outside it is rejected.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from ascendopt.agent.llm import LLMClient
 from ascendopt.agent.rewrite import (
@@ -18,17 +21,39 @@ from ascendopt.agent.rewrite import (
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.scope import changed_lines_confined, tiling_regions
 
 
-def editable_span(view: OperatorProject) -> tuple[str, int, int, str] | None:
-    """(file, start byte, end byte, description) of what a tiling mutant may change."""
+@dataclass(frozen=True)
+class MutantScope:
+    """What a tiling mutant may change: byte spans per file, and how the prompt names them."""
+
+    spans: dict[str, list[tuple[int, int, str]]]  # file → (start byte, end byte, name), in order
+    where: str
+
+    @property
+    def files(self) -> list[str]:
+        return list(self.spans)
+
+
+def editable_span(view: OperatorProject, files: dict[str, str] | None = None) -> MutantScope | None:
+    """What a tiling mutant may change: the host evolve region when the user marked one; else the
+    tiling program's functions and classes reachable from its registered tiling entry (scope.py)."""
     region = next((k for k in view.knobs if k.kind == "region" and k.side == "host"), None)
     if region is not None:
-        return region.range.file, region.range.start_byte, region.range.end_byte, "the evolve region"
-    if view.tiling is not None and view.files.host and view.layout != "kernel_launch":
+        rng = region.range
+        return MutantScope({rng.file: [(rng.start_byte, rng.end_byte, "evolve region")]}, "the evolve region")
+    if view.tiling is None or not view.files.host or view.layout == "kernel_launch":
+        return None
+    where = f"the function {view.tiling.function} and the functions and classes it reaches"
+    files = files if files is not None else view.read_files()
+    spans: dict[str, list[tuple[int, int, str]]] = {}
+    for r in tiling_regions(view, files):
+        spans.setdefault(r.file, []).append((r.start, r.end, r.name))
+    if not spans:  # the entry does not parse: the function itself, as discovery found it
         rng = view.tiling.range
-        return rng.file, rng.start_byte, rng.end_byte, f"the function {view.tiling.function}"
-    return None
+        spans[rng.file] = [(rng.start_byte, rng.end_byte, view.tiling.function)]
+    return MutantScope(spans, where)
 
 
 def confined(before: str, after: str, start: int, end: int) -> bool:
@@ -49,12 +74,10 @@ class TilingRewriter:
         self, parent: Candidate, parent_evaluation: Evaluation, context: RewriteContext
     ) -> Proposal | Rejection | None:
         view = context.view
-        span = editable_span(view)
-        if span is None:
+        mutant = editable_span(view, parent.files)
+        if mutant is None:
             return None
-        path, start, end, where = span
-        scope = f"--- {path} ({where} is lines {_line(parent.files[path], start)}-"
-        scope += f"{_line(parent.files[path], end)}) ---\n{parent.files[path]}"
+        scope = "\n\n".join(_shown(path, parent.files[path], spans) for path, spans in mutant.spans.items())
         profile, label = profile_text(parent_evaluation)
         cases = "\n".join(
             f"- {c.name}: {c.input_shapes} {sorted(set(c.dtypes.values()))}" for c in context.cases
@@ -62,7 +85,7 @@ class TilingRewriter:
         edited = await ask_for_edits(
             self.llm,
             parent.files,
-            [path],
+            mutant.files,
             "tiling",
             "tiling mutant",
             operator=view.name,
@@ -73,14 +96,17 @@ class TilingRewriter:
             profile=profile,
             profile_label=label,
             tried="; ".join(self.tried) or "none",
-            where=where,
-            host=path,
+            where=mutant.where,
+            host=mutant.files[0],
         )
         if isinstance(edited, Rejection):
             return edited
         files, reply = edited
-        if not confined(parent.files[path], files[path], start, end):
-            return Rejection(stage="apply", reason=f"the mutant edits {path} outside {where}")
+        for path, spans in mutant.spans.items():
+            line = changed_lines_confined(parent.files[path], files[path], [(s, e) for s, e, _ in spans])
+            if line is not None:
+                reason = f"the mutant edits {path}:{line}, outside {mutant.where}"
+                return Rejection(stage="apply", reason=reason)
         self.tried.append(reply[:200])
         return Proposal(
             candidate=Candidate(
@@ -92,6 +118,11 @@ class TilingRewriter:
                 llm_written=True,
             )
         )
+
+
+def _shown(path: str, text: str, spans: list[tuple[int, int, str]]) -> str:
+    where = ", ".join(f"{name} lines {_line(text, s)}-{_line(text, e)}" for s, e, name in spans)
+    return f"--- {path} (editable: {where}) ---\n{text}"
 
 
 def _line(text: str, byte: int) -> int:
