@@ -15,6 +15,7 @@ from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.llm import LLMClient, LLMSettings
 from ascendopt.agent.rewrite import Proposal, Rejection, RewriteContext
 from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.strategies.ours import Ours
 from ascendopt.agent.tiling_rewrite import TilingRewriter, editable_span
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.records import Evaluation
@@ -134,8 +135,7 @@ async def test_a_header_edit_is_applied_built_and_judged_and_the_shared_header_i
             settings,
             Ledger(CpuTwinEvaluator(), journal, settings.budget),
             journal,
-            kernel=KernelRewriter(LLMClient(llm, journal), None, 0),
-            kernel_note="on",
+            strategy=Ours(KernelRewriter(LLMClient(llm, journal), None, 0), note="on"),
         )
         outcome = await episode.run()
     rewrite_prompts = [r["messages"][-1]["content"] for r in server.requests if "SEARCH/REPLACE" in str(r)]

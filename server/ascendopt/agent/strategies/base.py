@@ -72,6 +72,9 @@ class EpisodeFace(Protocol):
     @property
     def kernel_base(self) -> Candidate: ...  # the kernel a tiling search tunes (moves on accepted rewrites)
 
+    @property
+    def kernel_stopped(self) -> bool: ...  # the kernel rewriter gave up (its LLM calls kept failing)
+
     # -- measure, judge, consider: the episode's --------------------------------------------------
     async def measure(self, candidate: Candidate, purpose: str) -> Evaluation: ...
 

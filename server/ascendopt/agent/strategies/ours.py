@@ -62,7 +62,7 @@ class Ours(KnobStrategy):
                     break
                 asked += 1
                 await face.rewrite(self.kernel, lessons=self.lessons)
-            if asked and face.budget_left() == left:
+            if asked and face.budget_left() == left and not face.kernel_stopped:
                 # A whole round refused before any build (the audit, the edit format, the endpoint)
                 # spends no evaluation, so nothing else would end it: each further round only costs
                 # the user's tokens.
