@@ -15,13 +15,14 @@ import pytest
 from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.cpu_twin.untimed import raw_gm_findings
-from ascendopt.evaluation.manifest import manifest_files, soc_model
+from ascendopt.evaluation.manifest import manifest_files
 from ascendopt.evaluation.reference import run_reference
 from ascendopt.evaluation.tensors import make_inputs
 from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import SpecError
+from ascendopt.operators.soc import soc
 from ascendopt.operators.spec import parse_spec
 from ascendopt.operators.spec_init import starting_spec
 from tests.operators import list_style as style
@@ -88,8 +89,9 @@ def test_the_manifest_announces_the_list_before_its_tensors() -> None:
     spec = parse_spec(SPEC, Path("ascendopt.toml"))
     case = spec.resolve_cases()[0]
     project = type("P", (), {"spec": spec, "op_type": "SumListCustom", "layout": "msopgen", "tiling": None})()
-    job = CaseJob(project, case, make_inputs(spec, case, 0), {"z": [4, 32]}, "/w", "/s", False)  # type: ignore[arg-type]
-    files = manifest_files(job, soc_model("Ascend910B4"))
+    inputs = make_inputs(spec, case, 0)
+    job = CaseJob(project, case, inputs, {"z": [4, 32]}, "/w", "/s", False, soc("Ascend910B4"))  # type: ignore[arg-type]
+    files = manifest_files(job)
     lines = files["manifest.txt"].decode().splitlines()
     start = lines.index("dynamic_input xs 3")
     assert [line.split()[1] for line in lines[start + 1 : start + 5]] == ["xs.0", "xs.1", "xs.2", "bias"]

@@ -23,7 +23,7 @@ from pathlib import Path
 from pydantic import BaseModel, Field
 from tree_sitter import Node
 
-from ascendopt.operators import cann_open, extract, launch, preproc
+from ascendopt.operators import cann_open, extract, launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.knobs import knob_headers, knobs_of, launch_block_dim_knob, merge_knobs
@@ -42,6 +42,7 @@ from ascendopt.operators.model import (
     TilingProgram,
 )
 from ascendopt.operators.project_files import project_files
+from ascendopt.operators.soc import resolve_soc
 from ascendopt.operators.spec import SPEC_FILE, OperatorSpec, load_spec
 from ascendopt.operators.toml_lines import TomlLineIndex
 
@@ -616,7 +617,7 @@ def _build(
             sources.append((_rel(h, root, root / rel), "host"))
     # The kernel's class and the host's helpers live in headers beside them (op_kernel/<op>.h).
     # Constants count where the build compiles them: the kernel with the SoC's architecture macros.
-    arch = preproc.arch_macros(spec.soc if spec is not None else cann_open.DEFAULT_SOC)
+    arch = dict(resolve_soc(None, None, spec).arch)
     scanned = {s.path for s, _ in sources}
     host_starts = [s for s in (hsrc.path if hsrc else None, *files.host_sources) if s]
     host_starts = [s for s in host_starts if not cann_open.is_arch_variant(s)]
