@@ -15,8 +15,8 @@ from pydantic import BaseModel
 from ascendopt.agent.service import Optimizer, OptimizeRequest
 from ascendopt.campaign.records import TaskResult
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
+from ascendopt.journal.view import budget_curve, rejections
 from ascendopt.operators.discovery import load_operator
-from ascendopt.report.journal_view import budget_curve, rejections
 from ascendopt.scratch import Scratch
 
 

@@ -18,7 +18,7 @@ from ascendopt.campaign.store import CampaignStore
 from ascendopt.lsp import protocol
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer
-from ascendopt.report.campaign import build_report
+from ascendopt.report.campaign import write_reports
 from ascendopt.workspace import find_workspace_root
 
 LOCAL_JOBS = 2  # episodes at once in the editor's campaign: the twin's builds use a core each
@@ -77,8 +77,9 @@ def register(ls: AscendServer) -> None:
                 progress.end(message)
                 ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
                 return
-            report = build_report(task.result())
-            path = CampaignStore(service.workspace, record.id).folder / "report.html"
+            folder = CampaignStore(service.workspace, record.id).folder
+            report = write_reports(task.result(), folder, service.workspace)
+            path = folder / "report.html"
             lines = [
                 f"{s.strategy}: {s.correct}/{s.operators} correct, {s.improved} improved, geomean "
                 f"{s.geomean:.3f}x"

@@ -24,7 +24,7 @@ from ascendopt.evaluation.manifest import manifest_files
 from ascendopt.evaluation.pool import PoolHost, SlotPool
 from ascendopt.evaluation.remote.settings import RemoteSettings, operator_commands
 from ascendopt.evaluation.runner import LocalRunner, Runner
-from ascendopt.evaluation.sandbox import Limits, LineSink, RunResult
+from ascendopt.evaluation.sandbox import Limits, RunResult
 from ascendopt.evaluation.tensors import encode_raw
 from ascendopt.evaluation.toolchain import CaseJob, CaseOutcome, Combo, Slot
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
@@ -32,6 +32,7 @@ from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.soc import Soc, resolve_soc
+from ascendopt.processes import LineSink
 
 BUILD_LIMITS = Limits(wall_seconds=1800, cpu_seconds=3600, memory_mb=16384, file_mb=4096, no_network=False)
 RUN_LIMITS = Limits(wall_seconds=600, cpu_seconds=1200, memory_mb=65536, file_mb=8192, no_network=False)
