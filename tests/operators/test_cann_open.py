@@ -114,6 +114,7 @@ def test_a_candidate_written_out_is_the_same_operator_in_the_same_repo_shape(tmp
     }
 
 
+@pytest.mark.slow
 def test_a_missing_header_names_header_file_line_and_the_folders_searched(tmp_path: Path) -> None:
     op = load_operator(write_repo(tmp_path / "repo", missing_header=True))
     assert op.repo is not None
@@ -171,6 +172,7 @@ def test_init_spec_takes_the_socs_dtype_columns_from_its_binary_json(tmp_path: P
     assert spec["inputs"][0]["dtypes"] == ["float16"] and spec["outputs"][1]["dtypes"] == ["float32"]
 
 
+@pytest.mark.slow
 def test_a_spec_kept_outside_the_checkout(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

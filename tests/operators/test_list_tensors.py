@@ -130,6 +130,7 @@ def test_the_kernel_s_list_api_is_not_raw_gm_work_but_pointer_walking_is() -> No
     assert [f.line for f in raw_gm_findings("k.cpp", walking)] == [2, 3]
 
 
+@pytest.mark.slow
 def test_msopgen_list_sample_is_specced_from_its_opdef_and_verified(tmp_path: Path) -> None:
     root = style.write_msopgen_list_sample(tmp_path)
     op = load_operator(root)
@@ -147,6 +148,7 @@ def test_msopgen_list_sample_is_specced_from_its_opdef_and_verified(tmp_path: Pa
     assert all(c.block_dim == 8 for c in result.cases)
 
 
+@pytest.mark.slow
 def test_the_tiling_program_sees_each_list_length_the_spec_gives(tmp_path: Path) -> None:
     root = style.write_msopgen_list_sample(tmp_path)
     text = starting_spec(load_operator(root)).text.split("[[cases]]")[0]
@@ -161,6 +163,7 @@ def test_the_tiling_program_sees_each_list_length_the_spec_gives(tmp_path: Path)
     assert by_name["unequal"].status == "error" and "tiling" in by_name["unequal"].message
 
 
+@pytest.mark.slow
 def test_kernel_launch_list_sample_is_specced_from_its_kernel_and_main_and_verified(tmp_path: Path) -> None:
     root = style.write_launch_list_sample(tmp_path)
     op = load_operator(root)
@@ -178,6 +181,7 @@ def test_kernel_launch_list_sample_is_specced_from_its_kernel_and_main_and_verif
     assert not [f for c in result.cases for f in c.findings if f.kind == "raw_gm_access"]
 
 
+@pytest.mark.slow
 def test_a_list_length_check_that_fails_is_an_error_on_its_line(tmp_path: Path) -> None:
     root = style.write_launch_list_sample(tmp_path, count=3)  # the kernel expects 3 pointers, gets 2
     (root / "ascendopt.toml").write_text(starting_spec(load_operator(root)).text)

@@ -48,6 +48,9 @@ KERNEL_SEAL = ["-include", "ascendopt_twin/seal.h"]
 # `#ifndef ASCENDC_CPU_DEBUG` is left out as in Huawei's own CPU mode.
 CPU_DEBUG_MACROS = {"ASCENDC_CPU_DEBUG": 1, "__CCE_KT_TEST__": 1}
 CXXFLAGS += [f"-D{name}={value}" for name, value in CPU_DEBUG_MACROS.items()]
+# Set (to anything): every compile or link fails at once, cached or not. The test suite sets it for every
+# test not marked `slow`, so `pytest -m "not slow"` runs no g++ and a test that builds unmarked fails.
+NO_COMPILE_ENV = "ASCENDOPT_NO_COMPILE"
 _COMPILE_LIMITS = Limits(wall_seconds=120, cpu_seconds=120, memory_mb=4096, file_mb=512, no_network=False)
 
 
@@ -149,6 +152,8 @@ class Builder:
         project: OperatorProject | None = None,
     ) -> str:
         """Run a compile/link command that writes `{out}` unless its product is already cached."""
+        if os.environ.get(NO_COMPILE_ENV):
+            raise RuntimeError(f"{NO_COMPILE_ENV} is set: no operator is built (a test that builds is slow)")
         out = self._path(key, suffix)
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
