@@ -16,6 +16,7 @@ from ascendopt.campaign.records import CampaignSettings
 from ascendopt.campaign.service import CampaignProgress, CampaignService
 from ascendopt.campaign.store import CampaignStore
 from ascendopt.lsp import protocol
+from ascendopt.lsp.index import Folders
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer
 from ascendopt.report.campaign import write_reports
@@ -42,7 +43,7 @@ def register(ls: AscendServer) -> None:
             ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
             return {"status": "error", "message": message}
         settings = await ls.current_settings()
-        folders = parsed.paths or list(ls.index.folders)
+        folders = parsed.paths or list(ls.state(Folders).index.folders)
         if not folders:
             return {"status": "error", "message": "campaign: no workspace folder"}
         service = CampaignService(find_workspace_root(folders[0]))
