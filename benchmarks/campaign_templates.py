@@ -28,7 +28,8 @@ from pathlib import Path
 from ascendopt.campaign.pools import LocalPool
 from ascendopt.campaign.records import CampaignSettings
 from ascendopt.campaign.service import CampaignService
-from ascendopt.report.campaign import SUMMARY_HEADER, build_report, summary_rows
+from ascendopt.campaign.store import CampaignStore
+from ascendopt.report.campaign import SUMMARY_HEADER, build_report, summary_rows, write_reports
 
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATES = REPO / "templates" / "operators"
@@ -44,6 +45,7 @@ async def campaign(lib: Path, ws: Path, budget: int, strategies: list[str], jobs
         record = await service.run(record, pool)
     finally:
         pool.close()
+    write_reports(record, CampaignStore(ws, record.id).folder, ws)
     wall = time.perf_counter() - t0
     print(f"\nbudget {budget}: {len(record.tasks)} episodes, wall {wall:.0f} s (campaign {record.id})")
     widths = [9, 8, 9, 9, 9, 9, 9, 7]

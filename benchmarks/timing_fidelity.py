@@ -75,7 +75,6 @@ from pathlib import Path
 from ascendopt.evaluation.compare import compare
 from ascendopt.evaluation.cpu_twin.build import Builder
 from ascendopt.evaluation.cpu_twin.harness import read_outputs, run_case
-from ascendopt.evaluation.manifest import soc_model
 from ascendopt.evaluation.reference import load_reference, run_reference
 from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_inputs
@@ -87,6 +86,7 @@ from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.repository import is_arch_variant
+from ascendopt.operators.soc import soc
 from ascendopt.operators.spec import AttrSpec, CaseSpec, OperatorSpec, ResolvedCase, TensorSpec
 
 REPO = Path(__file__).resolve().parents[1]
@@ -395,7 +395,7 @@ class Runner:
             self.n += 1
             work = self.work / f"case{self.n}"
             try:
-                runner = await self.builder.build(project, src, files, dict(rcase.dtypes))
+                runner = await self.builder.build(project, src, files, dict(rcase.dtypes), soc(twin_soc))
             except CompileError as exc:
                 out.error = f"compile error: {exc}"[:200]
                 return out
@@ -408,7 +408,7 @@ class Runner:
                 rcase,
                 inputs,
                 shapes,
-                soc_model(twin_soc),
+                soc(twin_soc),
                 work,
                 src,
                 self.limits,

@@ -21,7 +21,6 @@ from pathlib import Path
 
 from ascendopt.evaluation.cpu_twin.build import Builder
 from ascendopt.evaluation.cpu_twin.harness import run_case
-from ascendopt.evaluation.manifest import soc_model
 from ascendopt.evaluation.sandbox import Limits
 from ascendopt.evaluation.tensors import make_inputs
 from ascendopt.evaluation.timing import synth
@@ -32,6 +31,7 @@ from ascendopt.evaluation.timing.trace import parse_trace
 from ascendopt.operators.candidate import apply_knobs, baseline
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import CompileError
+from ascendopt.operators.soc import soc
 from ascendopt.operators.spec import CaseSpec
 
 REPO = Path(__file__).resolve().parents[1]
@@ -51,10 +51,10 @@ async def twin_trace(work: Path) -> tuple[Path, int]:
         p.write_text(text, encoding="utf-8")
     one = CaseSpec(name="speed", shapes={"x": SHAPE, "y": SHAPE}, dtype="float16")
     case = project.spec.model_copy(update={"cases": [one]}).resolve_cases()[0]
-    runner = await Builder().build(project, src, cand.files, dict(case.dtypes))
+    runner = await Builder().build(project, src, cand.files, dict(case.dtypes), soc(SOC))
     inputs = make_inputs(project.spec, case, 0)
     run = await run_case(
-        runner, project, case, inputs, {"z": SHAPE}, soc_model(SOC), work / "run", src, Limits(), trace=True
+        runner, project, case, inputs, {"z": SHAPE}, soc(SOC), work / "run", src, Limits(), trace=True
     )
     if run.error or run.trace is None or not run.result.block_dim:
         raise RuntimeError(run.error or "the twin wrote no trace")

@@ -5,8 +5,18 @@ from pathlib import Path
 
 import pytest
 
+from ascendopt.evaluation.cpu_twin.build import NO_COMPILE_ENV
+
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATES = REPO / "templates" / "operators"
+
+
+@pytest.fixture(autouse=True)
+def _builds_only_when_slow(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`slow` means "builds operators with g++": a test without the mark builds nothing (its builds fail at
+    once, in this process and in the servers and CLIs it starts), so `-m "not slow"` is the quick run."""
+    if request.node.get_closest_marker("slow") is None:
+        monkeypatch.setenv(NO_COMPILE_ENV, "1")
 
 
 @pytest.fixture

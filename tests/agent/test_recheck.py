@@ -49,6 +49,17 @@ def test_tails_of_every_alignment_and_one_larger_shape() -> None:
     assert all(n.verdict == "drawn" for n in notes)
 
 
+
+@pytest.mark.parametrize(("dtype", "block"), [("int64", 4), ("int32", 8), ("float16", 16), ("int8", 32)])
+def test_tails_are_cut_at_the_dtype_s_own_block(dtype: str, block: int) -> None:
+    """A 32-byte block holds 4 int64 elements (the re-check counted 64-bit dtypes as 4 bytes: 8)."""
+    spec = parse_spec(SPEC.replace("float16", dtype), Path("ascendopt.toml"))
+    extra, notes = extra_shapes(spec, spec.resolve_cases())
+    tails = [c.input_shapes["x"] for c in extra][:-1]
+    aligned = 2048  # already a whole number of blocks for every dtype here
+    assert tails == [[9, aligned + t] for t in (1, 2, 4, 8, 16) if t < block]
+    assert all(f"past a {block}-element block" in n.why for n in notes[: len(tails)])
+
 def test_the_domain_decides_what_is_drawn() -> None:
     spec = _spec("[domain]\nlast_dim_multiple = 4\nelements_multiple = 2048\nmax_elements = 131072\n")
     extra, notes = extra_shapes(spec, spec.resolve_cases())

@@ -1,5 +1,5 @@
 """A real campaign on the CPU twin: two operators x two strategies in a local process pool,
-operators without a spec listed with the reason, reports written, resume spends nothing twice."""
+operators without a spec listed with the reason, reports written from it, resume spends nothing twice."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from ascendopt.campaign.records import CampaignSettings
 from ascendopt.campaign.service import CampaignProgress, CampaignService
 from ascendopt.campaign.tasks import EpisodeTask
 from ascendopt.journal.store import EpisodeJournal
+from ascendopt.report.campaign import write_reports
 from tests.conftest import SMALL_SPEC, TEMPLATES
 
 pytestmark = pytest.mark.slow
@@ -59,6 +60,8 @@ async def test_campaign_runs_reports_and_resumes_without_spending_twice(
     assert seen[-1].done == 4 and seen[-1].evaluations == sum(t.result.evaluations for t in record.tasks)
 
     folder = ws / ".ascendopt" / "campaigns" / record.id
+    assert not (folder / "report.html").exists()  # the service runs; the faces write the reports
+    write_reports(record, folder, ws)
     html = (folder / "report.html").read_text()
     assert "data:image/png;base64," in html and "http" not in html.split("<body>")[1]
     for op in ("add_custom", "mul_custom"):

@@ -92,6 +92,7 @@ def test_experience_list_and_search_fit(tmp_path: Path, monkeypatch: pytest.Monk
     assert_readable(found, width, words([[h["lesson"]["id"], h["lesson"]["title"]] for h in hits]))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("width", WIDTHS)
 def test_verify_fits(add_op: Path, monkeypatch: pytest.MonkeyPatch, width: int) -> None:
     result = run(monkeypatch, width, "verify", str(add_op))

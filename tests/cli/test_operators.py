@@ -42,6 +42,7 @@ def test_knobs_table_and_json(templates: Path) -> None:
     assert "TILE_LENGTH" in table.output
 
 
+@pytest.mark.slow
 def test_init_spec_writes_a_loadable_spec_and_refuses_to_overwrite(tmp_path: Path, templates: Path) -> None:
     root = tmp_path / "op"
     shutil.copytree(templates / "add_custom", root)

@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from ascendopt.cli import app
@@ -58,6 +59,7 @@ def _starts(events: Path) -> list[dict[str, object]]:
     return [e["data"]["settings"] for e in lines if e["type"] == "start"]
 
 
+@pytest.mark.slow
 def test_ctrl_c_prints_the_resume_command_and_a_larger_budget_extends_the_episode(add_op: Path) -> None:
     env = {**os.environ, "COLUMNS": "80"}
     cmd = [sys.executable, "-m", "ascendopt", "optimize", str(add_op), "--seed", "2"]

@@ -29,7 +29,7 @@ from typing import Any
 
 import pytest
 
-pytestmark = pytest.mark.e2e
+pytestmark = [pytest.mark.e2e, pytest.mark.slow]
 
 REPO = Path(__file__).resolve().parents[2]
 EXTENSION = REPO / "extension"

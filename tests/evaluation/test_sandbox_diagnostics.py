@@ -61,6 +61,7 @@ def test_an_error_in_an_included_header_lands_on_the_include_line() -> None:
     assert "no list tensors" in issues[0].message
 
 
+@pytest.mark.slow
 def test_a_failed_link_names_the_symbols_not_ld_s_last_line(tmp_path: Path) -> None:
     # ops-nn swi_glu's host tiling constructs a class whose virtual functions live in another
     # operator's host source: ld's last line says only "ld returned 1 exit status".

@@ -23,6 +23,7 @@ from ascendopt.evaluation.cpu_twin.harness import (
 from ascendopt.evaluation.runner import READ_CAPS, LocalRunner, RefusedFile
 from ascendopt.evaluation.toolchain import CaseJob, Slot
 from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.soc import soc
 
 SECRET = "HOST-SECRET-MARKER-5d1e"
 NAMES = ["findings.jsonl", "result.json", "out_z.bin", "trace.jsonl"]
@@ -124,7 +125,7 @@ async def test_a_garbage_trace_fails_the_case_with_a_reason(
     project = load_operator(add_op)
     assert project.spec is not None
     case = project.spec.resolve_cases()[0]
-    job = CaseJob(project, case, {}, {}, str(add_op), str(add_op), profile=True)
+    job = CaseJob(project, case, {}, {}, str(add_op), str(add_op), profile=True, soc=soc("Ascend910B4"))
     artifact = twin_toolchain.TwinArtifact(exe="/nonexistent")
     outcome = await twin_toolchain.CpuTwinToolchain().run_case(Slot(LocalRunner(), "local"), artifact, job)
     assert outcome.error is not None and outcome.error.startswith("unreadable trace: ")

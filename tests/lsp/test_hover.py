@@ -4,14 +4,14 @@ behind a "more" link whose command answers the whole profile."""
 from __future__ import annotations
 
 import json
-from types import SimpleNamespace
-from typing import Any, cast
+from typing import Any
 from urllib.parse import unquote
 
 from ascendopt.evaluation.records import CaseResult, Evaluation, Profile
+from ascendopt.lsp.app import build_server
 from ascendopt.lsp.hover import markdown
 from ascendopt.lsp.index import op_key
-from ascendopt.lsp.server import AscendServer
+from ascendopt.lsp.runs import Runs
 from ascendopt.operators.discovery import load_operator
 from tests.conftest import TEMPLATES
 
@@ -45,10 +45,8 @@ def _evaluation(durations: list[float]) -> Evaluation:
 
 def test_hover_shows_the_slowest_cases_links_hot_lines_and_hides_the_rest_behind_more():
     op = load_operator(TEMPLATES / "add_custom")
-    server = cast(
-        AscendServer,
-        SimpleNamespace(last_profiles={op_key(op): _evaluation([5, 50, 20, 10, 1])}, last_runs={}),
-    )
+    server = build_server()
+    server.state(Runs).last_profiles[op_key(op)] = _evaluation([5, 50, 20, 10, 1])
     text = markdown(server, op)
     shown = [line for line in text.splitlines() if line.startswith("- `case-")]
     assert [line.split("`")[1] for line in shown] == ["case-1", "case-2", "case-3"]  # slowest first

@@ -15,6 +15,7 @@ from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.discovery import discover, load_operator
 from ascendopt.operators.files import materialize, write_tree
 from ascendopt.operators.issues import CompileError
+from ascendopt.operators.soc import soc
 from ascendopt.operators.spec_init import starting_spec
 from tests.operators.cann_open_style import write_repo
 
@@ -113,6 +114,7 @@ def test_a_candidate_written_out_is_the_same_operator_in_the_same_repo_shape(tmp
     }
 
 
+@pytest.mark.slow
 def test_a_missing_header_names_header_file_line_and_the_folders_searched(tmp_path: Path) -> None:
     op = load_operator(write_repo(tmp_path / "repo", missing_header=True))
     assert op.repo is not None
@@ -122,7 +124,8 @@ def test_a_missing_header_names_header_file_line_and_the_folders_searched(tmp_pa
     src = write_tree(op, files, tmp_path / "build" / "src")
     builder = Builder(BuildCache(root=tmp_path / "cache"))
     with pytest.raises(CompileError) as err:
-        asyncio.run(builder.kernel_object(op, src, files, {"x": "float16", "y": "float16"}))
+        dtypes = {"x": "float16", "y": "float16"}
+        asyncio.run(builder.kernel_object(op, src, files, dtypes, soc("Ascend910B4")))
     [issue] = [i for i in err.value.issues if "vanished" in i.message]
     assert "header `nowhere/vanished.h` (included from op_kernel/scale_norm.h:3)" in issue.message
     assert "op_kernel" in issue.message and "../../common/inc" in issue.message
@@ -169,6 +172,7 @@ def test_init_spec_takes_the_socs_dtype_columns_from_its_binary_json(tmp_path: P
     assert spec["inputs"][0]["dtypes"] == ["float16"] and spec["outputs"][1]["dtypes"] == ["float32"]
 
 
+@pytest.mark.slow
 def test_a_spec_kept_outside_the_checkout(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from ascendopt.evaluation.cpu_twin.untimed import compiled_kernel_files
 from ascendopt.operators import includes
 from ascendopt.operators.knobs import knob_headers
-from ascendopt.operators.preproc import arch_macros
 from ascendopt.operators.repository import include_closure
+from ascendopt.operators.soc import arch_macros
 
 KERNEL = """#include "kernel_operator.h"
 #include "foo.h"

@@ -15,13 +15,14 @@ import pytest
 from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.cpu_twin.untimed import raw_gm_findings
-from ascendopt.evaluation.manifest import manifest_files, soc_model
+from ascendopt.evaluation.manifest import manifest_files
 from ascendopt.evaluation.reference import run_reference
 from ascendopt.evaluation.tensors import make_inputs
 from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import SpecError
+from ascendopt.operators.soc import soc
 from ascendopt.operators.spec import parse_spec
 from ascendopt.operators.spec_init import starting_spec
 from tests.operators import list_style as style
@@ -88,8 +89,9 @@ def test_the_manifest_announces_the_list_before_its_tensors() -> None:
     spec = parse_spec(SPEC, Path("ascendopt.toml"))
     case = spec.resolve_cases()[0]
     project = type("P", (), {"spec": spec, "op_type": "SumListCustom", "layout": "msopgen", "tiling": None})()
-    job = CaseJob(project, case, make_inputs(spec, case, 0), {"z": [4, 32]}, "/w", "/s", False)  # type: ignore[arg-type]
-    files = manifest_files(job, soc_model("Ascend910B4"))
+    inputs = make_inputs(spec, case, 0)
+    job = CaseJob(project, case, inputs, {"z": [4, 32]}, "/w", "/s", False, soc("Ascend910B4"))  # type: ignore[arg-type]
+    files = manifest_files(job)
     lines = files["manifest.txt"].decode().splitlines()
     start = lines.index("dynamic_input xs 3")
     assert [line.split()[1] for line in lines[start + 1 : start + 5]] == ["xs.0", "xs.1", "xs.2", "bias"]
@@ -128,6 +130,7 @@ def test_the_kernel_s_list_api_is_not_raw_gm_work_but_pointer_walking_is() -> No
     assert [f.line for f in raw_gm_findings("k.cpp", walking)] == [2, 3]
 
 
+@pytest.mark.slow
 def test_msopgen_list_sample_is_specced_from_its_opdef_and_verified(tmp_path: Path) -> None:
     root = style.write_msopgen_list_sample(tmp_path)
     op = load_operator(root)
@@ -145,6 +148,7 @@ def test_msopgen_list_sample_is_specced_from_its_opdef_and_verified(tmp_path: Pa
     assert all(c.block_dim == 8 for c in result.cases)
 
 
+@pytest.mark.slow
 def test_the_tiling_program_sees_each_list_length_the_spec_gives(tmp_path: Path) -> None:
     root = style.write_msopgen_list_sample(tmp_path)
     text = starting_spec(load_operator(root)).text.split("[[cases]]")[0]
@@ -159,6 +163,7 @@ def test_the_tiling_program_sees_each_list_length_the_spec_gives(tmp_path: Path)
     assert by_name["unequal"].status == "error" and "tiling" in by_name["unequal"].message
 
 
+@pytest.mark.slow
 def test_kernel_launch_list_sample_is_specced_from_its_kernel_and_main_and_verified(tmp_path: Path) -> None:
     root = style.write_launch_list_sample(tmp_path)
     op = load_operator(root)
@@ -176,6 +181,7 @@ def test_kernel_launch_list_sample_is_specced_from_its_kernel_and_main_and_verif
     assert not [f for c in result.cases for f in c.findings if f.kind == "raw_gm_access"]
 
 
+@pytest.mark.slow
 def test_a_list_length_check_that_fails_is_an_error_on_its_line(tmp_path: Path) -> None:
     root = style.write_launch_list_sample(tmp_path, count=3)  # the kernel expects 3 pointers, gets 2
     (root / "ascendopt.toml").write_text(starting_spec(load_operator(root)).text)

@@ -24,6 +24,7 @@ def _with_spec(op_root: Path) -> Path:
     return op_root
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("form", "entry", "block_dim"),
     [
@@ -111,6 +112,7 @@ def test_entries_not_understood_are_never_silent(tmp_path: Path) -> None:
     )
 
 
+@pytest.mark.slow
 def test_out_of_bounds_tail_read_is_reported_on_its_line(tmp_path: Path) -> None:
     root = _with_spec(style.write_oob_sample(tmp_path))
     op = load_operator(root)
@@ -216,6 +218,7 @@ def test_a_kernel_with_its_core_count_compiled_in_gets_no_block_dim_knob(tmp_pat
     assert [k for k in op.knobs if k.kind == "block_dim"] == []
 
 
+@pytest.mark.slow
 def test_the_twin_launches_a_candidate_with_the_block_dim_its_main_cpp_sets(tmp_path: Path) -> None:
     import asyncio
 
@@ -233,6 +236,7 @@ def test_the_twin_launches_a_candidate_with_the_block_dim_its_main_cpp_sets(tmp_
     assert ev.correct and [c.block_dim for c in ev.cases] == [8], ev.model_dump_json(indent=1)[:1500]
 
 
+@pytest.mark.slow
 def test_a_sample_whose_main_cpp_computes_the_tiling_runs_its_own_host_program(tmp_path: Path) -> None:
     # VectorAddMultiCoreWithTiling's pattern: main.cpp reads the length from ./input, its own
     # GenerateTilingData(tiling, BLOCK_DIM) (another .cpp) fills the rest, the struct goes by value.
@@ -287,6 +291,7 @@ def test_a_sample_whose_main_cpp_computes_the_tiling_runs_its_own_host_program(t
     assert not ev.correct
 
 
+@pytest.mark.slow
 def test_the_pad_sample_runs_main_cpp_with_its_host_pad_tiling(tmp_path: Path) -> None:
     # AbsPad's pattern: GenerateTiling(shapePad, shapeUsed, tilingBuf) with ge::Shape, GetPadMaxMinTmpSize,
     # PadTilingFunc and SaveToBuffer into a malloc'd buffer that memcpy_s moves into the launch's tiling.

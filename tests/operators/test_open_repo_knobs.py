@@ -11,7 +11,8 @@ from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.extract import constants, number_value
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.knobs import knobs_of, merge_knobs
-from ascendopt.operators.preproc import arch_macros, condition, inactive_lines
+from ascendopt.operators.preproc import condition, inactive_lines
+from ascendopt.operators.soc import arch_macros
 from tests.operators.cann_knobs_style import write_sq_like, write_sub_like
 
 

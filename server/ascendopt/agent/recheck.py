@@ -15,12 +15,12 @@ import math
 from pydantic import BaseModel
 
 from ascendopt.evaluation.records import Evaluation
+from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import OperatorSpec, ResolvedCase
 
 BLOCK_BYTES = 32  # a DataCopy moves whole 32-byte blocks (FIELD-NOTES)
 MAX_EXTRA_ELEMENTS = 1 << 23  # time budget: no extra shape above 8 Mi elements per input
-_ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "int8": 1, "uint8": 1, "bool": 1, "int16": 2}
 
 
 class ExtraShape(BaseModel):
@@ -64,7 +64,7 @@ def extra_shapes(
     base = first_shape(small)
     cap = min(MAX_EXTRA_ELEMENTS, domain.max_elements or MAX_EXTRA_ELEMENTS)
     dtype = small.dtype_of(next(iter(small.input_shapes)))
-    block = max(1, BLOCK_BYTES // _ITEMSIZE.get(dtype, 4))
+    block = max(1, BLOCK_BYTES // DTYPES[dtype].bytes)
     step = domain.last_dim_multiple
     aligned = base[-1] - base[-1] % block + block if base[-1] % block else base[-1]
     tail = step

@@ -19,7 +19,7 @@ from typing import Any, Protocol
 
 from ascendopt.campaign.records import TaskResult
 from ascendopt.campaign.tasks import EpisodeTask, run_task_in_scratch
-from ascendopt.evaluation.sandbox import OutputTail, read_to_end, wait_exit
+from ascendopt.processes import OutputTail, read_to_end, wait_exit
 
 RAY_TASK_RETRIES = 3
 

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 from ascendopt.agent.strategies import DEFAULT_STRATEGY, Strategy
+from ascendopt.journal.view import CurvePoint
 
 CAMPAIGN_VERSION = 1
 
@@ -35,11 +36,6 @@ class OperatorEntry(BaseModel):
     layout: str
     usable: bool
     reason: str = ""  # why not usable: no spec, a spec error with its file:line, …
-
-
-class CurvePoint(BaseModel):
-    evaluations: int
-    best_speedup: float  # search-time best (before the final re-check)
 
 
 class TaskResult(BaseModel):

@@ -1,9 +1,9 @@
 """The campaign service: what `ascendopt campaign` and the editor's campaign command call.
 
 It plans (every operator under the paths, one task per usable operator and strategy), runs the
-tasks on a pool with bounded parallelism, keeps campaign.json current after every task (the one
-writer), and writes the reports. A campaign run again by id skips what is done and continues
-what was running.
+tasks on a pool with bounded parallelism and keeps campaign.json current after every task (the one
+writer); the faces write the reports (report/campaign.py `write_reports`). A campaign run again by id
+skips what is done and continues what was running.
 """
 
 from __future__ import annotations
@@ -21,7 +21,6 @@ from ascendopt.campaign.records import CampaignRecord, CampaignSettings, Operato
 from ascendopt.campaign.store import CampaignStore, new_campaign_id
 from ascendopt.campaign.tasks import EpisodeTask, progress_of
 from ascendopt.operators.discovery import discover
-from ascendopt.report.campaign import write_reports
 
 PROGRESS_INTERVAL_S = 1.0
 
@@ -141,7 +140,6 @@ class CampaignService:
             store.save(record)
         if on_progress:
             on_progress(self.progress(record, started, spent_before))
-        write_reports(record, store.folder, self.workspace)
         return record
 
     def progress(self, record: CampaignRecord, started: float, spent_before: int = 0) -> CampaignProgress:

@@ -16,8 +16,8 @@ from ascendopt.agent.service import Optimizer
 from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.campaign.records import TaskResult
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
+from ascendopt.journal.view import budget_curve, rejections
 from ascendopt.operators.discovery import load_operator
-from ascendopt.report.journal_view import budget_curve, rejections
 from ascendopt.scratch import Scratch
 
 

@@ -15,6 +15,7 @@ from ascendopt.agent.strategies import DEFAULT_STRATEGY, STRATEGIES, Strategy
 from ascendopt.campaign.pools import LocalPool, RayPool, TaskPool
 from ascendopt.campaign.records import CampaignSettings
 from ascendopt.campaign.service import CampaignService
+from ascendopt.campaign.store import CampaignStore
 from ascendopt.cli.common import JsonOpt, app, err, fail, invalid, out, workspace_for
 from ascendopt.cli.layout import Field, records
 from ascendopt.cli.layout import show as show_all
@@ -25,6 +26,7 @@ from ascendopt.report.campaign import (
     build_report,
     operator_rows,
     summary_rows,
+    write_reports,
 )
 
 
@@ -94,6 +96,7 @@ def campaign_cmd(
     try:
         with campaign_progress(err, record.id, enabled=not as_json) as show:
             record = asyncio.run(service.run(record, pool, on_progress=show))
+        write_reports(record, CampaignStore(ws, record.id).folder, ws)
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C (scratch.Termination)
         err.print(f"\ninterrupted: continue with `ascendopt campaign --resume {record.id}`")
         raise typer.Exit(130) from None

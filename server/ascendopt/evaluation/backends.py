@@ -24,7 +24,7 @@ from ascendopt.evaluation.cpu_twin.precheck import TilingPrecheck
 from ascendopt.evaluation.cpu_twin.twin_toolchain import CpuTwinToolchain
 from ascendopt.evaluation.evaluator import Evaluator, Precheck
 from ascendopt.evaluation.remote.settings import RemoteSettings, ToolchainName, load_settings
-from ascendopt.evaluation.timing.calibration import CalibrationError, resolve_soc
+from ascendopt.evaluation.timing.calibration import CalibrationError, calibration_chip
 from ascendopt.evaluation.toolchain import Toolchain
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
 from ascendopt.operators.model import OperatorProject
@@ -94,7 +94,7 @@ def _check_twin_soc(soc: str) -> None:
     """Before any build: the twin times only the SoCs its calibration covers (CANN on a real
     machine takes whatever SoC the machine has)."""
     try:
-        resolve_soc(soc)
+        calibration_chip(soc)
     except CalibrationError as exc:
         raise BackendError(f"--soc {soc}: the CPU twin cannot model it ({exc})") from None
 

@@ -9,7 +9,7 @@ import contextlib
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-from ascendopt.evaluation.sandbox import LineSink
+from ascendopt.processes import LineSink
 
 _sink: ContextVar[LineSink | None] = ContextVar("ascendopt_build_output", default=None)
 

@@ -8,40 +8,17 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import PurePath, PurePosixPath
 
-from pydantic import BaseModel
-
 from ascendopt.evaluation.tensors import encode_raw
 from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.soc import Soc
 from ascendopt.operators.spec import ResolvedCase
-
-
-class SocModel(BaseModel):
-    """What the tiling program may ask of the platform."""
-
-    name: str = "Ascend910B4"
-    core_num_aiv: int = 40
-    # 192 KB: what GetCoreMemSize(UB) returns and a kernel may fill (CANN's own kernels do); the
-    # platform reserves part of it only when the tiling program asks (ReserveLocalMemory).
-    ub_size: int = 196608
-
-
-SOCS = {
-    "Ascend910B1": SocModel(name="Ascend910B1", core_num_aiv=48),
-    "Ascend910B2": SocModel(name="Ascend910B2", core_num_aiv=48),
-    "Ascend910B3": SocModel(name="Ascend910B3", core_num_aiv=40),
-    "Ascend910B4": SocModel(name="Ascend910B4", core_num_aiv=40),
-}
-
-
-def soc_model(name: str) -> SocModel:
-    return SOCS.get(name) or SOCS.get(f"Ascend{name}") or SocModel(name=name)
 
 
 def _manifest(
     project: OperatorProject,
     case: ResolvedCase,
-    soc: SocModel,
+    soc: Soc,
     inputs: Mapping[str, str | PurePath],
     outputs: Mapping[str, tuple[list[int], str | PurePath]],
     work: str | PurePath,
@@ -96,14 +73,14 @@ def _tensor_line(kind: str, name: str, dtype: str, shape: list[int], path: str |
     return " ".join([kind, name, dtype, str(len(shape)), *map(str, shape), str(path)])
 
 
-def manifest_files(
-    job: CaseJob, soc: SocModel, trace: bool = False, tiling_only: bool = False
-) -> dict[str, bytes]:
-    """The files a case needs in its work folder (inputs + manifest), with paths as seen on the runner."""
+def manifest_files(job: CaseJob, trace: bool = False, tiling_only: bool = False) -> dict[str, bytes]:
+    """The files a case needs in its work folder (inputs + manifest, for the job's SoC), with paths as
+    seen on the runner."""
     case, work = job.case, job.work
     files = {f"in_{name}.bin": encode_raw(values, case.dtype_of(name)) for name, values in job.inputs.items()}
     in_paths = {name: f"{work}/in_{name}.bin" for name in job.inputs}
     out_paths = {name: (shape, f"{work}/out_{name}.bin") for name, shape in job.output_shapes.items()}
-    manifest = _manifest(job.project, case, soc, in_paths, out_paths, work, job.src_dir, trace, tiling_only)
+    project, soc = job.project, job.soc
+    manifest = _manifest(project, case, soc, in_paths, out_paths, work, job.src_dir, trace, tiling_only)
     files["manifest.txt"] = manifest.encode("utf-8")
     return files

@@ -22,11 +22,11 @@ from typing import Protocol, TypeVar, runtime_checkable
 from ascendopt.evaluation.sandbox import (
     ENV_ALLOW_UNSANDBOXED,
     Limits,
-    LineSink,
     RunResult,
     run_limited,
     unsandboxed_reason,
 )
+from ascendopt.processes import LineSink
 
 T = TypeVar("T")
 

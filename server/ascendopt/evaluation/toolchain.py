@@ -16,6 +16,7 @@ from ascendopt.evaluation.records import Finding, Profile
 from ascendopt.evaluation.runner import Runner
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.soc import Soc
 from ascendopt.operators.spec import ResolvedCase
 
 Combo = tuple[tuple[str, str], ...]  # sorted (tensor, dtype) pairs: one build per combination
@@ -45,6 +46,7 @@ class CaseJob:
     work: str  # the case's own folder
     src_dir: str  # the candidate's sources
     profile: bool
+    soc: Soc  # the evaluation's SoC, as its build was compiled for (Toolchain.soc_for)
 
 
 class CaseOutcome(BaseModel):
@@ -68,15 +70,26 @@ class Toolchain(Protocol):
         """How many cases of one evaluation may run at once on `slot` (1 on an NPU device)."""
         ...
 
-    def hardware(self, slot: Slot, project: OperatorProject) -> str:
+    def soc_for(self, slot: Slot, project: OperatorProject) -> Soc:
+        """The evaluation's SoC (operators/soc.py `resolve_soc`): resolved once per evaluation and handed
+        to `hardware`, `build` and every case, so what is compiled is what is run and timed."""
+        ...
+
+    def hardware(self, slot: Slot, soc: Soc) -> str:
         """What runs the operator, in words (goes into Evaluation.hardware)."""
         ...
 
     async def build(
-        self, slot: Slot, project: OperatorProject, candidate: Candidate, src_dir: str, combos: list[Combo]
+        self,
+        slot: Slot,
+        project: OperatorProject,
+        candidate: Candidate,
+        src_dir: str,
+        combos: list[Combo],
+        soc: Soc,
     ) -> dict[Combo, Any]:
-        """One runnable artifact per dtype combination; raises CompileError (operators/issues.py)
-        with the user's lines."""
+        """One runnable artifact per dtype combination, compiled for `soc`; raises CompileError
+        (operators/issues.py) with the user's lines."""
         ...
 
     async def run_case(self, slot: Slot, artifact: Any, job: CaseJob) -> CaseOutcome:

@@ -25,6 +25,7 @@ from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.layouts.kernel_launch import with_candidate_block_dim
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.soc import Soc
 from ascendopt.operators.spec import ResolvedCase
 
 Prepared = tuple[dict[str, np.ndarray], dict[str, np.ndarray] | None, str]  # inputs, expected, error
@@ -124,7 +125,8 @@ class ToolchainEvaluator:
         prepared: dict[int, Prepared],
         profile: bool,
     ) -> Evaluation:
-        evaluation.hardware = self.toolchain.hardware(slot, project)
+        soc = self.toolchain.soc_for(slot, project)  # once: the build, the cases and the timing share it
+        evaluation.hardware = self.toolchain.hardware(slot, soc)
         project = with_candidate_block_dim(project, candidate.files)
         runner = slot.runner
         if candidate.llm_written and (refusal := await runner.sandbox_refusal(self.toolchain.sandboxed)):
@@ -141,7 +143,7 @@ class ToolchainEvaluator:
             )
             combos = sorted({combo_of(c) for c in cases if prepared[c.index][1] is not None})
             try:
-                artifacts = await self.toolchain.build(slot, project, candidate, src_dir, combos)
+                artifacts = await self.toolchain.build(slot, project, candidate, src_dir, combos, soc)
             except CompileError as exc:
                 evaluation.status = "compile_error"
                 evaluation.compile_errors = exc.issues
@@ -160,6 +162,7 @@ class ToolchainEvaluator:
                         f"{folder}/case{case.index}",
                         src_dir,
                         profile,
+                        soc,
                     )
 
             evaluation.cases = list(await asyncio.gather(*(one(c) for c in cases)))
@@ -179,6 +182,7 @@ class ToolchainEvaluator:
         work: str,
         src_dir: str,
         profile: bool,
+        soc: Soc,
     ) -> CaseResult:
         assert project.spec is not None
         spec = project.spec
@@ -188,7 +192,7 @@ class ToolchainEvaluator:
             result.message = problem
             return result
         shapes = {name: list(np.shape(v)) for name, v in expected.items()}
-        job = CaseJob(project, case, inputs, shapes, work, src_dir, profile)
+        job = CaseJob(project, case, inputs, shapes, work, src_dir, profile, soc)
         run = await self.toolchain.run_case(slot, artifacts[combo_of(case)], job)
         result.findings = run.findings
         result.block_dim = run.block_dim

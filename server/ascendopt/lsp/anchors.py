@@ -6,7 +6,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from ascendopt.lsp.buffers import Span
+from ascendopt.lsp.buffers import Documents, Span
+from ascendopt.lsp.index import Folders
 from ascendopt.lsp.locations import path_to_uri
 from ascendopt.lsp.server import AscendServer
 from ascendopt.operators.model import OperatorProject
@@ -31,7 +32,7 @@ def _buffer_spans(ls: AscendServer, path: Path) -> dict[str, Span] | None:
     doc = ls.workspace.text_documents.get(uri)
     if doc is None or path.suffix == ".toml":
         return None
-    return ls.outlines.spans(uri, doc.version or 0, path, doc.source)
+    return ls.state(Documents).outlines.spans(uri, doc.version or 0, path, doc.source)
 
 
 def anchors_in(ls: AscendServer, path: Path) -> list[Anchor]:
@@ -39,7 +40,7 @@ def anchors_in(ls: AscendServer, path: Path) -> list[Anchor]:
     typing above moves its lens at once), else where discovery read them on disk."""
     out: list[Anchor] = []
     spans: dict[str, Span] | None = None
-    for op in ls.index.owner_of(path):
+    for op in ls.state(Folders).index.owner_of(path):
         placed: list[tuple[AnchorKind, str, int, int]] = []
         if op.root / op.files.kernel == path:
             r = op.kernel.range

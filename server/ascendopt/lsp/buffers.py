@@ -3,9 +3,11 @@ user types, not the file on disk (which only changes on save). One parse per doc
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascendopt.lsp.feature import FeatureState
 from ascendopt.operators.cpp_source import CppSource
 
 Span = tuple[int, int]  # 0-based first and last line of a function definition
@@ -36,3 +38,13 @@ class BufferOutlines:
 
     def forget(self, uri: str) -> None:
         self._cache.pop(uri, None)
+
+
+class Documents(FeatureState):
+    """The open documents (written by sync.py): their outlines, their operators found ahead of the
+    workspace index, and the debounced refresh each change schedules."""
+
+    def __init__(self) -> None:
+        self.outlines = BufferOutlines()  # function spans of open documents, per version
+        self.early: dict[Path, asyncio.Future[None]] = {}  # open documents' operators, found first
+        self.pending_refresh: dict[str, asyncio.TimerHandle] = {}  # debounced re-index/re-verify

@@ -16,9 +16,10 @@ from ascendopt.campaign.records import CampaignSettings
 from ascendopt.campaign.service import CampaignProgress, CampaignService
 from ascendopt.campaign.store import CampaignStore
 from ascendopt.lsp import protocol
+from ascendopt.lsp.index import Folders
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer
-from ascendopt.report.campaign import build_report
+from ascendopt.report.campaign import write_reports
 from ascendopt.workspace import find_workspace_root
 
 LOCAL_JOBS = 2  # episodes at once in the editor's campaign: the twin's builds use a core each
@@ -44,7 +45,7 @@ def register(ls: AscendServer) -> None:
             ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=message))
             return {"status": "error", "message": message}
         settings = await ls.current_settings()
-        folders = parsed.paths or list(ls.index.folders)
+        folders = parsed.paths or list(ls.state(Folders).index.folders)
         if not folders:
             return {"status": "error", "message": "campaign: no workspace folder"}
         service = CampaignService(find_workspace_root(folders[0]))
@@ -79,8 +80,9 @@ def register(ls: AscendServer) -> None:
                 progress.end(message)
                 ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
                 return
-            report = build_report(task.result())
-            path = CampaignStore(service.workspace, record.id).folder / "report.html"
+            folder = CampaignStore(service.workspace, record.id).folder
+            report = write_reports(task.result(), folder, service.workspace)
+            path = folder / "report.html"
             lines = [
                 f"{s.strategy}: {s.correct}/{s.operators} correct, {s.improved} improved, geomean "
                 f"{s.geomean:.3f}x"

@@ -8,8 +8,10 @@ from pathlib import Path
 from lsprotocol import types
 
 from ascendopt.evaluation.records import Evaluation
-from ascendopt.lsp.index import op_key
+from ascendopt.lsp.feature import FeatureState
+from ascendopt.lsp.index import Folders, op_key
 from ascendopt.lsp.locations import line_range, path_to_uri, read_lines
+from ascendopt.lsp.runs import Runs
 from ascendopt.lsp.server import AscendServer
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.model import OperatorProject
@@ -20,6 +22,13 @@ _SEVERITY = {
     "warning": types.DiagnosticSeverity.Warning,
     "info": types.DiagnosticSeverity.Information,
 }
+
+
+class Published(FeatureState):
+    """The documents that carry our diagnostics now (written here only)."""
+
+    def __init__(self) -> None:
+        self.uris: set[str] = set()
 
 
 def _resolve(root: Path, file: str) -> Path | None:
@@ -63,18 +72,17 @@ def _evaluation_issues(op: OperatorProject, ev: Evaluation) -> list[tuple[Issue,
 
 def collect(ls: AscendServer) -> dict[Path, list[types.Diagnostic]]:
     pending: list[tuple[Path, Issue, str]] = []
-    for op in ls.index.operators():
+    for op in ls.state(Folders).index.operators():
         pending.extend((p, i, "ascendopt") for i in op.issues if (p := _resolve(op.root, i.file)))
-        run = ls.last_runs.get(op_key(op))
+        run = ls.state(Runs).last_runs.get(op_key(op))
         if run is not None:
             pending.extend(
                 (p, i, src)
                 for i, src in _evaluation_issues(op, run.evaluation)
                 if (p := _resolve(op.root, i.file))
             )
-    pending.extend(
-        (Path(i.file), i, "ascendopt") for i in ls.index.loose_issues() if Path(i.file).is_absolute()
-    )
+    loose = ls.state(Folders).index.loose_issues()
+    pending.extend((Path(i.file), i, "ascendopt") for i in loose if Path(i.file).is_absolute())
 
     lines: dict[Path, list[str]] = {}
     out: dict[Path, list[types.Diagnostic]] = {}
@@ -104,8 +112,8 @@ def current_lines(ls: AscendServer, path: Path) -> list[str]:
 
 def publish(ls: AscendServer) -> None:
     by_uri = {path_to_uri(p): d for p, d in collect(ls).items()}
-    for uri in sorted(ls.published - by_uri.keys()):
+    for uri in sorted(ls.state(Published).uris - by_uri.keys()):
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
     for uri, diags in sorted(by_uri.items()):
         ls.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=diags))
-    ls.published = set(by_uri)
+    ls.state(Published).uris = set(by_uri)

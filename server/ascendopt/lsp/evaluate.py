@@ -15,7 +15,9 @@ from ascendopt.evaluation.verify import VerifyError, verify
 from ascendopt.lsp import diagnostics, output, protocol, render
 from ascendopt.lsp.index import op_key
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
-from ascendopt.lsp.server import AscendServer, LastRun
+from ascendopt.lsp.runs import LastRun, Runs
+from ascendopt.lsp.server import AscendServer
+from ascendopt.lsp.settings import Configuration
 from ascendopt.lsp.targets import TargetError, fresh, parse_target, resolve
 from ascendopt.operators.model import OperatorProject
 
@@ -47,7 +49,7 @@ async def _command(ls: AscendServer, action: Action, args: tuple[Any, ...]) -> d
         return {"status": "already-running", "message": str(exc)}
     assert job.task is not None
     await job.task  # the request stays open while it runs; other requests are served meanwhile
-    run = ls.last_runs.get(op_key(op))
+    run = ls.state(Runs).last_runs.get(op_key(op))
     if run is None or job.cancel.is_set():
         return {"status": "cancelled" if job.cancel.is_set() else "error", "message": job.status}
     return summary(run.evaluation).wire()
@@ -65,7 +67,7 @@ def start(ls: AscendServer, op: OperatorProject, action: Action, case: str | Non
 async def _run(ls: AscendServer, op: OperatorProject, action: Action, case: str | None, job: Job) -> None:
     progress = WorkDone(ls, job)
     try:
-        async with ls.evaluators.use(ls.settings, ls.workspace_of(op.root)) as evaluator:
+        async with ls.evaluators.use(ls.state(Configuration).settings, ls.workspace_of(op.root)) as evaluator:
             await progress.begin(f"building and running on {evaluator.name}")
             with output.to_channel(ls):
                 work = verify(evaluator, op, case, seed=0, profile=action == "profile")
@@ -96,9 +98,9 @@ def record(
     ls: AscendServer, op: OperatorProject, action: Action, case: str | None, evaluation: Evaluation
 ) -> None:
     key = op_key(op)
-    ls.last_runs[key] = LastRun(action=action, case=case, evaluation=evaluation)
+    ls.state(Runs).last_runs[key] = LastRun(action=action, case=case, evaluation=evaluation)
     if action == "profile" and any(c.profile for c in evaluation.cases):
-        ls.last_profiles[key] = evaluation
+        ls.state(Runs).last_profiles[key] = evaluation
     diagnostics.publish(ls)
     refresh_lenses(ls)
     params = protocol.EvaluatedParams(
@@ -133,7 +135,7 @@ def has_problems(run: LastRun) -> bool:
 
 async def reverify(ls: AscendServer, op: OperatorProject) -> None:
     """Re-run the last Verify/Profile of `op` if it left problems, so fixed ones disappear."""
-    run = ls.last_runs.get(op_key(op))
+    run = ls.state(Runs).last_runs.get(op_key(op))
     if run is None or not has_problems(run) or ls.jobs.running(op_key(op), "evaluation"):
         return
     try:

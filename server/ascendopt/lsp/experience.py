@@ -13,6 +13,7 @@ from ascendopt.experience.bank import Bank
 from ascendopt.experience.records import ExperienceEntry
 from ascendopt.experience.schema import SchemaError
 from ascendopt.lsp import protocol
+from ascendopt.lsp.index import Folders
 from ascendopt.lsp.locations import uri_to_path
 from ascendopt.lsp.server import AscendServer
 from ascendopt.workspace import find_workspace_root
@@ -43,7 +44,8 @@ def workspace_of(ls: AscendServer, arg: dict[str, Any]) -> Path | None:
         path = uri_to_path(arg["uri"])
     if path is not None:
         return ls.workspace_of(path)
-    return find_workspace_root(ls.index.folders[0]) if ls.index.folders else None
+    folders = ls.state(Folders).index.folders
+    return find_workspace_root(folders[0]) if folders else None
 
 
 def newest_lessons(workspace: Path, family: str | None, limit: int) -> list[ExperienceEntry]:

@@ -13,8 +13,9 @@ from lsprotocol import types
 from ascendopt.lsp import protocol, render
 from ascendopt.lsp.anchors import anchors_in, signature_lines
 from ascendopt.lsp.diagnostics import current_lines
-from ascendopt.lsp.index import op_key
+from ascendopt.lsp.index import Folders, op_key
 from ascendopt.lsp.locations import path_to_uri, uri_to_path
+from ascendopt.lsp.runs import Runs
 from ascendopt.lsp.server import AscendServer
 from ascendopt.operators.model import OperatorProject
 
@@ -41,7 +42,7 @@ def markdown(ls: AscendServer, op: OperatorProject, limit: int | None = CASES_SH
     """The hover (the slowest `limit` cases), or with `limit=None` the whole profile."""
     key = op_key(op)
     lines = [f"**{op.name}** ({op.layout}, {len(op.knobs)} knob{'s' if len(op.knobs) != 1 else ''})"]
-    profiled = ls.last_profiles.get(key)
+    profiled = ls.state(Runs).last_profiles.get(key)
     if profiled is None:
         lines.append("No profile yet: run **Profile** for per-case durations.")
     else:
@@ -58,7 +59,7 @@ def markdown(ls: AscendServer, op: OperatorProject, limit: int | None = CASES_SH
                 lines.append(f"  - hot lines: {', '.join(hot_line_link(op, h) for h in hot)}")
         if len(shown) < len(cases):
             lines.append(more_link(op, len(cases) - len(shown)))
-    run = ls.last_runs.get(key)
+    run = ls.state(Runs).last_runs.get(key)
     if run is not None:
         lines.append(f"Last {run.action}: {render.verdict(run.evaluation)}")
     return "\n".join(lines)
@@ -71,7 +72,7 @@ def register(ls: AscendServer) -> None:
         arg = args[0] if args and isinstance(args[0], dict) else {}
         root, name = arg.get("operatorRoot"), arg.get("name")
         op = (
-            ls.index.find(Path(root).resolve(), name if isinstance(name, str) else None)
+            ls.state(Folders).index.find(Path(root).resolve(), name if isinstance(name, str) else None)
             if isinstance(root, str)
             else None
         )

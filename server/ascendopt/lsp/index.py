@@ -4,8 +4,10 @@ operators service and runs in a worker thread (see sync.py)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
+from ascendopt.lsp.feature import FeatureState
 from ascendopt.operators.discovery import Discovery
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.model import OperatorProject
@@ -113,3 +115,11 @@ class WorkspaceIndex:
         )
         self._owners = None
         return removed, added
+
+
+class Folders(FeatureState):
+    """The workspace folders' operators (written by sync.py: indexing, re-indexing on change)."""
+
+    def __init__(self) -> None:
+        self.index = WorkspaceIndex()
+        self.indexed = asyncio.Event()  # set once every folder has been indexed

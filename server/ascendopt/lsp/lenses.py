@@ -9,8 +9,10 @@ from lsprotocol import types
 
 from ascendopt.lsp import protocol, render
 from ascendopt.lsp.anchors import Anchor, anchors_in
+from ascendopt.lsp.buffers import Documents
 from ascendopt.lsp.index import op_key
 from ascendopt.lsp.locations import uri_to_path
+from ascendopt.lsp.runs import Runs
 from ascendopt.lsp.server import AscendServer
 
 
@@ -27,7 +29,7 @@ def commands_for(ls: AscendServer, anchor: Anchor) -> list[types.Command]:
     if ls.jobs.running(key, "episode") is not None:
         optimize = "⚡ Optimizing… (progress in the notification)"
     else:
-        profiled = ls.last_profiles.get(key)
+        profiled = ls.state(Runs).last_profiles.get(key)
         duration = render.lens_duration(profiled) if profiled else None
         optimize = f"⚡ Optimize · {duration}" if duration else "⚡ Optimize operator"
     out = [
@@ -51,7 +53,7 @@ EARLY_WAIT_S = 2.0  # an open document's own operator is discovered in tens of m
 
 async def _early_discovery(ls: AscendServer, path: Path) -> None:
     """Wait (briefly) for the open document's operator when it is being discovered on its own."""
-    pending = [f for root, f in ls.early.items() if not f.done() and root in path.parents]
+    pending = [f for root, f in ls.state(Documents).early.items() if not f.done() and root in path.parents]
     if pending:
         await asyncio.wait(pending, timeout=EARLY_WAIT_S)
 

@@ -16,6 +16,7 @@ from ascendopt.lsp.experience import workspace_of
 from ascendopt.lsp.index import op_key
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer
+from ascendopt.lsp.settings import Configuration
 from ascendopt.lsp.targets import TargetError, parse_target, resolve
 
 
@@ -39,7 +40,7 @@ def register(ls: AscendServer) -> None:
                 progress.report(f"{s.deoptimization}: {'kept' if s.kept else s.reason}")
 
             try:
-                async with ls.evaluators.use(ls.settings, workspace) as evaluator:
+                async with ls.evaluators.use(ls.state(Configuration).settings, workspace) as evaluator:
                     with output.to_channel(ls):
                         task = await unless_cancelled(job, RewindMiner(evaluator, on_step=step).mine(op))
             except (BackendError, SettingsError) as exc:

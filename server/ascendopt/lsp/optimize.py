@@ -14,6 +14,7 @@ from ascendopt.lsp.evaluate import refresh_lenses
 from ascendopt.lsp.index import op_key
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone
 from ascendopt.lsp.server import AscendServer
+from ascendopt.lsp.settings import Configuration
 from ascendopt.lsp.targets import TargetError, fresh, parse_target, resolve
 from ascendopt.operators.model import OperatorProject
 
@@ -59,18 +60,19 @@ def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[s
 
     async def work(job: Job) -> None:
         progress = WorkDone(ls, job)
-        await progress.begin(f"starting ({ls.settings.backend}, budget {ls.settings.budget})")
+        current = ls.state(Configuration).settings
+        await progress.begin(f"starting ({current.backend}, budget {current.budget})")
 
         def on_progress(p: ProgressLike) -> None:
             line = render.progress_line(p.used, p.budget, p.phase, p.best_speedup)
             progress.report(line, min(100, int(100 * p.used / max(p.budget, 1))))
 
         try:
-            async with ls.evaluators.use(ls.settings, workspace) as evaluator:
+            async with ls.evaluators.use(ls.state(Configuration).settings, workspace) as evaluator:
                 with output.to_channel(ls):
                     outcome = await service.optimize(
                         op,
-                        settings=ls.settings,
+                        settings=ls.state(Configuration).settings,
                         evaluator=evaluator,
                         tiling_only=tiling_only,
                         on_progress=on_progress,
@@ -78,7 +80,8 @@ def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[s
                     )
         except Exception as exc:
             progress.end("failed")
-            _show(ls, types.MessageType.Error, ls.settings.scrub(f"{title} failed: {exc}"))
+            scrub = ls.state(Configuration).settings.scrub
+            _show(ls, types.MessageType.Error, scrub(f"{title} failed: {exc}"))
             raise
         progress.end(outcome.message)
         refresh_lenses(ls)

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ascendopt.lsp import protocol
+from ascendopt.lsp.index import Folders
 from ascendopt.lsp.server import AscendServer
 from ascendopt.lsp.targets import TargetError, parse_target, resolve
 from ascendopt.report import episode as episode_report
@@ -20,7 +21,7 @@ def register(ls: AscendServer) -> None:
 
 
 def _folders(ls: AscendServer) -> list[Path]:
-    return list(ls.index.folders)
+    return list(ls.state(Folders).index.folders)
 
 
 async def report(ls: AscendServer, args: tuple[Any, ...]) -> dict[str, Any]:

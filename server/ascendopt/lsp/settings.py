@@ -7,6 +7,8 @@ log line or JSON dump of the settings can carry it.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import os
 from pathlib import Path
 from typing import Any
@@ -15,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 from pydantic_core import ErrorDetails
 
 from ascendopt.agent.settings import DEFAULT_BUDGET, EpisodeSettings
+from ascendopt.lsp.feature import FeatureState
 
 SECTION = "ascendopt"
 API_KEY_ENV = ("ASCENDOPT_LLM_API_KEY", "ASCENDOPT_API_KEY", "OPENAI_API_KEY")
@@ -144,3 +147,21 @@ def problem_sentence(field: str, error: ErrorDetails, kept: Any) -> str:
     given (a key pasted into the wrong field would be shown)."""
     name = SETTING_NAMES.get(field, f"{SECTION}.{field}")
     return f"{name} {_why(error)}; keeping {kept!r}."
+
+
+CONFIGURATION_WAIT_S = 5.0
+
+
+class Configuration(FeatureState):
+    """The settings in force (written by sync.py from initializationOptions and workspace/configuration)."""
+
+    def __init__(self) -> None:
+        self.settings = Settings()
+        self.configured = asyncio.Event()  # set once workspace/configuration has been read (or skipped)
+
+    async def current(self) -> Settings:
+        """The settings, after the first workspace/configuration answer (a client slow to answer
+        gets a few seconds, then the initializationOptions apply)."""
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.configured.wait(), CONFIGURATION_WAIT_S)
+        return self.settings

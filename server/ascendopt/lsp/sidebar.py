@@ -13,8 +13,10 @@ from ascendopt.experience.schema import SchemaError
 from ascendopt.journal.listing import recent_episodes
 from ascendopt.lsp import protocol, render
 from ascendopt.lsp.experience import newest_lessons
-from ascendopt.lsp.index import op_key
+from ascendopt.lsp.index import Folders, op_key
 from ascendopt.lsp.locations import path_to_uri
+from ascendopt.lsp.offers import Offers
+from ascendopt.lsp.runs import Runs
 from ascendopt.lsp.server import AscendServer
 from ascendopt.operators.model import OperatorProject
 
@@ -34,8 +36,8 @@ def _spec_state(op: OperatorProject) -> tuple[str, str | None]:
 def _operator(ls: AscendServer, op: OperatorProject) -> protocol.StateOperator:
     key = op_key(op)
     spec, problem = _spec_state(op)
-    verify = ls.last_runs.get(key)
-    profile = ls.last_profiles.get(key)
+    verify = ls.state(Runs).last_runs.get(key)
+    profile = ls.state(Runs).last_profiles.get(key)
     return protocol.StateOperator(
         name=op.name,
         root=str(op.root),
@@ -84,11 +86,11 @@ def _stored(
 
 
 async def workspace_state(ls: AscendServer) -> protocol.WorkspaceState:
-    folders = list(ls.index.folders)
+    folders = list(ls.state(Folders).index.folders)
     episodes, lessons, message = await asyncio.to_thread(_stored, folders)
     return protocol.WorkspaceState(
         folders=[str(f) for f in folders],
-        operators=[_operator(ls, op) for op in ls.index.operators()],
+        operators=[_operator(ls, op) for op in ls.state(Folders).index.operators()],
         episodes=episodes,
         suggestions=[
             protocol.StateSuggestion(
@@ -99,7 +101,7 @@ async def workspace_state(ls: AscendServer) -> protocol.WorkspaceState:
                 geomean=s.geomean_speedup,
                 summary=s.summary,
             )
-            for s in ls.suggestions.values()
+            for s in ls.state(Offers).suggestions.values()
         ],
         lessons=lessons,
         message=message,

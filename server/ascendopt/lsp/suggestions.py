@@ -24,8 +24,10 @@ from ascendopt.agent.suggestion import StaleSuggestion, Suggestion
 from ascendopt.lsp import diagnostics, protocol
 from ascendopt.lsp.episodes import Decision, EpisodeService
 from ascendopt.lsp.evaluate import refresh_lenses
-from ascendopt.lsp.index import op_key
+from ascendopt.lsp.index import Folders, op_key
 from ascendopt.lsp.locations import path_to_uri
+from ascendopt.lsp.offers import Offers
+from ascendopt.lsp.runs import Runs
 from ascendopt.lsp.server import AscendServer
 from ascendopt.lsp.targets import TargetError, fresh
 
@@ -90,7 +92,7 @@ def payload(s: Suggestion, outcome: Outcome | None = None) -> protocol.Suggestio
 
 def offer(ls: AscendServer, s: Suggestion, outcome: Outcome | None = None) -> None:
     """Tell the client: a notification for the diff view, and a confirm-first applyEdit for others."""
-    ls.suggestions[s.id] = s
+    ls.state(Offers).suggestions[s.id] = s
     ls.protocol.notify(protocol.SUGGESTION, payload(s, outcome).wire())
     if client_has_view(ls):
         return  # its own notification offers Review / Accept / Reject
@@ -113,7 +115,7 @@ async def _preview(ls: AscendServer, s: Suggestion) -> None:
     except Exception:
         log.warning("workspace/applyEdit for suggestion %s failed", s.id, exc_info=True)
         return
-    if result.applied and s.id in ls.suggestions:
+    if result.applied and s.id in ls.state(Offers).suggestions:
         # The user confirmed the preview and the client applied it into its buffers.
         _journal(ls, s, "accepted")
 
@@ -176,12 +178,12 @@ def client_has_view(ls: AscendServer) -> bool:
 
 
 def _find(ls: AscendServer, suggestion_id: str) -> Suggestion | None:
-    if suggestion_id in ls.decided:
+    if suggestion_id in ls.state(Offers).decided:
         return None
-    if suggestion_id in ls.suggestions:
-        return ls.suggestions[suggestion_id]
+    if suggestion_id in ls.state(Offers).suggestions:
+        return ls.state(Offers).suggestions[suggestion_id]
     # Offered by an earlier session: the episode service keeps suggestions in .ascendopt/.
-    for folder in ls.index.folders:
+    for folder in ls.state(Folders).index.folders:
         try:
             return ls.service_for(folder).load_suggestion(suggestion_id)
         except (KeyError, OSError, ValueError):
@@ -190,18 +192,18 @@ def _find(ls: AscendServer, suggestion_id: str) -> Suggestion | None:
 
 
 def _not_pending(ls: AscendServer, suggestion_id: str) -> str:
-    if suggestion_id in ls.decided:
-        return f"suggestion {suggestion_id} was already {ls.decided[suggestion_id]}"
+    if suggestion_id in ls.state(Offers).decided:
+        return f"suggestion {suggestion_id} was already {ls.state(Offers).decided[suggestion_id]}"
     return f"no pending suggestion {suggestion_id!r} (unknown in this workspace)"
 
 
 def _service(ls: AscendServer, s: Suggestion) -> EpisodeService:
-    return ls.service_for(ls.index.folder_of(s.root) or s.root)
+    return ls.service_for(ls.state(Folders).index.folder_of(s.root) or s.root)
 
 
 def _decided(ls: AscendServer, s: Suggestion, decision: Decision) -> None:
-    ls.suggestions.pop(s.id, None)
-    ls.decided[s.id] = decision
+    ls.state(Offers).suggestions.pop(s.id, None)
+    ls.state(Offers).decided[s.id] = decision
 
 
 def _journal(ls: AscendServer, s: Suggestion, decision: Decision) -> None:
@@ -253,8 +255,8 @@ async def accept(ls: AscendServer, suggestion_id: str) -> dict[str, Any]:
         # The last verify/profile described the files as they were: lenses and hovers must not
         # keep showing those µs. The client asks for lenses again on the refresh; hovers are
         # asked for on demand and read the same (now empty) record.
-        ls.last_profiles.pop(op_key(op), None)
-        ls.last_runs.pop(op_key(op), None)
+        ls.state(Runs).last_profiles.pop(op_key(op), None)
+        ls.state(Runs).last_runs.pop(op_key(op), None)
     diagnostics.publish(ls)
     refresh_lenses(ls)
     ls.window_show_message(

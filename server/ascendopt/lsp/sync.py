@@ -11,9 +11,12 @@ from pathlib import Path
 from lsprotocol import types
 
 from ascendopt.lsp import diagnostics, evaluate, logs, protocol, settings
-from ascendopt.lsp.index import WATCHED_SUFFIXES, op_key
+from ascendopt.lsp.buffers import Documents
+from ascendopt.lsp.index import WATCHED_SUFFIXES, Folders, op_key
 from ascendopt.lsp.locations import path_to_uri, uri_to_path
+from ascendopt.lsp.runs import Runs
 from ascendopt.lsp.server import AscendServer
+from ascendopt.lsp.settings import Configuration
 from ascendopt.operators.discovery import operator_root_of
 from ascendopt.operators.model import OperatorProject
 from ascendopt.redact import LLM_KEY
@@ -26,9 +29,10 @@ DEBOUNCE_S = 0.2  # a save also arrives as a watched-file change: handle both on
 def register(ls: AscendServer) -> None:
     @ls.feature(types.INITIALIZE)
     def initialize(ls: AscendServer, params: types.InitializeParams) -> None:
-        ls.settings, problems = settings.from_initialization_options(params.initialization_options)
-        if ls.settings.api_key is not None:
-            logs.register_secret(ls.settings.api_key.get_secret_value())
+        config = ls.state(Configuration)
+        config.settings, problems = settings.from_initialization_options(params.initialization_options)
+        if config.settings.api_key is not None:
+            logs.register_secret(config.settings.api_key.get_secret_value())
         logs.register_secret(LLM_KEY.read())  # the environment's key (taken out of the environment)
         for problem in problems:
             ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
@@ -40,7 +44,7 @@ def register(ls: AscendServer) -> None:
         try:
             await pull_configuration(ls)
         finally:
-            ls.configured.set()
+            ls.state(Configuration).configured.set()
 
     @ls.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: AscendServer, params: types.DidChangeConfigurationParams) -> None:
@@ -50,7 +54,7 @@ def register(ls: AscendServer) -> None:
     async def did_change_folders(ls: AscendServer, params: types.DidChangeWorkspaceFoldersParams) -> None:
         for gone in params.event.removed:
             if (path := uri_to_path(gone.uri)) is not None:
-                ls.index.drop_folder(path)
+                ls.state(Folders).index.drop_folder(path)
         added = [p for f in params.event.added if (p := uri_to_path(f.uri)) is not None]
         await index_workspace(ls, added)
 
@@ -66,7 +70,7 @@ def register(ls: AscendServer) -> None:
 
     @ls.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: AscendServer, params: types.DidCloseTextDocumentParams) -> None:
-        ls.outlines.forget(params.text_document.uri)
+        ls.state(Documents).outlines.forget(params.text_document.uri)
         # Diagnostic ranges were cut to the buffer's lines; the disk's may differ.
         diagnostics.publish(ls)
 
@@ -81,9 +85,9 @@ def register(ls: AscendServer) -> None:
 
     @ls.feature(types.SHUTDOWN)
     async def shutdown(ls: AscendServer, params: None) -> None:
-        for handle in ls.pending_refresh.values():
+        for handle in ls.state(Documents).pending_refresh.values():
             handle.cancel()
-        ls.pending_refresh.clear()
+        ls.state(Documents).pending_refresh.clear()
         await ls.jobs.stop_all()
         await ls.evaluators.close()
 
@@ -98,12 +102,12 @@ def _workspace_folders(ls: AscendServer) -> list[Path]:
 def index_open_document(ls: AscendServer, path: Path) -> None:
     """Open documents first: while the workspace is still being indexed, discover the one operator
     holding an opened file on its own, so its lenses need not wait for the whole workspace."""
-    if ls.indexed.is_set() or ls.index.owner_of(path):
+    if ls.state(Folders).indexed.is_set() or ls.state(Folders).index.owner_of(path):
         return
-    root = operator_root_of(path, ls.index.folder_of(path))
-    if root is None or root in ls.early:
+    root = operator_root_of(path, ls.state(Folders).index.folder_of(path))
+    if root is None or root in ls.state(Documents).early:
         return
-    ls.early[root] = asyncio.ensure_future(_index_early(ls, root))
+    ls.state(Documents).early[root] = asyncio.ensure_future(_index_early(ls, root))
 
 
 async def _index_early(ls: AscendServer, root: Path) -> None:
@@ -112,9 +116,9 @@ async def _index_early(ls: AscendServer, root: Path) -> None:
     except Exception:
         log.exception("indexing %s failed", root)
         return
-    if ls.indexed.is_set():
+    if ls.state(Folders).indexed.is_set():
         return  # the full index came first
-    ls.index.set_early(root, found)
+    ls.state(Folders).index.set_early(root, found)
     diagnostics.publish(ls)
     evaluate.refresh_lenses(ls)
 
@@ -122,15 +126,15 @@ async def _index_early(ls: AscendServer, root: Path) -> None:
 async def index_workspace(ls: AscendServer, folders: list[Path]) -> None:
     """Discover every operator in `folders` off the event loop, then publish what was found."""
     for folder in folders:
-        ls.index.declare(folder)
+        ls.state(Folders).index.declare(folder)
     for folder in folders:
         try:
             found = await asyncio.to_thread(ls.discover, folder)
         except Exception:
             log.exception("indexing %s failed", folder)
             continue
-        ls.index.set_folder(folder, found)
-    ls.indexed.set()
+        ls.state(Folders).index.set_folder(folder, found)
+    ls.state(Folders).indexed.set()
     diagnostics.publish(ls)
     evaluate.refresh_lenses(ls)
     notify_index(ls)
@@ -139,12 +143,12 @@ async def index_workspace(ls: AscendServer, folders: list[Path]) -> None:
 def notify_index(ls: AscendServer) -> None:
     """What the index holds now (the VS Code client shows it in its language status item)."""
     params = protocol.IndexedParams(
-        folders=[str(f) for f in ls.index.folders],
+        folders=[str(f) for f in ls.state(Folders).index.folders],
         operators=[
             protocol.IndexedOperator(
                 name=op.name, root=str(op.root), kernel=path_to_uri(op.root / op.files.kernel)
             )
-            for op in ls.index.operators()
+            for op in ls.state(Folders).index.operators()
         ],
     )
     ls.protocol.notify(protocol.INDEXED, params.wire())
@@ -161,14 +165,15 @@ async def pull_configuration(ls: AscendServer) -> None:
     except Exception:
         log.warning("workspace/configuration failed; keeping the settings from initialize")
         return
-    specs = ls.settings.specs
-    ls.settings, problems = settings.with_configuration(ls.settings, answer[0] if answer else None)
-    ls.evaluators.settings_changed(ls.settings)  # another backend: the old one's connections close
-    if ls.settings.specs != specs:  # other specs outside the tree: every operator may have another
-        ls.background(index_workspace(ls, list(ls.index.folders)))
+    config = ls.state(Configuration)
+    specs = config.settings.specs
+    config.settings, problems = settings.with_configuration(config.settings, answer[0] if answer else None)
+    ls.evaluators.settings_changed(config.settings)  # another backend: the old one's connections close
+    if config.settings.specs != specs:  # other specs outside the tree: every operator may have another
+        ls.background(index_workspace(ls, list(ls.state(Folders).index.folders)))
     for problem in problems:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=problem))
-    log.info("settings: %s", ls.settings.public())
+    log.info("settings: %s", config.settings.public())
 
 
 async def _register_watchers(ls: AscendServer) -> None:
@@ -198,16 +203,16 @@ async def _register_watchers(ls: AscendServer) -> None:
 
 def schedule_refresh(ls: AscendServer, path: Path) -> None:
     """Re-discover the operator owning `path` (or the whole folder for a new one), debounced."""
-    owners = ls.index.owner_of(path)
+    owners = ls.state(Folders).index.owner_of(path)
     roots = {op.root for op in owners}
-    if not roots and (folder := ls.index.folder_of(path)) is not None:
+    if not roots and (folder := ls.state(Folders).index.folder_of(path)) is not None:
         roots = {folder}
     loop = asyncio.get_running_loop()
     for root in roots:
         key = str(root)
-        if (handle := ls.pending_refresh.pop(key, None)) is not None:
+        if (handle := ls.state(Documents).pending_refresh.pop(key, None)) is not None:
             handle.cancel()
-        ls.pending_refresh[key] = loop.call_later(DEBOUNCE_S, _spawn, ls, root)
+        ls.state(Documents).pending_refresh[key] = loop.call_later(DEBOUNCE_S, _spawn, ls, root)
 
 
 def _spawn(ls: AscendServer, root: Path) -> None:
@@ -215,22 +220,22 @@ def _spawn(ls: AscendServer, root: Path) -> None:
 
 
 async def refresh_root(ls: AscendServer, root: Path) -> None:
-    ls.pending_refresh.pop(str(root), None)
-    before = {op_key(op) for op in ls.index.operators()}
+    ls.state(Documents).pending_refresh.pop(str(root), None)
+    before = {op_key(op) for op in ls.state(Folders).index.operators()}
     found = await asyncio.to_thread(ls.discover, root)
-    if root in ls.index.folders:
-        ls.index.set_folder(root, found)
+    if root in ls.state(Folders).index.folders:
+        ls.state(Folders).index.set_folder(root, found)
         removed: list[OperatorProject] = []
         current = found.operators
     else:
-        removed, current = ls.index.replace_root(root, found)
+        removed, current = ls.state(Folders).index.replace_root(root, found)
     for op in removed:
         if not any(op_key(o) == op_key(op) for o in current):
-            ls.last_runs.pop(op_key(op), None)
-            ls.last_profiles.pop(op_key(op), None)
+            ls.state(Runs).last_runs.pop(op_key(op), None)
+            ls.state(Runs).last_profiles.pop(op_key(op), None)
     diagnostics.publish(ls)
     evaluate.refresh_lenses(ls)
-    if {op_key(op) for op in ls.index.operators()} != before:
+    if {op_key(op) for op in ls.state(Folders).index.operators()} != before:
         notify_index(ls)
     # Fixed (or not): re-run the last Verify/Profile of operators whose last run left problems.
     await asyncio.gather(*(evaluate.reverify(ls, op) for op in current), return_exceptions=True)

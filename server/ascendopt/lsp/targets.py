@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ascendopt.lsp.index import Folders
 from ascendopt.lsp.locations import uri_to_path
 from ascendopt.lsp.server import AscendServer
 from ascendopt.operators.model import OperatorProject
@@ -53,7 +54,7 @@ async def resolve(ls: AscendServer, target: Target) -> OperatorProject:
         path = uri_to_path(target.uri or "")
         if path is None:
             raise TargetError(f"not a file URI: {target.uri}")
-        owners = [op for op in ls.index.owner_of(path) if target.name in (None, op.name)]
+        owners = [op for op in ls.state(Folders).index.owner_of(path) if target.name in (None, op.name)]
         if len(owners) > 1:
             raise TargetError(
                 f"{path.name} belongs to several operators ({', '.join(o.name for o in owners)}); name one"
@@ -75,7 +76,7 @@ async def resolve(ls: AscendServer, target: Target) -> OperatorProject:
 async def fresh(ls: AscendServer, root: Path, name: str | None) -> OperatorProject:
     """Re-discover `root` now, update the index with it, and return the named operator."""
     found = await asyncio.to_thread(ls.discover, root)
-    ls.index.replace_root(root, found)
+    ls.state(Folders).index.replace_root(root, found)
     here = [op for op in found.operators if op.root == root and name in (None, op.name)]
     if len(here) == 1:
         return here[0]

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ascendopt.operators import checks, extract, launch, preproc
+from ascendopt.operators import checks, extract, launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.knobs import knob_headers, knobs_of, merge_knobs
@@ -25,7 +25,8 @@ from ascendopt.operators.model import (
     TilingProgram,
 )
 from ascendopt.operators.project_files import project_files
-from ascendopt.operators.repository import DEFAULT_SOC, is_arch_variant, repo_context
+from ascendopt.operators.repository import is_arch_variant, repo_context
+from ascendopt.operators.soc import DEFAULT_SOC, resolve_soc
 from ascendopt.operators.sources import read_source, relative
 from ascendopt.operators.spec import SPEC_FILE, OperatorSpec, load_spec
 
@@ -106,7 +107,7 @@ def assemble(
             sources.append((relative(h, root, root / rel), "host"))
     # The kernel's class and the host's helpers live in headers beside them (op_kernel/<op>.h).
     # Constants count where the build compiles them: the kernel with the SoC's architecture macros.
-    arch = preproc.arch_macros(spec.soc if spec is not None else DEFAULT_SOC)
+    arch = dict(resolve_soc(None, None, spec).arch)
     scanned = {s.path for s, _ in sources}
     host_starts = [s for s in (hsrc.path if hsrc else None, *files.host_sources) if s]
     host_starts = [s for s in host_starts if not is_arch_variant(s)]

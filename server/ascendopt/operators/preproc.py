@@ -11,28 +11,11 @@ from __future__ import annotations
 import ast
 import re
 
-# What CANN's compiler defines when it builds a kernel for a SoC (AscendC guide, "C++ language extensions":
-# __NPU_ARCH__ per product; __CCE_AICORE__ is its first three digits / 10), so `#if __CCE_AICORE__ == 220`
-# branches compile as on that SoC. Longest prefix first (Ascend910B before Ascend910).
-ARCH_DEFINES: tuple[tuple[str, dict[str, int]], ...] = (
-    ("Ascend910B", {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}),  # Atlas A2 training / inference
-    ("Ascend910_93", {"__CCE_AICORE__": 220, "__NPU_ARCH__": 2201}),  # Atlas A3
-    ("Ascend310P", {"__CCE_AICORE__": 200, "__NPU_ARCH__": 2002}),  # Atlas inference
-    ("Ascend310B", {"__CCE_AICORE__": 300, "__NPU_ARCH__": 3002}),  # Atlas 200I/500 A2
-    ("Ascend950", {"__NPU_ARCH__": 3510}),  # the open repos' arch35 kernels; __CCE_AICORE__ not documented
-    ("Ascend910", {"__CCE_AICORE__": 100, "__NPU_ARCH__": 1001}),  # Atlas training (A1)
-)
+from ascendopt.operators.soc import SOCS
 
-
-_ARCH_NAMES = frozenset(name for _, macros in ARCH_DEFINES for name in macros)
-
-
-def arch_macros(soc: str) -> dict[str, int]:
-    """The architecture macros a kernel build for `soc` defines (none for a SoC the table does not know)."""
-    for prefix, macros in ARCH_DEFINES:
-        if soc.startswith(prefix):
-            return dict(macros)
-    return {}
+# The architecture macros' names (operators/soc.py's table): unset ones read as 0 in `#if`, as the
+# SoC's compiler reads them, not as unknown.
+_ARCH_NAMES = frozenset(name for row in SOCS for name in row.arch)
 
 
 _DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b(.*)$")

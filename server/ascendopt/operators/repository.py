@@ -20,8 +20,8 @@ from pathlib import Path
 from ascendopt.operators import includes
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.model import MissingInclude, OperatorFiles, RepoContext
+from ascendopt.operators.soc import DEFAULT_SOC as DEFAULT_SOC  # the table's (operators/soc.py)
 
-DEFAULT_SOC = "Ascend910B4"
 # The per-architecture kernel folder of a SoC family (dav-2201 / dav-3510), where repos keep one.
 ARCH_DIRS = {"ascend910b": "arch22", "ascend910_93": "arch22", "ascend950": "arch35"}
 # Where a repository's CMake looks for headers, as OP_TILING_INCLUDE lists them (repo-relative);

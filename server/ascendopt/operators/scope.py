@@ -36,8 +36,8 @@ from tree_sitter import Node
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.includes import closure, resolve_in_files
 from ascendopt.operators.model import OperatorProject
-from ascendopt.operators.preproc import arch_macros
-from ascendopt.operators.repository import DEFAULT_SOC, is_arch_variant, soc_family
+from ascendopt.operators.repository import is_arch_variant, soc_family
+from ascendopt.operators.soc import DEFAULT_SOC, arch_macros
 
 Role = Literal[
     "kernel_entry", "kernel_header", "tiling_source", "tiling_header", "tiling_data", "repo_header"

@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from ascendopt.operators.dtypes import DType
 from ascendopt.operators.issues import Issue, SpecError
+from ascendopt.operators.soc import DEFAULT_SOC
 from ascendopt.operators.toml_lines import TomlLineIndex
 
 if sys.version_info >= (3, 11):
@@ -31,8 +32,6 @@ DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
     "float32": (1e-4, 1e-4),
     "bfloat16": (4e-3, 4e-3),
 }
-
-SOCS = ("Ascend910B1", "Ascend910B2", "Ascend910B3", "Ascend910B4")
 
 
 class _Strict(BaseModel):
@@ -135,7 +134,7 @@ class ShapeDomain(_Strict):
 class OperatorSpec(_Strict):
     schema_version: int = SCHEMA_VERSION
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
-    soc: str = "Ascend910B4"
+    soc: str = DEFAULT_SOC
     reference: str = "reference.py:reference"
     block_dim: int | None = Field(default=None, ge=1, le=65535)
     inputs: list[TensorSpec] = Field(min_length=1)

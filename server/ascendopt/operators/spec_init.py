@@ -27,6 +27,7 @@ from ascendopt.operators.sample_data import (
     naive_main_hints,
     op_description,
 )
+from ascendopt.operators.soc import DEFAULT_SOC
 
 # ge::DataType → spec dtype
 GE_DTYPES = {
@@ -244,7 +245,7 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
         "# reference.py (a NumPy function of the inputs, attrs as keywords, returning the outputs).",
         "schema_version = 1",
         f'name = "{op.name}"',
-        'soc = "Ascend910B4"',
+        f'soc = "{DEFAULT_SOC}"',
         f'reference = "reference.py:{op.name}"',
     ]
     if op.layout == "kernel_launch":

@@ -12,11 +12,11 @@ from pydantic import BaseModel
 
 from ascendopt.campaign.metrics import StrategySummary, speedup_of, summarize
 from ascendopt.campaign.records import CampaignRecord, TaskEntry
+from ascendopt.journal import view as journal_view
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
-from ascendopt.report import journal_view
+from ascendopt.journal.view import LessonRow
 from ascendopt.report.blocks import fmt_x as _x
 from ascendopt.report.blocks import html_diff, html_page, html_table, md_diff, md_table
-from ascendopt.report.journal_view import LessonRow
 from ascendopt.report.plots import budget_curve_png
 
 CURVE_NOTE = (

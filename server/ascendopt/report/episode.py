@@ -17,13 +17,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from ascendopt.agent.outcome import CaseResult, Outcome
-from ascendopt.campaign.records import CurvePoint
 from ascendopt.experience.bank import BANK_FILE, Bank
+from ascendopt.journal import view as journal_view
 from ascendopt.journal.events import EvaluationEvent, StartEvent
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
-from ascendopt.report import journal_view
+from ascendopt.journal.view import CandidateRow, CurvePoint, LessonRow
 from ascendopt.report.blocks import fmt_x, html_diff, html_page, html_table, md_diff, md_table
-from ascendopt.report.journal_view import CandidateRow, LessonRow
 from ascendopt.report.plots import EPISODE_AXES, inline_svg
 
 Format = Literal["html", "md", "json"]

@@ -12,7 +12,7 @@ import pytest
 
 from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR, OPBASE_DIRS
 
-pytestmark = pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not available")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not available")]
 
 INVALID = 2**64 - 1
 

@@ -10,11 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.cpu_twin.build import arch_defines, template_params
+from ascendopt.evaluation.cpu_twin.build import template_params
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.soc import soc
 from tests.evaluation.cpu_twin.cann_open_lookalike import HOST, write_axpy_like
 
 pytestmark = [
@@ -77,11 +78,11 @@ async def test_the_910b_architecture_branch_is_the_one_compiled(tmp_path: Path) 
 
 
 def test_arch_macros_follow_the_documented_table() -> None:
-    assert arch_defines("Ascend910B4") == ["-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201"]
-    assert arch_defines("Ascend910_9391") == ["-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201"]
-    assert arch_defines("Ascend310P3") == ["-D__CCE_AICORE__=200", "-D__NPU_ARCH__=2002"]
-    assert arch_defines("Ascend910A") == ["-D__CCE_AICORE__=100", "-D__NPU_ARCH__=1001"]
-    assert arch_defines("SomethingElse") == []
+    assert soc("Ascend910B4").arch_defines == ["-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201"]
+    assert soc("Ascend910_9391").arch_defines == ["-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201"]
+    assert soc("Ascend310P3").arch_defines == ["-D__CCE_AICORE__=200", "-D__NPU_ARCH__=2002"]
+    assert soc("Ascend910A").arch_defines == ["-D__CCE_AICORE__=100", "-D__NPU_ARCH__=1001"]
+    assert soc("SomethingElse").arch_defines == []
 
 
 def test_template_parameter_lists() -> None:

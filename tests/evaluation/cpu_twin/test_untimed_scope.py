@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ascendopt.evaluation.cpu_twin.build import kernel_macros
 from ascendopt.evaluation.cpu_twin.untimed import compiled_kernel_files, raw_gm_findings
-from ascendopt.operators.preproc import arch_macros
+from ascendopt.operators.soc import arch_macros, soc
 
 RAW = "    auto p = (__gm__ float *)x; p[0] = 1;\n"
 FILES = {
@@ -53,7 +53,7 @@ def test_a_950_build_reads_its_own_branches_and_headers() -> None:
 
 def _cpu_debug_sites(kernel: str) -> list[int]:
     files = {"op_kernel/k.cpp": kernel}
-    compiled = compiled_kernel_files("op_kernel/k.cpp", files, kernel_macros("Ascend910B4"))
+    compiled = compiled_kernel_files("op_kernel/k.cpp", files, kernel_macros(soc("Ascend910B4")))
     return [f.line for p, t in compiled.items() for f in raw_gm_findings(p, t)]
 
 

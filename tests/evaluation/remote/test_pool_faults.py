@@ -87,6 +87,7 @@ class DroppingRunner(SshRunner):
         return await super().run(argv, **kw)
 
 
+@pytest.mark.slow
 async def test_sshd_killed_mid_evaluation_is_retried_and_completed_once(own_sshd: LoopbackSshd) -> None:
     settings = settings_for(own_sshd, devices="0")
     settings.retry = RetryPolicy(attempts=4, host_failures=3, backoff_s=0.5, backoff_max_s=2)
@@ -105,6 +106,7 @@ async def test_sshd_killed_mid_evaluation_is_retried_and_completed_once(own_sshd
     assert not stats.hosts_down
 
 
+@pytest.mark.slow
 async def test_work_moves_off_a_host_that_is_down(sshd: LoopbackSshd) -> None:
     dead_port = _free_port()  # nothing listens there
     sshd_alias_dead = "loopback-dead"

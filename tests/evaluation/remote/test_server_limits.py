@@ -55,6 +55,7 @@ async def _verify_at_once(settings: RemoteSettings, n: int) -> tuple[ChannelStat
     return runner.transport.stats, evaluator.pool.stats
 
 
+@pytest.mark.slow
 async def test_more_parallel_evaluations_than_max_sessions(own_sshd: LoopbackSshd) -> None:
     # 6 devices x 2 cases at once = 12 jobs, plus uploads and downloads: more than one
     # connection's 10 sessions.
@@ -70,6 +71,7 @@ async def test_more_parallel_evaluations_than_max_sessions(own_sshd: LoopbackSsh
     assert peaks and max(peaks.values()) <= settings.ssh.channels_per_connection + 1 < MAX_SESSIONS
 
 
+@pytest.mark.slow
 async def test_a_stricter_server_is_learnt_from_its_refusals(strict_sshd: LoopbackSshd) -> None:
     settings = settings_for(strict_sshd, devices="0-3", case_parallel=2)
     settings.ssh.max_connections = 2

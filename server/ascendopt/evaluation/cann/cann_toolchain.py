@@ -20,17 +20,19 @@ from ascendopt.evaluation.cann import msprof
 from ascendopt.evaluation.cann.driver import driver_source
 from ascendopt.evaluation.cann.templates import defaults, render
 from ascendopt.evaluation.diagnostics import map_diagnostics
-from ascendopt.evaluation.manifest import manifest_files, soc_model
+from ascendopt.evaluation.manifest import manifest_files
 from ascendopt.evaluation.pool import PoolHost, SlotPool
 from ascendopt.evaluation.remote.settings import RemoteSettings, operator_commands
 from ascendopt.evaluation.runner import LocalRunner, Runner
-from ascendopt.evaluation.sandbox import Limits, LineSink, RunResult
+from ascendopt.evaluation.sandbox import Limits, RunResult
 from ascendopt.evaluation.tensors import encode_raw
 from ascendopt.evaluation.toolchain import CaseJob, CaseOutcome, Combo, Slot
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.soc import Soc, resolve_soc
+from ascendopt.processes import LineSink
 
 BUILD_LIMITS = Limits(wall_seconds=1800, cpu_seconds=3600, memory_mb=16384, file_mb=4096, no_network=False)
 RUN_LIMITS = Limits(wall_seconds=600, cpu_seconds=1200, memory_mb=65536, file_mb=8192, no_network=False)
@@ -67,12 +69,11 @@ class CannToolchain:
     def case_parallel(self, slot: Slot) -> int:
         return 1  # one device, one kernel at a time: measurements must not share the NPU
 
-    def _soc(self, slot: Slot, project: OperatorProject) -> str:
-        host = self.settings.host(slot.host)
-        return self.soc or host.soc or (project.spec.soc if project.spec else "Ascend910B4")
+    def soc_for(self, slot: Slot, project: OperatorProject) -> Soc:
+        return resolve_soc(self.soc, self.settings.host(slot.host).soc, project.spec)
 
-    def hardware(self, slot: Slot, project: OperatorProject) -> str:
-        return f"Ascend NPU {self._soc(slot, project)}, device {slot.device} on {slot.runner.name} (CANN)"
+    def hardware(self, slot: Slot, soc: Soc) -> str:
+        return f"Ascend NPU {soc.name}, device {slot.device} on {slot.runner.name} (CANN)"
 
     def _commands(self, project: OperatorProject) -> dict[str, str]:
         cmds = defaults(project.layout)
@@ -101,18 +102,24 @@ class CannToolchain:
         return await runner.shell(script, cwd=cwd, limits=limits, env=env, on_line=on_line)
 
     async def build(
-        self, slot: Slot, project: OperatorProject, candidate: Candidate, src_dir: str, combos: list[Combo]
+        self,
+        slot: Slot,
+        project: OperatorProject,
+        candidate: Candidate,
+        src_dir: str,
+        combos: list[Combo],
+        soc: Soc,
     ) -> dict[Combo, Any]:
         runner = slot.runner
         cmds = self._commands(project)
         key = hashlib.sha256(
-            json.dumps([candidate.files, cmds, project.layout], sort_keys=True).encode()
+            json.dumps([candidate.files, cmds, project.layout, soc.name], sort_keys=True).encode()
         ).hexdigest()[:20]
         base = f"{await runner.cache_dir('cann')}/{key}"
         host = self.settings.host(slot.host)
         values = {
             "cann": host.cann,
-            "soc": self._soc(slot, project),
+            "soc": soc.name,
             "src": src_dir,
             "build": f"{base}/project",
             "install": f"{base}/opp",
@@ -157,7 +164,7 @@ class CannToolchain:
         build: CannBuild = artifact
         case, inputs, output_shapes, work = job.case, job.inputs, job.output_shapes, job.work
         runner = slot.runner
-        soc = build.values["soc"]
+        soc = job.soc.name
         values = {
             **build.values,
             "work": work,
@@ -165,7 +172,7 @@ class CannToolchain:
             "device": str(slot.device if slot.device is not None else 0),
             "prof_out": f"{work}/prof",
         }
-        files = manifest_files(job, soc_model(soc))  # untraced: msprof profiles on the device
+        files = manifest_files(job)  # untraced: msprof profiles on the device
         in_pattern = build.commands.get("input_file")
         out_pattern = build.commands.get("output_file", "out_{name}.bin")
         if in_pattern:  # kernel-launch samples read fixed file names

@@ -29,7 +29,7 @@ from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits
 from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
-from ascendopt.operators.preproc import arch_macros
+from ascendopt.operators.soc import Soc
 
 TWIN_DIR = Path(__file__).resolve().parent
 INCLUDE_DIR = TWIN_DIR / "include"
@@ -48,19 +48,18 @@ KERNEL_SEAL = ["-include", "ascendopt_twin/seal.h"]
 # `#ifndef ASCENDC_CPU_DEBUG` is left out as in Huawei's own CPU mode.
 CPU_DEBUG_MACROS = {"ASCENDC_CPU_DEBUG": 1, "__CCE_KT_TEST__": 1}
 CXXFLAGS += [f"-D{name}={value}" for name, value in CPU_DEBUG_MACROS.items()]
+# Set (to anything): every compile or link fails at once, cached or not. The test suite sets it for every
+# test not marked `slow`, so `pytest -m "not slow"` runs no g++ and a test that builds unmarked fails.
+NO_COMPILE_ENV = "ASCENDOPT_NO_COMPILE"
 _COMPILE_LIMITS = Limits(wall_seconds=120, cpu_seconds=120, memory_mb=4096, file_mb=512, no_network=False)
 
 
-def arch_defines(soc: str) -> list[str]:
-    """The `-D` flags for the kernel of `soc`, so its `#if __CCE_AICORE__ == 220` branches compile as
-    on that SoC (none for a SoC the table does not know)."""
-    return [f"-D{name}={value}" for name, value in arch_macros(soc).items()]
-
-
-def kernel_macros(soc: str) -> dict[str, int]:
-    """Every macro the twin's kernel build for `soc` defines: what a scan of its source must read
-    `#if` with (work behind `#if defined(__CCE_KT_TEST__)` is compiled, and run, here)."""
-    return {**arch_macros(soc), **CPU_DEBUG_MACROS}
+def kernel_macros(soc: Soc) -> dict[str, int]:
+    """Every macro the twin's kernel build for `soc` defines: its architecture macros (operators/soc.py),
+    so `#if __CCE_AICORE__ == 220` branches compile as on that SoC, and the CPU-debug ones. What a scan
+    of its source must read `#if` with (work behind `#if defined(__CCE_KT_TEST__)` is compiled, and run,
+    here)."""
+    return {**soc.arch, **CPU_DEBUG_MACROS}
 
 
 # spec dtype → the C++ type CANN's build puts in DTYPE_<NAME>
@@ -153,6 +152,8 @@ class Builder:
         project: OperatorProject | None = None,
     ) -> str:
         """Run a compile/link command that writes `{out}` unless its product is already cached."""
+        if os.environ.get(NO_COMPILE_ENV):
+            raise RuntimeError(f"{NO_COMPILE_ENV} is set: no operator is built (a test that builds is slow)")
         out = self._path(key, suffix)
         lock = self._locks.setdefault(key, asyncio.Lock())
         async with lock:
@@ -212,17 +213,16 @@ class Builder:
         )
 
     async def host_objects(
-        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str]
+        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], soc: Soc
     ) -> tuple[list[str], list[Finding]]:
         """The tiling program's objects, and the host sources left out of them (stand_ins.py): another
         architecture's sources are built one by one, and one that does not build is left out."""
         host = project.files.host
         if host is None or project.layout == "kernel_launch":
             return [], []
-        soc = project.spec.soc if project.spec else "Ascend910B4"
         linked = project.repo.host_links if project.repo is not None else []
         sources = [host, *(s for s in (*project.files.host_sources, *linked) if s in files)]
-        optional = [s for s in sources[1:] if stand_ins.may_leave_out(s, soc)]
+        optional = [s for s in sources[1:] if stand_ins.may_leave_out(s, soc.name)]
         required = [s for s in sources if s not in optional]
         main, *others = await gather_settled(
             self._host_object(project, src_dir, files, required),
@@ -233,7 +233,7 @@ class Builder:
         objects, left_out = [main], []
         for source, built in zip(optional, others, strict=True):
             if isinstance(built, CompileError) and built.issues:
-                left_out.append(stand_ins.left_out_finding(source, soc, built.issues[0]))
+                left_out.append(stand_ins.left_out_finding(source, soc.name, built.issues[0]))
             elif isinstance(built, BaseException):
                 raise built
             else:
@@ -269,12 +269,17 @@ class Builder:
             raise
 
     async def kernel_object(
-        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], dtypes: dict[str, str]
+        self,
+        project: OperatorProject,
+        src_dir: Path | str,
+        files: dict[str, str],
+        dtypes: dict[str, str],
+        soc: Soc,
     ) -> str:
         twin = await self.twin_dir()
         kernel = project.files.kernel
         macros = [f"-DDTYPE_{name.upper()}={CTYPES[dt]}" for name, dt in sorted(dtypes.items())]
-        macros += arch_defines(project.spec.soc if project.spec else "Ascend910B4")
+        macros += soc.arch_defines
         include_tiling: list[str] = []
         tiling_data = project.files.tiling_data
         generated = project.layout == "msopgen" or (
@@ -397,16 +402,21 @@ class Builder:
         return await self._cached(key, ".bin", argv, str(src_dir), set(), fallback)
 
     async def build(
-        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], dtypes: dict[str, str]
+        self,
+        project: OperatorProject,
+        src_dir: Path | str,
+        files: dict[str, str],
+        dtypes: dict[str, str],
+        soc: Soc,
     ) -> Path:
-        """The runner executable for one dtype combination (compiles run concurrently).
+        """The runner executable for one dtype combination, compiled for `soc` (compiles run concurrently).
 
         A Path for the local caller's convenience; on a remote runner it names a remote file.
         """
         runtime, host, kernel, launcher = await gather_settled(
             self.runtime_objects(),
-            self.host_objects(project, src_dir, files),
-            self.kernel_object(project, src_dir, files, dtypes),
+            self.host_objects(project, src_dir, files, soc),
+            self.kernel_object(project, src_dir, files, dtypes, soc),
             self.launcher_object(project, src_dir),
         )
         errors = [r for r in (runtime, host, kernel, launcher) if isinstance(r, BaseException)]
@@ -420,15 +430,16 @@ class Builder:
         objects = [*runtime, *host_objs, kernel, launcher]  # type: ignore[misc]
         return Path(await self.link_standing_in(objects, src_dir, project, left_out))
 
-    async def build_main(self, project: OperatorProject, src_dir: Path | str, files: dict[str, str]) -> Path:
+    async def build_main(
+        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], soc: Soc
+    ) -> Path:
         """A kernel-launch sample's own program (its `tiling.host_program`): main.cpp, its host sources
         and the kernel compiled as CANN's CPU-debug build compiles them (`run.sh -r cpu`: `ASCENDC_CPU_DEBUG`,
         the SoC in `SOC_VERSION` as the samples' CMake passes it), linked with the twin's CPU-debug library
         (runtime/cpu_debug.cpp)."""
         assert project.tiling is not None and project.tiling.host_program is not None
         twin = await self.twin_dir()
-        soc = project.spec.soc if project.spec else "Ascend910B4"
-        defines = [*arch_defines(soc), f'-DSOC_VERSION="{soc}"']
+        defines = [*soc.arch_defines, f'-DSOC_VERSION="{soc.name}"']
         headers = _headers(files)
         main = project.files.host or "main.cpp"
         sources = list(dict.fromkeys([main, *project.tiling.host_program.sources, project.files.kernel]))
@@ -466,12 +477,12 @@ class Builder:
         return Path(await self.link([str(o) for o in linked], src_dir, project))
 
     async def build_tiling_runner(
-        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str]
+        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], soc: Soc
     ) -> Path:
         """A runner with the tiling program and no kernel: the cheap pre-check (no kernel compile)."""
         runtime, (host, left_out), launcher = await asyncio.gather(
             self.runtime_objects(),
-            self.host_objects(project, src_dir, files),
+            self.host_objects(project, src_dir, files, soc),
             self.launcher_object(project, src_dir, noop=True),
         )
         return Path(await self.link_standing_in([*runtime, *host, launcher], src_dir, project, left_out))

@@ -16,13 +16,14 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from ascendopt.evaluation.evidence import EvidenceError, parse_evidence
-from ascendopt.evaluation.manifest import SocModel, manifest_files
+from ascendopt.evaluation.manifest import manifest_files
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
 from ascendopt.evaluation.sandbox import Confinement, Limits, RunResult, fresh_uid
 from ascendopt.evaluation.tensors import encode_raw, read_raw
 from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.soc import Soc
 from ascendopt.operators.spec import ResolvedCase
 from ascendopt.untrusted import PARSE_ERRORS, loads, shorten
 
@@ -56,7 +57,6 @@ async def run_case_on(
     runner: Runner,
     exe: str,
     job: CaseJob,
-    soc: SocModel,
     limits: Limits,
     fetch: bool = True,
     tiling_only: bool = False,
@@ -67,7 +67,7 @@ async def run_case_on(
     The second value holds `out_<name>.bin` (and `trace.jsonl` when traced) unless `fetch` is off.
     """
     trace, work = job.profile, job.work
-    files = manifest_files(job, soc, trace, tiling_only)
+    files = manifest_files(job, trace, tiling_only)
     names = [f"out_{name}.bin" for name in job.output_shapes] + (["trace.jsonl"] if trace else [])
     run, proc, got = await _run_sandboxed(
         runner, [exe, f"{work}/manifest.txt"], exe, files, work, job.src_dir, limits, names if fetch else []
@@ -123,7 +123,7 @@ async def _run_sandboxed(
 
 
 async def run_main_case_on(
-    runner: Runner, exe: str, job: CaseJob, soc: SocModel, limits: Limits
+    runner: Runner, exe: str, job: CaseJob, limits: Limits
 ) -> tuple[CaseRun, dict[str, bytes | None]]:
     """Run a kernel-launch sample's own main.cpp (built by `Builder.build_main`) for one case, as
     `run.sh -r cpu` runs it: the case's inputs are the files main.cpp reads (`./input/input_x.bin`), its
@@ -131,7 +131,7 @@ async def run_main_case_on(
     environment says.
     Returns the outputs as `out_<name>.bin`, like `run_case_on`."""
     project, case, inputs, output_shapes = job.project, job.case, job.inputs, job.output_shapes
-    work, src_dir, trace = job.work, job.src_dir, job.profile
+    work, src_dir, trace, soc = job.work, job.src_dir, job.profile, job.soc
     assert project.tiling is not None and project.tiling.host_program is not None
     paths = {name: _relative(path) for name, path in project.tiling.host_program.files.items()}
     missing = [n for n in [*inputs, *output_shapes] if n not in paths]
@@ -208,7 +208,7 @@ async def run_case(
     case: ResolvedCase,
     inputs: dict[str, np.ndarray],
     output_shapes: dict[str, list[int]],
-    soc: SocModel,
+    soc: Soc,
     work: Path,
     src_dir: Path,
     limits: Limits,
@@ -218,8 +218,8 @@ async def run_case(
     """`run_case_on` with this machine's runner and local folders; the outputs and trace it handed
     back are stored in `work` (`out_<name>.bin`, `trace.jsonl`) once it has ended."""
     work.mkdir(parents=True, exist_ok=True)
-    job = CaseJob(project, case, inputs, output_shapes, str(work), str(src_dir), trace)
-    run, got = await run_case_on(LocalRunner(), str(runner), job, soc, limits, True, tiling_only)
+    job = CaseJob(project, case, inputs, output_shapes, str(work), str(src_dir), trace, soc)
+    run, got = await run_case_on(LocalRunner(), str(runner), job, limits, True, tiling_only)
     for name, data in got.items():
         if data is not None:
             _store(work / name, data)

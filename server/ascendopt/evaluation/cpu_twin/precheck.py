@@ -15,7 +15,6 @@ import numpy as np
 
 from ascendopt.evaluation.cpu_twin.build import Builder
 from ascendopt.evaluation.cpu_twin.harness import run_case
-from ascendopt.evaluation.manifest import soc_model
 from ascendopt.evaluation.records import TilingCheck
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
 from ascendopt.evaluation.sandbox import Limits
@@ -24,6 +23,7 @@ from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.files import write_tree
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.soc import resolve_soc
 from ascendopt.operators.spec import ResolvedCase
 
 
@@ -67,11 +67,11 @@ class TilingPrecheck:
         case_data = self._prepare()
         if self._skip:
             return TilingCheck(ok=True, reason=self._skip)
-        model = soc_model(self.soc or project.spec.soc)
+        model = resolve_soc(self.soc, None, project.spec)
         with tempfile.TemporaryDirectory(prefix="ascendopt-precheck-") as tmp:
             src = write_tree(project, candidate.files, Path(tmp) / "src")
             try:
-                exe = await self.builder.build_tiling_runner(project, src, candidate.files)
+                exe = await self.builder.build_tiling_runner(project, src, candidate.files, model)
             except CompileError as exc:
                 return TilingCheck(ok=False, reason=f"the tiling program does not compile: {exc.issues[0]}")
             check = TilingCheck(ok=True)
@@ -110,6 +110,7 @@ async def precheck_spec(
         return {}, "no spec"
     cases = spec.resolve_cases()
     builder = builder or Builder()
+    model = resolve_soc(None, None, spec)
     failed: dict[str, str] = {}
     with tempfile.TemporaryDirectory(prefix="ascendopt-precheck-") as tmp:
         files = project.read_files()
@@ -117,11 +118,11 @@ async def precheck_spec(
         tiling = project.layout != "kernel_launch" and project.files.host is not None
         exes: dict[tuple[tuple[str, str], ...], Path] = {}
         try:
-            tiling_exe = await builder.build_tiling_runner(project, src, files) if tiling else None
+            tiling_exe = await builder.build_tiling_runner(project, src, files, model) if tiling else None
             for case in cases:
                 combo = tuple(sorted(case.dtypes.items()))
                 if combo not in exes:
-                    exes[combo] = await builder.build(project, src, files, dict(combo))
+                    exes[combo] = await builder.build(project, src, files, dict(combo), model)
         except CompileError as exc:
             return {}, f"the operator does not build on the CPU twin: {exc.issues[0]}"
         for case in cases:
@@ -129,7 +130,6 @@ async def precheck_spec(
             first = next(iter(case.input_shapes.values()))
             shapes = {t.name: list(first) for t in spec.outputs}
             work = Path(tmp) / f"case{case.index}"
-            model = soc_model(spec.soc)
             if tiling_exe is not None:
                 run = await run_case(
                     tiling_exe,

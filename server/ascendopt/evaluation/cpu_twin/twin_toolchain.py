@@ -18,7 +18,6 @@ from pydantic import BaseModel, Field
 from ascendopt.evaluation.cpu_twin.build import Builder, kernel_macros
 from ascendopt.evaluation.cpu_twin.harness import run_case_on, run_main_case_on
 from ascendopt.evaluation.cpu_twin.untimed import compiled_kernel_files, raw_gm_findings
-from ascendopt.evaluation.manifest import SocModel, soc_model
 from ascendopt.evaluation.records import Finding, PipeTime, Profile
 from ascendopt.evaluation.runner import gather_settled
 from ascendopt.evaluation.sandbox import Limits
@@ -27,7 +26,7 @@ from ascendopt.evaluation.toolchain import CaseJob, CaseOutcome, Combo, Slot
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
-from ascendopt.operators.repository import DEFAULT_SOC
+from ascendopt.operators.soc import Soc, resolve_soc
 from ascendopt.untrusted import reason
 
 
@@ -55,27 +54,33 @@ class CpuTwinToolchain:
             self._builders[slot.runner.name] = Builder(runner=slot.runner)
         return self._builders[slot.runner.name]
 
-    def soc_for(self, project: OperatorProject) -> SocModel:
-        return soc_model(self.soc or (project.spec.soc if project.spec else "Ascend910B4"))
+    def soc_for(self, slot: Slot, project: OperatorProject) -> Soc:
+        return resolve_soc(self.soc, None, project.spec)  # the twin has no SoC of its own machine
 
     def case_parallel(self, slot: Slot) -> int:
         return self._case_parallel(slot) if self._case_parallel else self.parallel
 
-    def hardware(self, slot: Slot, project: OperatorProject) -> str:
+    def hardware(self, slot: Slot, soc: Soc) -> str:
         where = "" if slot.host == "local" else f" on {slot.runner.name}"
-        return f"x86 CPU twin (g++){where}, platform model {self.soc_for(project).name}"
+        return f"x86 CPU twin (g++){where}, platform model {soc.name}"
 
     async def build(
-        self, slot: Slot, project: OperatorProject, candidate: Candidate, src_dir: str, combos: list[Combo]
+        self,
+        slot: Slot,
+        project: OperatorProject,
+        candidate: Candidate,
+        src_dir: str,
+        combos: list[Combo],
+        soc: Soc,
     ) -> dict[Combo, Any]:
         builder = self.builder(slot)
         if runs_main(project):
             # main.cpp fixes the dtypes and shapes: one program serves every combination.
-            built = list(await gather_settled(builder.build_main(project, src_dir, candidate.files)))
+            built = list(await gather_settled(builder.build_main(project, src_dir, candidate.files, soc)))
             built *= len(combos)
         else:
             built = await gather_settled(
-                *(builder.build(project, src_dir, candidate.files, dict(combo)) for combo in combos)
+                *(builder.build(project, src_dir, candidate.files, dict(combo), soc) for combo in combos)
             )
         errors = [b for b in built if isinstance(b, BaseException)]
         if errors:
@@ -83,18 +88,18 @@ class CpuTwinToolchain:
             if not issues:
                 raise errors[0]
             raise CompileError(_unique(issues))
-        untimed = _untimed_sites(project, candidate)
+        untimed = _untimed_sites(project, candidate, soc)
         return {
             combo: TwinArtifact(exe=str(exe), findings=[*builder.notes.get(str(exe), []), *untimed])
             for combo, exe in zip(combos, built, strict=True)
         }
 
     async def run_case(self, slot: Slot, artifact: Any, job: CaseJob) -> CaseOutcome:
-        soc = self.soc_for(job.project)
+        soc = job.soc
         profile, output_shapes = job.profile, job.output_shapes
         assert isinstance(artifact, TwinArtifact)
         run_on = run_main_case_on if runs_main(job.project) else run_case_on
-        run, files = await run_on(slot.runner, artifact.exe, job, soc, self.limits)
+        run, files = await run_on(slot.runner, artifact.exe, job, self.limits)
         outcome = CaseOutcome(
             findings=[*run.findings, *artifact.findings],
             block_dim=run.result.block_dim,
@@ -127,10 +132,10 @@ def runs_main(project: OperatorProject) -> bool:
     return project.tiling is not None and project.tiling.host_program is not None
 
 
-def _untimed_sites(project: OperatorProject, candidate: Candidate) -> list[Finding]:
-    """Raw GM work in what the kernel build for the spec's SoC compiles, with its CPU-debug macros
+def _untimed_sites(project: OperatorProject, candidate: Candidate, soc: Soc) -> list[Finding]:
+    """Raw GM work in what the kernel build for `soc` compiles, with its CPU-debug macros
     (not the arch35 headers beside it that a 910B build never includes)."""
-    macros = kernel_macros(project.spec.soc if project.spec is not None else DEFAULT_SOC)
+    macros = kernel_macros(soc)
     compiled = compiled_kernel_files(project.files.kernel, candidate.files, macros)
     return [f for path, text in sorted(compiled.items()) for f in raw_gm_findings(path, text)]
 

@@ -44,12 +44,12 @@ from ascendopt.evaluation.sandbox import (
     SYSTEM_READ,
     Confinement,
     Limits,
-    LineSink,
     RunResult,
     SandboxHost,
     nproc_for,
     sandbox_argv,
 )
+from ascendopt.processes import LineSink
 
 _SAFE_PART = re.compile(r"[^A-Za-z0-9_.-]")
 _BLOB_TTL_DAYS = 14

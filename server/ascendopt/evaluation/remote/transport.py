@@ -36,7 +36,8 @@ from pydantic import BaseModel
 from ascendopt.evaluation.remote.hostkeys import HostKeyError, explain_host_key_failure
 from ascendopt.evaluation.remote.settings import HostConfig, SshOptions
 from ascendopt.evaluation.runner import RunnerError, TransportError
-from ascendopt.evaluation.sandbox import LineSink, OutputTail, RunResult
+from ascendopt.evaluation.sandbox import RunResult
+from ascendopt.processes import LineSink, OutputTail
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")

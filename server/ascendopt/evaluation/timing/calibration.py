@@ -22,19 +22,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from ascendopt.operators.soc import calibrated, full_name
+from ascendopt.operators.soc import soc as soc_row
+
 Direction = Literal["GM_UB", "UB_GM"]
 
-# SoC name -> msopmodeling arc_config folder. B2/B3 have no data of their own in
-# msopmodeling; they are modelled by the sibling with the same core counts and
-# the label says so.
-_CHIPS: dict[str, str] = {
-    "Ascend910B1": "910B1",
-    "Ascend910B4": "910B4",
-    # The platform msopmodeling's Add/Mul profiling records were taken on
-    # (same clocks and core counts as 910B4, twice its bandwidth table).
-    "Ascend910B4-1": "910B4-1",
-}
-_STAND_INS: dict[str, str] = {"Ascend910B2": "Ascend910B1", "Ascend910B3": "Ascend910B4"}
 
 # msopmodeling's own fallback when an intrinsic is not in its table
 # (core/backend/engineering_costmodel/op_model/pto/cce/config/configs.py).
@@ -116,15 +108,15 @@ def _msop() -> tuple[ModuleType, ModuleType]:
     return arc_spec, entity
 
 
-def resolve_soc(soc: str) -> tuple[str, str]:
-    """(model SoC name, chip folder) for a SoC name such as "Ascend910B4" or "910B4"."""
-    name = soc if soc.startswith("Ascend") else f"Ascend{soc}"
-    model = _STAND_INS.get(name, name)
-    chip = _CHIPS.get(model)
-    if chip is None:
-        supported = ", ".join(sorted([*_CHIPS, *_STAND_INS]))
+def calibration_chip(soc: str) -> tuple[str, str]:
+    """(model SoC name, msopmodeling chip folder) for a SoC name such as "Ascend910B4" or "910B4", from
+    operators/soc.py's table: B2/B3 have no data of their own in msopmodeling; they are modelled by
+    the sibling with the same core counts and the label says so."""
+    row = soc_row(soc)
+    if row.calibration is None or row.chip is None:
+        supported = ", ".join(sorted(calibrated()))
         raise CalibrationError(f"no msopmodeling calibration for SoC {soc!r}; supported: {supported}")
-    return model, chip
+    return row.calibration, row.chip
 
 
 @lru_cache(maxsize=8)
@@ -143,7 +135,7 @@ def _mem(name: str) -> Any:
 
 @lru_cache(maxsize=16)
 def soc_calibration(soc: str) -> SocCalibration:
-    model, chip = resolve_soc(soc)
+    model, chip = calibration_chip(soc)
     arc = _arc(chip)
     gm, ub = _mem("GM"), _mem("UB")
     peak = 0.0
@@ -154,7 +146,7 @@ def soc_calibration(soc: str) -> SocCalibration:
         raise CalibrationError(f"msopmodeling's bandwidth table for {chip} has no GM<->UB rows")
     repeat = arc.vec_config.vec_size_single_repeat
     return SocCalibration(
-        soc=soc if soc.startswith("Ascend") else f"Ascend{soc}",
+        soc=full_name(soc),
         model_soc=model,
         chip=chip,
         clock_mhz=float(arc.clock_freq),
@@ -174,7 +166,7 @@ def bandwidth(
     """Per-core bandwidth in bytes/µs with ``active_cores`` moving at once, and whether the
     small-packet curve (packets under 256 B) was used. Core counts beyond the table use its
     last row; packet_bytes=-1 means a large transfer."""
-    _, chip = resolve_soc(soc)
+    _, chip = calibration_chip(soc)
     arc = _arc(chip)
     src, dst = (_mem("GM"), _mem("UB")) if direction == "GM_UB" else (_mem("UB"), _mem("GM"))
     known = sorted(c for (s, d, c, p, _m) in arc.bandwidth_dict if s == src and d == dst and c > 0)
@@ -211,7 +203,7 @@ def vec_cycles(soc: str, intrinsic: str, dtype: str) -> VecCycles:
     """Head / computing / interval cycles of one vector intrinsic (msopmodeling names: VADD,
     VEXP, CONV_F322F16 …). Missing rows fall back, with the reason in ``fallback``: first
     to the intrinsic's FP32 row (msopmodeling's own rule), then to its generic default."""
-    _, chip = resolve_soc(soc)
+    _, chip = calibration_chip(soc)
     arc = _arc(chip)
     _, entity = _msop()
     dname = _DTYPES.get(dtype.lower(), dtype.upper())

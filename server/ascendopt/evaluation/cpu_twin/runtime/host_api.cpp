@@ -123,7 +123,7 @@ SocVersion PlatformAscendC::GetSocVersion() const
     if (s.rfind("Ascend310", 0) == 0) return SocVersion::ASCEND310;
     return SocVersion::RESERVED_VERSION;
 }
-// The same table as build.py's ARCH_DEFINES (the __NPU_ARCH__ a SoC's kernels are compiled with).
+// The same table as operators/soc.py's SOCS (the __NPU_ARCH__ a SoC's kernels are compiled with).
 NpuArch PlatformAscendC::GetCurNpuArch() const
 {
     switch (GetSocVersion()) {

@@ -14,7 +14,6 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from ascendopt.campaign.records import CurvePoint
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.experience.records import ExperienceEntry
 from ascendopt.journal.events import (
@@ -29,6 +28,12 @@ from ascendopt.journal.events import (
     RewriteRejected,
 )
 from ascendopt.journal.store import EpisodeJournal
+
+
+class CurvePoint(BaseModel):
+    evaluations: int
+    best_speedup: float  # search-time best (before the final re-check)
+
 
 Verdict = Literal[
     "winner",  # the suggestion: accepted and passed the re-check

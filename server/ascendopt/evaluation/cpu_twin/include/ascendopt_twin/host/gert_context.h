@@ -1,0 +1,208 @@
+// AscendOptimizer CPU twin, host side (see ascendopt_twin/host.h): the gert contexts a tiling, infer-shape or tiling-parse function gets.
+#ifndef ASCENDOPT_TWIN_HOST_GERT_CONTEXT_H
+#define ASCENDOPT_TWIN_HOST_GERT_CONTEXT_H
+
+#include "ascendopt_twin/host/fe.h"
+#include "ascendopt_twin/host/gert_tensor.h"
+
+namespace gert {
+// IR inputs vs instances: the contexts index inputs by instance (GetInputShape(i): the i-th tensor the node
+// has), while GetDynamicInput*(irIndex, relativeIndex) / GetOptionalInput*(irIndex) name an OpDef input and,
+// for a DYNAMIC one, a tensor of its list. `instances` holds each instance's IR input name, in order (a list's
+// tensors share one); `ir` the OpDef's input names (empty: the instances' names in first-seen order).
+namespace host_detail {
+inline const char *IrName(const std::vector<std::string> &ir, const std::vector<std::string> &instances, size_t irIndex)
+{
+    if (!ir.empty()) return irIndex < ir.size() ? ir[irIndex].c_str() : nullptr;
+    size_t seen = 0;
+    for (size_t i = 0; i < instances.size(); ++i)
+        if (i == 0 || instances[i] != instances[i - 1])
+            if (seen++ == irIndex) return instances[i].c_str();
+    return nullptr;
+}
+// The instance index of tensor `relative` of IR input `irIndex`; false when it has no such tensor.
+inline bool IrInstance(const std::vector<std::string> &ir, const std::vector<std::string> &instances, size_t irIndex,
+                       size_t relative, size_t &out)
+{
+    const char *name = IrName(ir, instances, irIndex);
+    if (name == nullptr) return false;
+    for (size_t i = 0; i < instances.size(); ++i)
+        if (instances[i] == name) {
+            out = i + relative;
+            return out < instances.size() && instances[out] == name;
+        }
+    return false;
+}
+template <typename T> const T *AtIr(const std::vector<T> &v, const std::vector<std::string> &ir,
+                                    const std::vector<std::string> &instances, size_t irIndex, size_t relative)
+{
+    size_t i = 0;
+    return IrInstance(ir, instances, irIndex, relative, i) && i < v.size() ? &v[i] : nullptr;
+}
+}  // namespace host_detail
+
+// What a tiling function learns about its node: name, type, input and output counts.
+class ComputeNodeInfo {
+public:
+    ComputeNodeInfo() = default;
+    ComputeNodeInfo(const char *name, size_t in, size_t out) : name_(name), in_(in), out_(out) {}
+    const char *GetNodeName() const { return name_; }
+    const char *GetNodeType() const { return name_; }
+    size_t GetInputsNum() const { return in_; }
+    size_t GetOutputsNum() const { return out_; }
+
+private:
+    const char *name_ = "";
+    size_t in_ = 0, out_ = 0;
+};
+
+class TilingContext {
+public:
+    const StorageShape *GetInputShape(size_t i) const { return i < inShapes_.size() ? &inShapes_[i] : nullptr; }
+    const StorageShape *GetOutputShape(size_t i) const { return i < outShapes_.size() ? &outShapes_[i] : nullptr; }
+    const StorageShape *GetOptionalInputShape(size_t irIndex) const { return host_detail::AtIr(inShapes_, irInputNames_, inNames_, irIndex, 0); }
+    const StorageShape *GetRequiredInputShape(size_t irIndex) const { return GetOptionalInputShape(irIndex); }
+    const StorageShape *GetDynamicInputShape(size_t irIndex, size_t relativeIndex) const
+    {
+        return host_detail::AtIr(inShapes_, irInputNames_, inNames_, irIndex, relativeIndex);
+    }
+    const CompileTimeTensorDesc *GetDynamicInputDesc(size_t irIndex, size_t relativeIndex) const
+    {
+        return host_detail::AtIr(inDescs_, irInputNames_, inNames_, irIndex, relativeIndex);
+    }
+    const Tensor *GetDynamicInputTensor(size_t irIndex, size_t relativeIndex) const
+    {
+        return host_detail::AtIr(inTensors_, irInputNames_, inNames_, irIndex, relativeIndex);
+    }
+    const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return i < inDescs_.size() ? &inDescs_[i] : nullptr; }
+    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t irIndex) const { return host_detail::AtIr(inDescs_, irInputNames_, inNames_, irIndex, 0); }
+    const CompileTimeTensorDesc *GetRequiredInputDesc(size_t irIndex) const { return GetOptionalInputDesc(irIndex); }
+    const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return i < outDescs_.size() ? &outDescs_[i] : nullptr; }
+    const Tensor *GetInputTensor(size_t i) const { return i < inTensors_.size() ? &inTensors_[i] : nullptr; }
+    const Tensor *GetOptionalInputTensor(size_t irIndex) const { return host_detail::AtIr(inTensors_, irInputNames_, inNames_, irIndex, 0); }
+    const Tensor *GetRequiredInputTensor(size_t irIndex) const { return GetOptionalInputTensor(irIndex); }
+    const RuntimeAttrs *GetAttrs() const { return &attrs_; }
+    ge::graphStatus SetBlockDim(uint32_t n) { blockDim_ = n; blockDimSet_ = true; return ge::GRAPH_SUCCESS; }
+    uint32_t GetBlockDim() const { return blockDim_; }
+    ge::graphStatus SetTilingKey(uint64_t k) { tilingKey_ = k; return ge::GRAPH_SUCCESS; }
+    uint64_t GetTilingKey() const { return tilingKey_; }
+    ge::graphStatus SetNeedAtomic(bool a) { needAtomic_ = a; return ge::GRAPH_SUCCESS; }
+    bool NeedAtomic() const { return needAtomic_; }
+    ge::graphStatus SetScheduleMode(uint32_t m) { scheduleMode_ = m; return ge::GRAPH_SUCCESS; }
+    TilingData *GetRawTilingData() { return &raw_; }
+    size_t *GetWorkspaceSizes(size_t n)
+    {
+        if (workspace_.size() < n) workspace_.resize(n, 0);
+        return workspace_.data();
+    }
+    size_t GetWorkspaceNum() const { return workspace_.size(); }
+    fe::PlatFormInfos *GetPlatformInfo() const { return platform_; }
+    const char *GetNodeName() const { return opType_.c_str(); }
+    const char *GetNodeType() const { return opType_.c_str(); }
+    size_t GetComputeNodeInputNum() const { return inShapes_.size(); }
+    const ComputeNodeInfo *GetComputeNodeInfo() const
+    {
+        node_ = ComputeNodeInfo(opType_.c_str(), inShapes_.size(), outShapes_.size());
+        return &node_;
+    }
+    int32_t GetDeterministic() const { return 0; }
+    // What the op's TilingParse<T> function filled in (run by the runner before Tiling, as CANN runs it at op
+    // compile time); without a TilingParse, zeroed bytes.
+    const void *GetCompileInfo() const
+    {
+        static const uint64_t zeros[64] = {};
+        return compileInfo_ ? compileInfo_ : zeros;
+    }
+    template <typename T> const T *GetCompileInfo() const
+    {
+        static T info{};
+        return compileInfo_ ? static_cast<const T *>(compileInfo_) : &info;
+    }
+    template <typename T> T *GetTilingData()
+    {
+        if (sizeof(T) > raw_.capacity_) return nullptr;
+        if (raw_.size_ < sizeof(T)) plainTilingSize_ = sizeof(T) > plainTilingSize_ ? sizeof(T) : plainTilingSize_;
+        return reinterpret_cast<T *>(raw_.data_);
+    }
+
+    // Twin internals, filled by the runner.
+    std::vector<StorageShape> inShapes_, outShapes_;
+    std::vector<CompileTimeTensorDesc> inDescs_, outDescs_;
+    std::vector<Tensor> inTensors_;
+    std::vector<std::string> inNames_, irInputNames_;  // per instance: its IR input's name; the OpDef's inputs
+    RuntimeAttrs attrs_;
+    uint32_t blockDim_ = 0;
+    bool blockDimSet_ = false;
+    uint64_t tilingKey_ = 0;
+    bool needAtomic_ = false;
+    uint32_t scheduleMode_ = 0;
+    TilingData raw_;
+    std::vector<size_t> workspace_;
+    fe::PlatFormInfos *platform_ = nullptr;
+    std::string opType_;
+    size_t plainTilingSize_ = 0;
+    mutable ComputeNodeInfo node_;
+    const void *compileInfo_ = nullptr;
+};
+
+class InferShapeContext {
+public:
+    const Shape *GetInputShape(size_t i) const { return i < in_.size() ? &in_[i] : nullptr; }
+    const Shape *GetOptionalInputShape(size_t irIndex) const { return host_detail::AtIr(in_, ir_, names_, irIndex, 0); }
+    const Shape *GetRequiredInputShape(size_t irIndex) const { return GetOptionalInputShape(irIndex); }
+    const Shape *GetDynamicInputShape(size_t irIndex, size_t relativeIndex) const
+    {
+        return host_detail::AtIr(in_, ir_, names_, irIndex, relativeIndex);
+    }
+    Shape *GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
+    const RuntimeAttrs *GetAttrs() const { return attrs_; }
+    const Tensor *GetInputTensor(size_t) const { return nullptr; }
+    const char *GetNodeName() const { return "node"; }
+    const char *GetNodeType() const { return "node"; }
+    std::vector<Shape> in_, out_;
+    std::vector<std::string> names_, ir_;  // as TilingContext's inNames_, irInputNames_
+    const RuntimeAttrs *attrs_ = nullptr;
+};
+
+class InferDataTypeContext {
+public:
+    ge::DataType GetInputDataType(size_t i) const { return i < in_.size() ? in_[i] : ge::DT_UNDEFINED; }
+    ge::DataType GetOptionalInputDataType(size_t irIndex) const
+    {
+        const ge::DataType *d = host_detail::AtIr(in_, ir_, names_, irIndex, 0);
+        return d ? *d : ge::DT_UNDEFINED;
+    }
+    ge::DataType GetRequiredInputDataType(size_t irIndex) const { return GetOptionalInputDataType(irIndex); }
+    ge::DataType GetDynamicInputDataType(size_t irIndex, size_t relativeIndex) const
+    {
+        const ge::DataType *d = host_detail::AtIr(in_, ir_, names_, irIndex, relativeIndex);
+        return d ? *d : ge::DT_UNDEFINED;
+    }
+    ge::DataType GetOutputDataType(size_t i) const { return i < out_.size() ? out_[i] : ge::DT_UNDEFINED; }
+    ge::graphStatus SetOutputDataType(size_t i, ge::DataType d)
+    {
+        if (i >= out_.size()) return ge::GRAPH_FAILED;
+        out_[i] = d;
+        return ge::GRAPH_SUCCESS;
+    }
+    const RuntimeAttrs *GetAttrs() const { return attrs_; }
+    const char *GetNodeName() const { return "node"; }
+    const char *GetNodeType() const { return "node"; }
+    std::vector<ge::DataType> in_, out_;
+    std::vector<std::string> names_, ir_;  // as TilingContext's inNames_, irInputNames_
+    const RuntimeAttrs *attrs_ = nullptr;
+};
+
+class TilingParseContext {
+public:
+    template <typename T> T *GetCompiledInfo() { return static_cast<T *>(info_); }
+    const char *GetNodeName() const { return "TilingParse"; }
+    const char *GetNodeType() const { return "TilingParse"; }
+    fe::PlatFormInfos *GetPlatformInfo() const { return platform_; }
+    fe::PlatFormInfos *platform_ = nullptr;
+    void *info_ = nullptr;  // a value-initialised compile-info object of the registered type
+};
+using TilingParseFunc = ge::graphStatus (*)(TilingParseContext *);
+}  // namespace gert
+
+#endif
