@@ -11,6 +11,7 @@ import re
 
 from ascendopt.agent.lessons import diagnosis_of, format_lessons
 from ascendopt.agent.llm import LLMClient
+from ascendopt.agent.prompt_fit import PromptFile, fit_for, hot_lines, rank, sources_block
 from ascendopt.agent.rewrite import (
     LessonDraft,
     Proposal,
@@ -50,19 +51,20 @@ class KernelRewriter:
             return None
         project = context.project
         editable = [p for p in (project.files.kernel, project.files.host, project.files.tiling_data) if p]
-        sources = "\n\n".join(f"--- {p} ---\n{parent.files[p]}" for p in editable if p in parent.files)
+        # The files in the order the profile says matter; what does not fit the context is named.
+        files = rank(
+            [(p, parent.files[p], "editable") for p in editable if p in parent.files],
+            kernel=project.files.kernel,
+            host=[p for p in (project.files.host, project.files.tiling_data) if p],
+            hot_lines=hot_lines(parent_evaluation),
+        )
         profile, label = profile_text(parent_evaluation)
         findings = "; ".join(f"{f.kind} at {f.file}:{f.line}" for f in parent_evaluation.findings()) or "none"
-        shown = {"operator": project.name, "layout": project.layout, "sources": sources}
+        shown = {"operator": project.name, "layout": project.layout}
         shown |= {"profile": profile, "profile_label": label}
-        reply = await ask(
-            self.llm,
-            "diagnose",
-            "diagnose",
-            **shown,
-            findings=findings,
-            tried="; ".join(self.tried) or "none",
-        )
+        asked = {"findings": findings, "tried": "; ".join(self.tried) or "none"}
+        shown["sources"] = self._sources("diagnose", files, **shown, **asked)
+        reply = await ask(self.llm, "diagnose", "diagnose", **shown, **asked)
         if isinstance(reply, Rejection):
             return self._failed(reply)
         diagnosed = _parse_diagnosis(reply)
@@ -77,17 +79,9 @@ class KernelRewriter:
             DiagnosisEvent(bottleneck=bottleneck, change=change, lessons=[lesson.id for lesson in lessons])
         )
         context.progress(f"rewriting: {bottleneck[:60]}")
-        edited = await ask_for_edits(
-            self.llm,
-            parent.files,
-            editable,
-            "rewrite",
-            "rewrite",
-            **shown,
-            bottleneck=bottleneck,
-            change=change,
-            lessons=format_lessons(lessons),
-        )
+        told = {"bottleneck": bottleneck, "change": change, "lessons": format_lessons(lessons)}
+        shown["sources"] = self._sources("rewrite", files, **shown, **told)
+        edited = await ask_for_edits(self.llm, parent.files, editable, "rewrite", "rewrite", **shown, **told)
         if isinstance(edited, Rejection):
             return self._failed(edited) if edited.stage == "llm" else edited
         candidate = Candidate(
@@ -103,6 +97,10 @@ class KernelRewriter:
             bottleneck=bottleneck,
             lesson=LessonDraft(bottleneck=bottleneck, change=change),
         )
+
+    def _sources(self, template: str, files: list[PromptFile], **values: str) -> str:
+        """The files for `template`'s prompt, fitted to the model's context (prompt_fit.py)."""
+        return sources_block(fit_for(self.llm.settings, template, files, **values))
 
     def _failed(self, rejection: Rejection) -> Rejection:
         self.failures += 1
