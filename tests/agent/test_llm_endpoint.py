@@ -141,7 +141,7 @@ def test_the_tokenizer_counts_offline_as_tiktoken_does() -> None:
 
 def test_the_context_length_by_family_and_by_setting(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("ASCENDOPT_LLM_CONTEXT", raising=False)
-    assert context_for("deepseek-chat").tokens == 65_536
+    assert context_for("deepseek-chat").tokens == 131_072
     assert context_for("qwen-max").tokens == 32_768 and context_for("qwen-plus").tokens == 131_072
     assert context_for("gpt-4o-mini").tokens == 128_000
     assert context_for("whatever-local").source.startswith("default")

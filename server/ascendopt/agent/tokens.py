@@ -23,7 +23,7 @@ CHARS_PER_TOKEN = 3.5  # the estimate when no tokenizer is installed: code runs 
 # (pattern on the lower-cased model name, context tokens, where the figure comes from). First match wins.
 CONTEXT_BY_FAMILY: list[tuple[str, int, str]] = [
     (r"kernelgen", 32_768, "KernelGen-LM-4B (Qwen3-4B base: 32K native context)"),
-    (r"deepseek", 65_536, "DeepSeek API (64K; newer deepseek-chat serves 128K: set it if yours does)"),
+    (r"deepseek", 131_072, "DeepSeek API, V3.2 (128K; an older or self-hosted DeepSeek may hold less)"),
     (r"qwen-max", 32_768, "Qwen-Max on DashScope (32K)"),
     (r"qwen-(plus|turbo|long)", 131_072, "Qwen-Plus/Turbo on DashScope (128K)"),
     (r"qwen", 32_768, "Qwen family (32K native)"),
@@ -187,3 +187,9 @@ def totals(usages: list[tuple[dict[str, int] | None, str | None]], price: Price 
 
 def _nonneg(value: object) -> int:
     return value if isinstance(value, int) and value >= 0 else 0
+
+
+def journal_totals(events: list[Any], price: Price | None = None) -> TokenTotals:
+    """`totals` over an episode journal's llm events (anything else in the list is skipped)."""
+    answered = [e for e in events if isinstance(getattr(e, "response", None), str)]
+    return totals([(getattr(e, "usage", None), getattr(e, "usage_source", None)) for e in answered], price)
