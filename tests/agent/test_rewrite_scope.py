@@ -143,7 +143,7 @@ async def test_a_header_edit_is_applied_built_and_judged_and_the_shared_header_i
         f"--- {CLASS_A} (kernel header) ---" in p and "class QuadLikeA" in p for p in rewrite_prompts
     )
     assert (
-        f"--- {SHARED} (repository header, read-only: shared by other operators, do not edit) ---"
+        f"--- {SHARED} (repository header; read-only: for reference, do not edit) ---"
         in (rewrite_prompts[0])
     )
     assert "class QuadLikeB" not in rewrite_prompts[0] and "arch35" not in rewrite_prompts[0]

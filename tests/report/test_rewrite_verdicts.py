@@ -16,7 +16,9 @@ from tests.agent.test_kernel_rewrite import SECRET, _episode, _scripted, _single
 pytestmark = pytest.mark.slow
 
 
-async def test_each_rewrite_has_its_verdict_and_reason(add_op: Path) -> None:
+async def test_each_rewrite_has_its_verdict_and_reason(add_op: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ASCENDOPT_LLM_PRICE_IN", "2")
+    monkeypatch.setenv("ASCENDOPT_LLM_PRICE_OUT", "8")
     _single_buffered(add_op)
     with _scripted() as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted", api_key=SecretStr(SECRET))
@@ -46,3 +48,10 @@ async def test_each_rewrite_has_its_verdict_and_reason(add_op: Path) -> None:
         assert f"<td>{verdict}</td>" in page and html.escape(reason) in page
     assert SECRET not in page
     assert "kernel rewriting: on" in page
+    # the episode's tokens (the scripted server reports 100 in, 50 out a call) and their cost
+    calls = len(journal.events("llm"))
+    expected = (
+        f"LLM: {calls} calls, {100 * calls:,} tokens in, {50 * calls:,} out, cost {calls * 600 / 1e6:.4f}"
+    )
+    assert report.llm.startswith(expected), report.llm
+    assert html.escape(report.llm) in page and report.llm in episode_report.render_markdown(report)

@@ -11,6 +11,7 @@ import re
 
 from ascendopt.agent.lessons import diagnosis_of, format_lessons
 from ascendopt.agent.llm import LLMClient
+from ascendopt.agent.prompt_fit import PromptFile, fit_for, hot_lines, rank, sources_block
 from ascendopt.agent.rewrite import (
     LessonDraft,
     Proposal,
@@ -52,19 +53,25 @@ class KernelRewriter:
         project = context.project
         scope = rewrite_scope(project, parent.files)
         editable = editable_paths(scope)
-        sources = scope_sources(scope, parent.files)
+        # The scope's files in the order the profile says matter; what does not fit the context is named.
+        files = rank(
+            [
+                (f.path, parent.files[f.path], "editable" if f.editable else "read-only")
+                for f in scope
+                if f.path in parent.files
+            ],
+            kernel=project.files.kernel,
+            host=[f.path for f in scope if f.role.startswith("tiling")],
+            hot_lines=hot_lines(parent_evaluation),
+            labels={f.path: f.label for f in scope},
+        )
         profile, label = profile_text(parent_evaluation)
         findings = "; ".join(f"{f.kind} at {f.file}:{f.line}" for f in parent_evaluation.findings()) or "none"
-        shown = {"operator": project.name, "layout": project.layout, "sources": sources}
+        shown = {"operator": project.name, "layout": project.layout}
         shown |= {"profile": profile, "profile_label": label}
-        reply = await ask(
-            self.llm,
-            "diagnose",
-            "diagnose",
-            **shown,
-            findings=findings,
-            tried="; ".join(self.tried) or "none",
-        )
+        asked = {"findings": findings, "tried": "; ".join(self.tried) or "none"}
+        shown["sources"] = self._sources("diagnose", files, **shown, **asked)
+        reply = await ask(self.llm, "diagnose", "diagnose", **shown, **asked)
         if isinstance(reply, Rejection):
             return self._failed(reply)
         diagnosed = _parse_diagnosis(reply)
@@ -79,17 +86,9 @@ class KernelRewriter:
             DiagnosisEvent(bottleneck=bottleneck, change=change, lessons=[lesson.id for lesson in lessons])
         )
         context.progress(f"rewriting: {bottleneck[:60]}")
-        edited = await ask_for_edits(
-            self.llm,
-            parent.files,
-            editable,
-            "rewrite",
-            "rewrite",
-            **shown,
-            bottleneck=bottleneck,
-            change=change,
-            lessons=format_lessons(lessons),
-        )
+        told = {"bottleneck": bottleneck, "change": change, "lessons": format_lessons(lessons)}
+        shown["sources"] = self._sources("rewrite", files, **shown, **told)
+        edited = await ask_for_edits(self.llm, parent.files, editable, "rewrite", "rewrite", **shown, **told)
         if isinstance(edited, Rejection):
             return self._failed(edited) if edited.stage == "llm" else _read_only_refusal(edited, scope)
         candidate = Candidate(
@@ -106,21 +105,15 @@ class KernelRewriter:
             lesson=LessonDraft(bottleneck=bottleneck, change=change),
         )
 
+    def _sources(self, template: str, files: list[PromptFile], **values: str) -> str:
+        """The files for `template`'s prompt, fitted to the model's context (prompt_fit.py)."""
+        return sources_block(fit_for(self.llm.settings, template, files, **values))
+
     def _failed(self, rejection: Rejection) -> Rejection:
         self.failures += 1
         if self.failures >= MAX_LLM_FAILURES:
             rejection.stop = f"stopped after {self.failures} failed LLM calls: {rejection.reason}"
         return rejection
-
-
-def scope_sources(scope: list[ScopeFile], files: dict[str, str]) -> str:
-    """The scope's files for a prompt, each headed by its path and role (read-only ones say so)."""
-    parts = []
-    for f in scope:
-        if f.path in files:
-            note = f.label if f.editable else f"{f.label}: shared by other operators, do not edit"
-            parts.append(f"--- {f.path} ({note}) ---\n{files[f.path]}")
-    return "\n\n".join(parts)
 
 
 _EDITS_FILE = re.compile(r"^block (\d+) edits (\S+), which is not")

@@ -5,7 +5,18 @@ One module per command group; importing them registers their commands on `app`.
 
 from __future__ import annotations
 
-from ascendopt.cli import campaign, experience, mine, operators, optimize, remote, report, serve, verify  # noqa: F401  (registers commands)
+from ascendopt.cli import (  # noqa: F401  (registers commands)
+    campaign,
+    experience,
+    llm,
+    mine,
+    operators,
+    optimize,
+    remote,
+    report,
+    serve,
+    verify,
+)
 from ascendopt.cli.common import app
 from ascendopt.scratch import own_process
 

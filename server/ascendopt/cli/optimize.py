@@ -32,7 +32,8 @@ from ascendopt.evaluation import build_output
 from ascendopt.evaluation.backends import BackendError, parse_backend
 from ascendopt.evaluation.remote.settings import SettingsError
 from ascendopt.evaluation.timing.calibration import CalibrationError
-from ascendopt.journal.store import episodes_dir, patch_name
+from ascendopt.journal.store import EpisodeJournal, episodes_dir, patch_name
+from ascendopt.report import episode as episode_report
 
 
 @app.command("optimize")
@@ -113,6 +114,9 @@ def optimize_cmd(
     say(f"episode {outcome.episode}: {outcome.text()}")
     for note in outcome.recheck:
         say(f"re-check extra shape {note.line()}")
+    tokens = episode_report.llm_line(EpisodeJournal.open(ws, outcome.episode))
+    if tokens:
+        say(tokens)
     say(f"report: ascendopt report {outcome.episode}" + (f" --workspace {ws}" if workspace else ""))
     s = outcome.suggestion
     if s is None:

@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from ascendopt.cli.common import app, err, print_raw, say
-from ascendopt.journal.store import episodes_dir
+from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.report import episode as episode_report
 
 
@@ -46,4 +46,7 @@ def report_cmd(
     except KeyError as exc:
         err.print(f"[red]error:[/] {exc.args[0]}")
         raise typer.Exit(2) from exc
+    tokens = episode_report.llm_line(EpisodeJournal.open(ws, episode))
+    if tokens:
+        say(tokens)
     say(f"report written to {path}")

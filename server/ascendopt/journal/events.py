@@ -45,7 +45,11 @@ class LlmEvent(_Event):
     model: str | None = None
     messages: list[dict[str, str]] | None = None
     response: str | None = None
-    usage: dict[str, int] | None = None
+    usage: dict[str, int] | None = None  # this call's prompt_tokens / completion_tokens
+    usage_source: str | None = None  # "server" (the answer's usage), "counted" (our tokenizer), "estimated"
+    finish_reason: str | None = None
+    retries: int = 0
+    continued: bool = False  # cut at the token limit, asked to continue, the parts joined
     error: str | None = None
 
     model_config = ConfigDict(protected_namespaces=())

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ValidationError
 
 from ascendopt.agent.outcome import CaseResult, Outcome
+from ascendopt.agent.tokens import journal_totals, price_from_env
 from ascendopt.experience.bank import BANK_FILE, Bank
 from ascendopt.journal import view as journal_view
 from ascendopt.journal.events import EvaluationEvent, StartEvent
@@ -47,6 +48,7 @@ class EpisodeReport(BaseModel):
     retrieved: list[LessonRow]
     written: list[LessonRow]
     patch: str = ""
+    llm: str = ""  # the episode's LLM calls and tokens (and cost, with a price set)
 
 
 def build(workspace: Path, episode: str) -> EpisodeReport:
@@ -76,7 +78,14 @@ def build(workspace: Path, episode: str) -> EpisodeReport:
         retrieved=[titles.get(i, LessonRow(lesson=i)) for i in view.retrieved],
         written=view.written,
         patch=_patch(journal, suggestion),
+        llm=llm_line(journal),
     )
+
+
+def llm_line(journal: EpisodeJournal) -> str:
+    """The episode's tokens in and out (ASCENDOPT_LLM_PRICE_IN/_OUT set: its cost); "" without calls."""
+    total = journal_totals([e.data for e in journal.events("llm")], price_from_env())
+    return total.line() if total.calls else ""
 
 
 def _baseline_cases(first: EvaluationEvent | None) -> list[CaseResult]:
@@ -163,6 +172,7 @@ def render_markdown(r: EpisodeReport, plot_file: str | None = None) -> str:
         f"# Episode {r.episode}: {r.operator}",
         f"**{headline(r)}**",
         "\n".join(f"- {line}" for line in (r.outcome.details if r.outcome else [])),
+        r.llm,
         "## Best speedup over evaluations",
         f"![best speedup]({plot_file})" if plot_file else _curve_text(r),
         CURVE_NOTE,
@@ -205,6 +215,7 @@ def render_html(r: EpisodeReport) -> str:
     )
     body = f"""<p class="status-{html.escape(status)}"><strong>{html.escape(headline(r))}</strong></p>
 <ul>{details}</ul>
+{f'<p class="note">{html.escape(r.llm)}</p>' if r.llm else ""}
 <h2>Best speedup over evaluations</h2>
 <figure>{svg}</figure>
 <p class="note">{html.escape(CURVE_NOTE)}</p>
