@@ -1,5 +1,9 @@
 """A scripted OpenAI-compatible chat-completions server on loopback — the test double for a hosted
-LLM, which tests cannot reach. The real `openai` client talks to it over HTTP."""
+LLM, which tests cannot reach. The real `openai` client talks to it over HTTP.
+
+Its options imitate a local server's quirks (llama.cpp, vLLM, Ollama's OpenAI endpoint): no `usage`
+in the response, a `finish_reason` other than "stop" ("eos", or null), streaming off (a request
+asking for a stream is refused with 400)."""
 
 from __future__ import annotations
 
@@ -12,15 +16,34 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 class RawReply:
     """An answer sent exactly as given (status, body bytes): malformed and hostile responses."""
 
-    def __init__(self, body: bytes, status: int = 200, content_type: str = "application/json") -> None:
+    def __init__(
+        self,
+        body: bytes,
+        status: int = 200,
+        content_type: str = "application/json",
+        headers: dict[str, str] | None = None,
+    ) -> None:
         self.body, self.status, self.content_type = body, status, content_type
+        self.headers = headers or {}
+
+
+def too_many_requests() -> RawReply:
+    """A 429 with a short Retry-After: the `openai` client waits and asks again."""
+    body = b'{"error": {"message": "rate limited", "type": "rate_limit_error"}}'
+    return RawReply(body, 429, headers={"retry-after-ms": "50", "retry-after": "0"})
 
 
 Reply = Callable[[list[dict[str, str]]], "str | RawReply"]
 
 
 class ScriptedLLMServer:
-    def __init__(self, reply: Reply) -> None:
+    def __init__(
+        self,
+        reply: Reply,
+        usage: bool = True,
+        finish_reason: str | None = "stop",
+        streaming: bool = True,
+    ) -> None:
         self.reply = reply
         self.requests: list[dict] = []
         self.auth_headers: list[str] = []
@@ -31,30 +54,37 @@ class ScriptedLLMServer:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append(body)
                 server.auth_headers.append(self.headers.get("Authorization", ""))
-                text = server.reply(body["messages"])
+                if body.get("stream") and not streaming:
+                    text: str | RawReply = RawReply(
+                        b'{"error": {"message": "streaming is not supported"}}', 400
+                    )
+                else:
+                    text = server.reply(body["messages"])
                 if isinstance(text, RawReply):
                     self.send_response(text.status)
                     self.send_header("Content-Type", text.content_type)
                     self.send_header("Content-Length", str(len(text.body)))
+                    for name, value in text.headers.items():
+                        self.send_header(name, value)
                     self.end_headers()
                     self.wfile.write(text.body)
                     return
-                payload = json.dumps(
-                    {
-                        "id": f"chatcmpl-{len(server.requests)}",
-                        "object": "chat.completion",
-                        "created": 0,
-                        "model": body["model"],
-                        "choices": [
-                            {
-                                "index": 0,
-                                "finish_reason": "stop",
-                                "message": {"role": "assistant", "content": text},
-                            }
-                        ],
-                        "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
-                    }
-                ).encode()
+                answer: dict[str, object] = {
+                    "id": f"chatcmpl-{len(server.requests)}",
+                    "object": "chat.completion",
+                    "created": 0,
+                    "model": body["model"],
+                    "choices": [
+                        {
+                            "index": 0,
+                            "finish_reason": finish_reason,
+                            "message": {"role": "assistant", "content": text},
+                        }
+                    ],
+                }
+                if usage:
+                    answer["usage"] = {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150}
+                payload = json.dumps(answer).encode()
                 self.send_response(200)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(payload)))
