@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from ascendopt.agent.edits import EditRejected, edit_files, parse_edits
+from ascendopt.agent.edits import EditRejected, edit_files
 from ascendopt.agent.rewrite import Rejection, ask_for_edits
 from tests.agent import reply_corpus
 from tests.agent.reply_corpus import CORPUS, EDITABLE, HOST, KERNEL, run, start_files
@@ -116,6 +116,10 @@ def test_explicit_edits_win_over_fenced_snippets_and_unnamed_code_is_sent_back()
     [
         "<<<<<<< SEARCH\n",
         "@@ -1 +1 @@\n",
+        "@@ -1 +1 @@\n-a\n+b\n",
+        "FILE: op_kernel/add_custom.cpp\n<<<<<<< SEARCH\n"
+        + "    }\n" * 200_000
+        + "=======\n>>>>>>> REPLACE\n",
         "```\n",
         "--- a/x\n+++ b/x\n",
         "FILE: op_kernel/add_custom.cpp\n",
@@ -127,12 +131,8 @@ def test_explicit_edits_win_over_fenced_snippets_and_unnamed_code_is_sent_back()
 def test_a_2mb_flood_of_any_marker_parses_in_linear_time(unit: str) -> None:
     flood = unit * (2_000_000 // len(unit))
     began = time.perf_counter()
-    with pytest.raises(EditRejected):
-        parse_edits(flood, EDITABLE)  # over the reply cap: refused before reading
-    from ascendopt.agent.edits.reply import read_reply
-
     with contextlib.suppress(EditRejected):
-        read_reply(flood[:199_000])
+        edit_files(flood, start_files(), EDITABLE)
     assert time.perf_counter() - began < 2.0
 
 

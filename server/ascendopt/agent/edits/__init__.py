@@ -3,8 +3,9 @@
 `parse_edits` reads the reply (agent/edits/reply.py: SEARCH/REPLACE blocks, unified diffs, or
 whole files in a fence naming them, amid prose and markdown) and puts each edit through the file
 guard: only `editable` paths (path traversal and every other file refused); `apply_edits` locates
-each edit on the fuzzy ladder (agent/edits/locate.py) and applies it. The caps: a reply over
-MAX_REPLY_CHARS, more than MAX_BLOCKS edits, a file grown over MAX_FILE_CHARS. An edit that does
+each edit on the fuzzy ladder (agent/edits/locate.py) and applies it. The caps: more than MAX_BLOCKS
+edits, a file grown over MAX_FILE_CHARS (a live reply over agent/llm.py's MAX_REPLY_CHARS never gets
+here; one replayed from an older journal is read in linear time like any other). An edit that does
 not apply names its block, the file and the file's closest lines, so the model can fix it.
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 from ascendopt.agent.edits.locate import RUNGS, Ambiguous, Hay, NotFound, closest, is_elision, locate, splice
 from ascendopt.agent.edits.model import Edit, EditRejected
 from ascendopt.agent.edits.reply import MAX_BLOCKS, read_reply
-from ascendopt.agent.llm import MAX_REPLY_CHARS
 
 __all__ = ["MAX_BLOCKS", "MAX_FILE_CHARS", "Edit", "EditRejected", "apply_edits", "edit_files", "parse_edits"]
 
@@ -22,8 +22,6 @@ MAX_FILE_CHARS = 512_000  # a larger candidate file is refused (the largest real
 
 def parse_edits(reply: str, editable: list[str]) -> list[Edit]:
     """The reply's edits, each naming one of `editable` (EditRejected otherwise)."""
-    if len(reply) > MAX_REPLY_CHARS:
-        raise EditRejected(f"the reply has {len(reply)} characters, over the {MAX_REPLY_CHARS} cap")
     edits = read_reply(reply)
     for edit in edits:
         edit.file = _guard(edit, editable)
