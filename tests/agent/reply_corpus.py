@@ -188,7 +188,7 @@ def _corpus() -> list[Sample]:
         ),
         Sample(
             "diff-two-hunks-fuzz",
-            "two hunks in one file; the second's first context line is wrong (patch --fuzz)",
+            "two hunks; the second's last context line is wrong (patch --fuzz)",
             "--- a/op_kernel/add_custom.cpp\n+++ b/op_kernel/add_custom.cpp\n"
             "@@ -3 +3 @@\n"
             f"-{K_BUF1}\n+{K_BUF2}\n"
