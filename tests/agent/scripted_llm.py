@@ -1,5 +1,9 @@
 """A scripted OpenAI-compatible chat-completions server on loopback — the test double for a hosted
-LLM, which tests cannot reach. The real `openai` client talks to it over HTTP."""
+LLM, which tests cannot reach. The real `openai` client talks to it over HTTP.
+
+Its options imitate a local server's quirks (llama.cpp, vLLM, Ollama's OpenAI endpoint): no `usage`
+in the response, a `finish_reason` other than "stop" ("eos", or null), streaming off (a request
+asking for a stream is refused with 400)."""
 
 from __future__ import annotations
 
@@ -24,6 +28,12 @@ class RawReply:
         self.headers = headers or {}
 
 
+def too_many_requests() -> RawReply:
+    """A 429 with a short Retry-After: the `openai` client waits and asks again."""
+    body = b'{"error": {"message": "rate limited", "type": "rate_limit_error"}}'
+    return RawReply(body, 429, headers={"retry-after-ms": "50", "retry-after": "0"})
+
+
 class Answer:
     """A chat completion with its quirks: the finish_reason a server gives (None, "length", "eos"),
     and whether it reports usage at all."""
@@ -41,7 +51,14 @@ Reply = Callable[[list[dict[str, str]]], "str | RawReply | Answer"]
 
 
 class ScriptedLLMServer:
-    def __init__(self, reply: Reply, models: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        reply: Reply,
+        models: list[str] | None = None,
+        usage: bool = True,
+        finish_reason: str | None = "stop",
+        streaming: bool = True,
+    ) -> None:
         self.reply = reply
         self.models = models  # GET /models answers with these; None: 404
         self.requests: list[dict] = []
@@ -69,7 +86,12 @@ class ScriptedLLMServer:
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
                 server.requests.append(body)
                 server.auth_headers.append(self.headers.get("Authorization", ""))
-                text = server.reply(body["messages"])
+                if body.get("stream") and not streaming:
+                    text: str | RawReply = RawReply(
+                        b'{"error": {"message": "streaming is not supported"}}', 400
+                    )
+                else:
+                    text = server.reply(body["messages"])
                 if isinstance(text, RawReply):
                     self.send_response(text.status)
                     for name, value in text.headers.items():
@@ -79,7 +101,7 @@ class ScriptedLLMServer:
                     self.end_headers()
                     self.wfile.write(text.body)
                     return
-                answer = text if isinstance(text, Answer) else Answer(text)
+                answer = text if isinstance(text, Answer) else Answer(text, finish_reason, usage)
                 completion: dict = {
                     "id": f"chatcmpl-{len(server.requests)}",
                     "object": "chat.completion",

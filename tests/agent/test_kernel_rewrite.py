@@ -67,6 +67,8 @@ def _scripted() -> ScriptedLLMServer:
     def reply(messages: list[dict[str, str]]) -> str:
         if "Answer with JSON only" in messages[-1]["content"]:
             return '{"bottleneck": "MTE2 copy-in does not overlap compute", "change": "double buffer"}'
+        if messages[-1]["content"].startswith("Your edits were not applied"):
+            return "no more edits"  # the first rewrite, sent back: no second try
         return next(rewrites, "no more edits")
 
     return ScriptedLLMServer(reply)

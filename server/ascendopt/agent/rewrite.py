@@ -13,7 +13,7 @@ from typing import Literal, Protocol
 
 from pydantic import BaseModel
 
-from ascendopt.agent.edits import EditRejected, apply_blocks, parse_blocks
+from ascendopt.agent.edits import EditRejected, edit_files
 from ascendopt.agent.llm import LLMClient, LLMUnavailable
 from ascendopt.agent.prompts import prompt
 from ascendopt.evaluation.records import Evaluation
@@ -71,32 +71,67 @@ class LessonSink(Protocol):
     def add(self, entry: ExperienceEntry) -> bool: ...
 
 
-async def ask(llm: LLMClient, template: str, purpose: str, **values: str) -> str | Rejection:
-    """One system + user exchange with the prompt `template`; a Rejection if the LLM is unavailable."""
+def _opening(template: str, values: dict[str, str]) -> list[dict[str, str]]:
+    return [
+        {"role": "system", "content": prompt("system")},
+        {"role": "user", "content": prompt(template, **values)},
+    ]
+
+
+async def _chat(llm: LLMClient, messages: list[dict[str, str]], purpose: str) -> str | Rejection:
     try:
-        return await llm.chat(
-            [
-                {"role": "system", "content": prompt("system")},
-                {"role": "user", "content": prompt(template, **values)},
-            ],
-            purpose,
-        )
+        return await llm.chat(messages, purpose)
     except LLMUnavailable as exc:
         return Rejection(stage="llm", reason=str(exc))
+
+
+async def ask(llm: LLMClient, template: str, purpose: str, **values: str) -> str | Rejection:
+    """One system + user exchange with the prompt `template`; a Rejection if the LLM is unavailable."""
+    return await _chat(llm, _opening(template, values), purpose)
+
+
+SENT_BACK = "edits sent back"
+# The relay of an apply error (the error is the message; kept here, beside the code that sends it,
+# rather than in templates/prompts/).
+SEND_BACK = (
+    "Your edits were not applied: {error}\n\n"
+    "Nothing of that reply was applied. Reply again with the complete set of edits (every block, "
+    "numbered in the order you write them), against the files exactly as shown before, in the same "
+    "format. Copy each SEARCH text from those files, with enough lines around it to occur exactly once."
+)
 
 
 async def ask_for_edits(
     llm: LLMClient, files: dict[str, str], editable: list[str], template: str, purpose: str, **values: str
 ) -> tuple[dict[str, str], str] | Rejection:
-    """Ask, then apply the reply's search/replace blocks to `files` (only `editable` paths may change):
-    the new files and the reply."""
-    reply = await ask(llm, template, purpose, **values)
+    """Ask, then apply the reply's edits to `files` (only `editable` paths may change): the new files
+    and the reply. Edits that do not apply for a reason the model can fix (a search text that does
+    not occur, or occurs twice) are sent back once, in the same conversation, with the error; the
+    second reply's edits apply or the rewrite is refused."""
+    messages = _opening(template, values)
+    reply = await _chat(llm, messages, purpose)
     if isinstance(reply, Rejection):
         return reply
     try:
-        return apply_blocks(files, parse_blocks(reply), editable), reply
+        return edit_files(reply, files, editable), reply
     except EditRejected as exc:
-        return Rejection(stage="apply", reason=str(exc))
+        if not exc.fixable:
+            return Rejection(stage="apply", reason=str(exc))
+        first = str(exc)
+    messages = [
+        *messages,
+        {"role": "assistant", "content": reply},
+        {"role": "user", "content": SEND_BACK.format(error=first)},
+    ]
+    again = await _chat(llm, messages, f"{purpose} ({SENT_BACK})")
+    if isinstance(again, Rejection):
+        return Rejection(
+            stage="apply", reason=f"{first}\n(sent back once; the second call failed: {again.reason})"
+        )
+    try:
+        return edit_files(again, files, editable), again
+    except EditRejected as exc:
+        return Rejection(stage="apply", reason=f"{first}\n(sent back once; the second reply: {exc})")
 
 
 def profile_text(ev: Evaluation) -> tuple[str, str]:
