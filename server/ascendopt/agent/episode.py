@@ -47,7 +47,7 @@ from ascendopt.journal.events import (
 )
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import Candidate, baseline
-from ascendopt.operators.files import materialize
+from ascendopt.operators.files import materialize, repo_prefix
 from ascendopt.operators.issues import blocking
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
@@ -343,8 +343,11 @@ class Episode:
             geomean=geomean,
             summary=f"{geomean:.2f}x faster (geomean of {len(speedups)} cases; {label})",
             places=self.project.repo.relocated if self.project.repo is not None else None,
+            repo_prefix=repo_prefix(self.project.root),
         )
-        self.journal.write_suggestion(suggestion, self.project.name, suggestion.patch())
+        self.journal.write_suggestion(
+            suggestion, self.project.name, suggestion.patch(), suggestion.repo_patch()
+        )
         self._bank_lessons()
         return self._finish(suggestion, suggestion.summary, cancelled)
 

@@ -32,7 +32,7 @@ from ascendopt.evaluation import build_output
 from ascendopt.evaluation.backends import BackendError, parse_backend
 from ascendopt.evaluation.remote.settings import SettingsError
 from ascendopt.evaluation.timing.calibration import CalibrationError
-from ascendopt.journal.store import EpisodeJournal, episodes_dir, patch_name
+from ascendopt.journal.store import EpisodeJournal, episodes_dir, patch_name, repo_patch_name
 from ascendopt.report import episode as episode_report
 
 
@@ -123,7 +123,10 @@ def optimize_cmd(
         return
     patch = episodes_dir(ws) / s.episode / patch_name(s.operator)  # the episode wrote it
     print_raw(s.patch())
-    say(f"suggestion {s.id}: {s.summary}\npatch written to {patch}")
+    say(f"suggestion {s.id}: {s.summary}\npatch written to {patch} (git apply in {s.root})")
+    if s.repo_prefix:
+        repo_patch = patch.with_name(repo_patch_name(s.operator))
+        say(f"from the repository root: {repo_patch} (git apply there; paths start {s.repo_prefix}/)")
     if apply:
         try:
             written = optimizer.accept(s.id)

@@ -30,6 +30,7 @@ from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits
 from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.repository import repo_places
 from ascendopt.operators.soc import Soc
 
 TWIN_DIR = Path(__file__).resolve().parent
@@ -544,10 +545,27 @@ def explain_missing_headers(issues: list[Issue], project: OperatorProject) -> li
             searched += [f"<twin>/include/{d}" for d in OPBASE_DIRS]
         origin = f" (included from {where.file}:{where.line})" if where else ""
         dirs = ", ".join(dict.fromkeys(searched))
-        message = (
-            f"header `{header}`{origin}: No such file or directory; searched: {dirs}. "
-            "It is neither in the operator folder nor in its repository, and the CPU twin does not provide it"
-        )
+        # Absent is said only of what was searched: the whole repository (repository.repo_places).
+        repo = project.repo
+        places = where.elsewhere if where else repo_places(repo.root, header) if repo else []
+        if places:
+            at = ", ".join(places[:5])
+            verdict = (
+                f"The repository has it at {at}, but no folder on the build's include path reaches it "
+                "(the include path is read from the repository's CMake: include_directories, "
+                "OP_TILING_INCLUDE…)"
+            )
+        elif repo is not None:
+            verdict = (
+                f"It is nowhere in the operator folder or its repository ({repo.root}, all of it searched), "
+                "and the CPU twin does not provide it"
+            )
+        else:
+            verdict = (
+                "It is not in the operator folder (no repository around it), "
+                "and the CPU twin does not provide it"
+            )
+        message = f"header `{header}`{origin}: No such file or directory; searched: {dirs}. {verdict}"
         out.append(issue.model_copy(update={"message": message}))
     return out
 
