@@ -56,10 +56,27 @@ SpecOpt = Annotated[
 ]
 
 
-def say(text: str) -> None:
+def say(text: str, *, whole: bool = False) -> None:
     """A line of product text (it may quote candidate code or messages): no markup, emoji or
-    highlighting interpreted, and no configured secret."""
-    out.print(Scrubber([LLM_KEY.read() or ""]).text(text), markup=False, emoji=False, highlight=False)
+    highlighting interpreted, and no configured secret. `whole`: a command or a path, never broken
+    across lines (the terminal may fold it; a copy of it is still one line)."""
+    out.print(
+        Scrubber([LLM_KEY.read() or ""]).text(text),
+        markup=False,
+        emoji=False,
+        highlight=False,
+        soft_wrap=whole,
+    )
+
+
+def shown(path: Path) -> str:
+    """A path as a command printed here should spell it: relative to the current folder when
+    below it, else absolute."""
+    path = path.resolve()
+    try:
+        return str(path.relative_to(Path.cwd().resolve())) or "."
+    except ValueError:
+        return str(path)
 
 
 def print_raw(text: str) -> None:

@@ -25,9 +25,11 @@ from ascendopt.cli.common import (
     out,
     print_raw,
     say,
+    shown,
     workspace_for,
 )
 from ascendopt.cli.progress import episode_progress
+from ascendopt.cli.report import find_workspace
 from ascendopt.evaluation import build_output
 from ascendopt.evaluation.backends import BackendError, parse_backend
 from ascendopt.evaluation.remote.settings import SettingsError
@@ -103,7 +105,7 @@ def optimize_cmd(
                     )
                 )
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C (scratch.Termination)
-        _interrupted(ws, episode_id, op_path, name, workspace)
+        _interrupted(ws, episode_id, op_path, name, workspace, spec)
         raise typer.Exit(130) from None
     except (BackendError, SettingsError, CalibrationError) as exc:  # --backend / --soc
         fail(str(exc))
@@ -117,13 +119,14 @@ def optimize_cmd(
     tokens = episode_report.llm_line(EpisodeJournal.open(ws, outcome.episode))
     if tokens:
         say(tokens)
-    say(f"report: ascendopt report {outcome.episode}" + (f" --workspace {ws}" if workspace else ""))
+    say("report: " + report_command(outcome.episode, ws), whole=True)
     s = outcome.suggestion
     if s is None:
         return
     patch = episodes_dir(ws) / s.episode / patch_name(s.operator)  # the episode wrote it
     print_raw(s.patch())
-    say(f"suggestion {s.id}: {s.summary}\npatch written to {patch}")
+    say(f"suggestion {s.id}: {s.summary}")
+    say(f"patch written to {patch}", whole=True)
     if apply:
         try:
             written = optimizer.accept(s.id)
@@ -148,14 +151,27 @@ def _budget_sentence(plan: ResumeBudget) -> str:
     )
 
 
-def _interrupted(ws: Path, episode: str, op_path: Path, name: str | None, workspace: Path | None) -> None:
-    """Ctrl-C: what was kept and the exact command that continues it."""
+def report_command(episode: str, ws: Path) -> str:
+    """`ascendopt report EPISODE` as it works from the current folder: with `--workspace` when
+    `report`'s own search from here (the folder, its parents and children) would not find it."""
+    command = ["ascendopt", "report", episode]
+    if find_workspace(episode, Path.cwd().resolve()) != ws.resolve():
+        command += ["--workspace", shown(ws)]
+    return shlex.join(command)
+
+
+def _interrupted(
+    ws: Path, episode: str, op_path: Path, name: str | None, workspace: Path | None, spec: Path | None
+) -> None:
+    """Ctrl-C: what was kept and the exact command that continues it (run from the same folder,
+    it finds the same operator, spec and workspace)."""
     if not (episodes_dir(ws) / episode).is_dir():
         err.print("interrupted before the episode started: nothing to resume")
         return
     command = ["ascendopt", "optimize", str(op_path), "--resume", episode]
     command += ["--name", name] if name else []
     command += ["--workspace", str(workspace)] if workspace else []
+    command += ["--spec", str(spec)] if spec else []
     err.print(
         f"interrupted: episode {episode} is kept in {episodes_dir(ws) / episode}\n"
         f"continue it with:\n  {shlex.join(command)}",

@@ -49,4 +49,4 @@ def report_cmd(
     tokens = episode_report.llm_line(EpisodeJournal.open(ws, episode))
     if tokens:
         say(tokens)
-    say(f"report written to {path}")
+    say(f"report written to {path}", whole=True)
