@@ -20,6 +20,7 @@ from ascendopt.cli.common import (
     SpecOpt,
     app,
     err,
+    error,
     fail,
     load,
     out,
@@ -131,7 +132,7 @@ def optimize_cmd(
         try:
             written = optimizer.accept(s.id)
         except StaleSuggestion as exc:
-            err.print(f"[red]not applied:[/] {exc}")
+            error(str(exc), "not applied:")
             raise typer.Exit(1) from exc
         out.print("applied to " + ", ".join(str(p) for p in written))
 
@@ -194,8 +195,7 @@ def replay_cmd(
     try:
         outcome = asyncio.run(Optimizer(workspace_for(workspace, op.root)).replay(op, episode))
     except KeyError as exc:
-        err.print(f"[red]error:[/] {exc.args[0]}")
-        raise typer.Exit(2) from exc
+        fail(str(exc.args[0]))
     if as_json:
         print(json.dumps(outcome.public(), indent=2, ensure_ascii=False))
         return
