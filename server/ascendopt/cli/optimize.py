@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from ascendopt.agent.outcome import Status
 from ascendopt.agent.service import Optimizer, ResumeBudget, new_episode_id
 from ascendopt.agent.settings import DEFAULT_BUDGET, MIN_BUDGET, EpisodeSettings
 from ascendopt.agent.suggestion import StaleSuggestion
@@ -37,6 +38,15 @@ from ascendopt.evaluation.remote.settings import SettingsError
 from ascendopt.evaluation.timing.calibration import CalibrationError
 from ascendopt.journal.store import EpisodeJournal, episodes_dir, patch_name
 from ascendopt.report import episode as episode_report
+
+# `optimize`'s exit status (README, "Exit codes"): what a script needs to tell apart. 2 is a usage
+# error (typer's, and `fail`), 1 also when --apply finds the suggestion stale.
+EXIT_CODES: dict[Status, int] = {
+    "suggestion": 0,  # a faster, re-checked candidate (a cancelled episode that found one too)
+    "failed": 1,  # the operator as it is fails: does not build, is wrong, or its spec is unusable
+    "no_gain": 3,  # searched, nothing faster
+    "cancelled": 130,  # stopped before it found anything (Ctrl-C: 130 too, as a shell reports SIGINT)
+}
 
 
 @app.command("optimize")
@@ -112,7 +122,7 @@ def optimize_cmd(
         fail(str(exc))
     if as_json:
         print_raw(json.dumps(outcome.public(), indent=2, ensure_ascii=False) + "\n")
-        return
+        raise typer.Exit(EXIT_CODES[outcome.status])
     # The end text is the outcome record's (agent/outcome.py), as the editor shows it.
     say(f"episode {outcome.episode}: {outcome.text()}")
     for note in outcome.recheck:
@@ -123,7 +133,7 @@ def optimize_cmd(
     say("report: " + report_command(outcome.episode, ws), whole=True)
     s = outcome.suggestion
     if s is None:
-        return
+        raise typer.Exit(EXIT_CODES[outcome.status])
     patch = episodes_dir(ws) / s.episode / patch_name(s.operator)  # the episode wrote it
     print_raw(s.patch())
     say(f"suggestion {s.id}: {s.summary}")
@@ -135,6 +145,7 @@ def optimize_cmd(
             error(str(exc), "not applied:")
             raise typer.Exit(1) from exc
         out.print("applied to " + ", ".join(str(p) for p in written))
+    raise typer.Exit(EXIT_CODES[outcome.status])
 
 
 def _budget_sentence(plan: ResumeBudget) -> str:

@@ -38,7 +38,9 @@ class _Line(Progress):
 
     def make_tasks_table(self, tasks: Iterable[Task]) -> Table:
         table = super().make_tasks_table(tasks)
-        table.width = max(20, self._terminal.width - 3)
+        # Off a terminal (a log) the line is printed once, at the end, at a log's usual width.
+        width = self._terminal.width if self._terminal.is_terminal else 80
+        table.width = max(20, width - 3)
         return table
 
 
