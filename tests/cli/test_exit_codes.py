@@ -56,3 +56,11 @@ def test_an_operator_that_does_not_build_exits_1(add_op: Path) -> None:
     result = runner.invoke(app, ["optimize", str(add_op), "--budget", "4"])
     assert result.exit_code == 1, result.output
     assert "failed" in result.output
+
+
+@pytest.mark.slow
+def test_the_smallest_budget_says_what_to_do_instead(add_op: Path) -> None:
+    result = runner.invoke(app, ["optimize", str(add_op), "--budget", "4", "--tiling-only"])
+    assert result.exit_code == 3, result.output
+    assert "no new assignment within --budget 4" in result.output
+    assert "run with a larger --budget" in result.output
