@@ -295,7 +295,7 @@ class Episode:
         if self.best.id == self.base.id:
             if self.ledger.used <= 2 and not cancelled:  # the baseline and its noise run only
                 knobs = len(self.project.knobs)
-                why = "no tunable knob" if knobs == 0 else f"{knobs} knob(s) but no new assignment"
+                why = "no tunable knob" if knobs == 0 else f"{knobs} knob(s) but no new assignment within --budget {self.settings.budget} (the baseline and its noise run took {self.ledger.used}, {self.settings.recheck} stay for the re-check): run with a larger --budget"  # noqa: E501
                 # The outcome record adds whether kernel rewriting ran and why not.
                 return self._finish(None, f"nothing to try: {why}", cancelled)
             tally = f"{self.tried} tried, {self.wrong} of them wrong or failed to build"
