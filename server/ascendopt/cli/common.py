@@ -118,8 +118,9 @@ def workspace_for(explicit: Path | None, start: Path) -> Path:
 
 
 def error(message: str, label: str = "error:", console: Console = err) -> None:
-    """`label message` with the label in red and the message as it is (it may quote anything)."""
-    console.print(Text.assemble((label, "red"), " ", message))
+    """`label message` with the label in red and the message as it is (it may quote anything), never
+    wrapped: it names paths and file:line places a reader copies whole."""
+    console.print(Text.assemble((label, "red"), " ", message), soft_wrap=True)
 
 
 def fail(message: str, code: int = 2) -> NoReturn:
