@@ -90,7 +90,8 @@ def assemble(
     struct, fields = None, list[TilingField]()
     if dsrc is not None:
         if layout == "msopgen" or "BEGIN_TILING_DATA_DEF" in dsrc.text:
-            struct, fields, _ = extract.macro_tiling_fields(dsrc)
+            op_type = "".join(part.capitalize() for part in name.split("_"))
+            struct, fields, _ = extract.macro_tiling_fields(dsrc, op_type)
         else:
             struct, fields = extract.struct_tiling_fields(dsrc)
     consts: list[Constant] = []

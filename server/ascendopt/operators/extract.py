@@ -166,11 +166,16 @@ def registered_tiling_functions(src: CppSource) -> list[str]:
     return out
 
 
-def macro_tiling_fields(src: CppSource) -> tuple[str | None, list[TilingField], list[tuple[str, str]]]:
-    """msOpGen tiling header: (struct name, fields, [(op type, struct)] registrations), read by tokens."""
+def macro_tiling_fields(
+    src: CppSource, op_type: str | None = None
+) -> tuple[str | None, list[TilingField], list[tuple[str, str]]]:
+    """msOpGen tiling header: (struct name, fields, [(op type, struct)] registrations), read by tokens.
+    A header defining several structs: the one registered for `op_type` (a grad operator registering
+    its sibling's struct), else the last one with every field, as before."""
     toks = src.tokens()
     struct: str | None = None
     fields: list[TilingField] = []
+    per_struct: dict[str, list[TilingField]] = {}
     registrations: list[tuple[str, str]] = []
     i = 0
     while i < len(toks):
@@ -179,20 +184,25 @@ def macro_tiling_fields(src: CppSource) -> tuple[str | None, list[TilingField], 
             args, end = call_args(toks, i + 1)
             if t == "BEGIN_TILING_DATA_DEF" and args:
                 struct = args[0]
+                per_struct.setdefault(struct, [])
             elif t == "REGISTER_TILING_DATA_CLASS" and len(args) == 2:
                 registrations.append((args[0], args[1]))
             elif t in _FIELD_MACROS and len(args) == _FIELD_MACROS[t]:
                 name_tok = end - 1  # the last argument's token
-                fields.append(
-                    TilingField(
-                        name=args[-1],
-                        type=args[0],
-                        array_length=args[1] if t == "TILING_DATA_FIELD_DEF_ARR" else None,
-                        range=src.range_of_bytes(toks[i].node.start_byte, toks[name_tok].node.end_byte + 1),
-                    )
+                field = TilingField(
+                    name=args[-1],
+                    type=args[0],
+                    array_length=args[1] if t == "TILING_DATA_FIELD_DEF_ARR" else None,
+                    range=src.range_of_bytes(toks[i].node.start_byte, toks[name_tok].node.end_byte + 1),
                 )
+                fields.append(field)
+                if struct is not None:
+                    per_struct[struct].append(field)
             i = end
         i += 1
+    chosen = next((s for op, s in registrations if op == op_type), None)
+    if len(per_struct) > 1 and chosen in per_struct:
+        return chosen, per_struct[chosen], registrations
     return struct, fields, registrations
 
 

@@ -67,6 +67,11 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     )
     + _family(_H + "vec_unary.h", "vector", "Abs Exp Ln Sqrt Rsqrt Reciprocal Relu Not")
     + _family(_H + "vec_ternary.h", "vector", "Axpy")
+    + _family(
+        _H + "vec_fused.h",
+        "vector",
+        "AddRelu SubRelu AddReluCast SubReluCast FusedMulAdd MulAddDst FusedMulAddRelu MulAddRelu",
+    )
     + _family(_H + "vec_duplicate.h", "vector", "Duplicate")
     + _family(_H + "vec_copy.h", "vector", "Copy")
     + _family(_H + "vec_vconv.h", "vector", "Cast")

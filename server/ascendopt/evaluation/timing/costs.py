@@ -110,6 +110,17 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "Reciprocal": ("VDIV",),
     "LeakyRelu": ("VMULS", "VMAX"),
     "Axpy": ("AXPY",),
+    # Dual-input fused instructions are one pass each on the hardware; msopmodeling has no row of
+    # their own, so they are costed as the one-pass instruction of the same shape (an estimate):
+    # add/sub + relu (+ cast) as VADD, the multiply-adds reading dst as a third operand as AXPY.
+    "AddRelu": ("VADD",),
+    "SubRelu": ("VSUB",),
+    "AddReluCast": ("VADD",),
+    "SubReluCast": ("VSUB",),
+    "FusedMulAdd": ("AXPY",),
+    "MulAddDst": ("AXPY",),
+    "FusedMulAddRelu": ("AXPY",),
+    "MulAddRelu": ("AXPY",),
     "Duplicate": ("VECTOR_DUP",),
     "Copy": ("VCOPY",),
     "DataCopy": ("VCOPY",),

@@ -6,11 +6,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ascendopt.operators import extract
 from ascendopt.operators.assemble import assemble
+from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.layouts.cann_open import is_open_repo_operator
 from ascendopt.operators.model import Layout, OperatorFiles, OperatorProject
@@ -31,6 +33,30 @@ class MsOpGen:
 
     def describe(self, folder: Path, found: Discovery) -> list[OperatorProject]:
         return _describe(folder, found)
+
+
+def _camel(stem: str) -> str:
+    return "".join(part.capitalize() for part in stem.split("_"))
+
+
+def registering_header(hdir: Path, stem: str, hsrc: CppSource | None) -> Path | None:
+    """The op_host header whose REGISTER_TILING_DATA_CLASS names this operator's type (the OpDef's
+    `OP_ADD(<Type>)` in its host program, else the kernel stem in CamelCase); headers the host program
+    includes are searched first. None: no header in op_host/ registers it."""
+    types = {_camel(stem)}
+    if hsrc is not None:
+        types.update(re.findall(r"\bOP_ADD\s*\(\s*(\w+)", hsrc.text))
+    included = set(re.findall(r'#\s*include\s*"([^"]+)"', hsrc.text)) if hsrc is not None else set()
+    headers = sorted(p for p in hdir.glob("*.h") if p.is_file())
+    headers.sort(key=lambda p: p.name not in included)
+    for header in headers:
+        text = header.read_text(errors="replace")
+        if "REGISTER_TILING_DATA_CLASS" not in text:
+            continue
+        for op_type, _struct in re.findall(r"REGISTER_TILING_DATA_CLASS\s*\(\s*(\w+)\s*,\s*(\w+)\s*\)", text):
+            if op_type in types:
+                return header
+    return None
 
 
 def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
@@ -71,6 +97,10 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
                     message=f"no tiling program: expected {host_path.relative_to(root)}",
                 )
             )
+        if not data_path.exists() and layout == "msopgen":
+            # A grad or variant operator registering a sibling's struct from the sibling's header
+            # (`REGISTER_TILING_DATA_CLASS(FooGrad, FooTilingData)` in op_host/foo_tiling.h).
+            data_path = registering_header(hdir, stem, hsrc) or data_path
         if data_path.exists():
             dsrc = read_source(data_path, issues)
             if dsrc is not None:
@@ -82,7 +112,8 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
                 Issue(
                     file=files.kernel,
                     line=1,
-                    message=f"no tiling data layout: expected {data_path.relative_to(root)}",
+                    message=f"no tiling data layout: expected {data_path.relative_to(root)}, or a header"
+                    f" in op_host/ registering {_camel(stem)} (REGISTER_TILING_DATA_CLASS)",
                 )
             )
         name, fn = entries[0]

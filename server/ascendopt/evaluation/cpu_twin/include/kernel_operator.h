@@ -21,6 +21,7 @@
 #include "ascendopt_twin/vec_binary_scalar.h"
 #include "ascendopt_twin/vec_unary.h"
 #include "ascendopt_twin/vec_ternary.h"
+#include "ascendopt_twin/vec_fused.h"
 #include "ascendopt_twin/vec_duplicate.h"
 #include "ascendopt_twin/vec_copy.h"
 #include "ascendopt_twin/vec_vconv.h"
