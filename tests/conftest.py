@@ -19,6 +19,13 @@ def _builds_only_when_slow(request: pytest.FixtureRequest, monkeypatch: pytest.M
         monkeypatch.setenv(NO_COMPILE_ENV, "1")
 
 
+@pytest.fixture(autouse=True)
+def _state_outside_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The record of which workspace `optimize` used per folder ($XDG_STATE_HOME) is the test's own,
+    never the user's (the servers and CLIs a test starts inherit it)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+
+
 @pytest.fixture
 def templates() -> Path:
     return TEMPLATES

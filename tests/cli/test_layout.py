@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 
 from ascendopt.cli import app, common
 from ascendopt.cli.layout import Field, records, show
+from ascendopt.experience.bank import Bank
 from ascendopt.report.campaign import SUMMARY_HEADER
 
 runner = CliRunner()
@@ -80,7 +81,9 @@ def test_knobs_fit(templates: Path, monkeypatch: pytest.MonkeyPatch, width: int)
 @pytest.mark.parametrize("width", WIDTHS)
 def test_experience_list_and_search_fit(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, width: int) -> None:
     ws = str(tmp_path)
+    Bank.open(tmp_path).close()  # the seed lessons, as the first optimize there leaves them
     lessons = json.loads(run(monkeypatch, width, "experience", "list", "-w", ws, "--json").stdout)
+    assert lessons
     listed = run(monkeypatch, width, "experience", "list", "-w", ws).stdout
     assert_readable(listed, width, words([[e["id"], e["family"], e["title"]] for e in lessons]))
     # a lesson takes at most three lines at 80 columns, two at 160 (14 seed lessons: were 166 lines)

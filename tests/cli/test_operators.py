@@ -47,8 +47,14 @@ def test_init_spec_writes_a_loadable_spec_and_refuses_to_overwrite(tmp_path: Pat
     root = tmp_path / "op"
     shutil.copytree(templates / "add_custom", root)
     (root / "ascendopt.toml").unlink()
+    (root / "reference.py").unlink()
     result = runner.invoke(app, ["init-spec", str(root)])
     assert result.exit_code == 0, result.output
+    # the last line is the next step: the reference, with the signature the spec calls it with
+    assert result.output.splitlines()[-1] == (
+        f"next: write {root / 'reference.py'} with "
+        "def add_custom(x: np.ndarray, y: np.ndarray) -> np.ndarray:  # returns z"
+    ), result.output
     spec_text = (root / "ascendopt.toml").read_text()
     assert 'name = "add_custom"' in spec_text and '"bfloat16"' in spec_text
     again = runner.invoke(app, ["init-spec", str(root)])

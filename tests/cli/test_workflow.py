@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ascendopt.cli import app
-from ascendopt.experience.bank import BANK_FILE
+from ascendopt.experience.bank import BANK_FILE, Bank
 
 runner = CliRunner()
 
@@ -41,18 +41,42 @@ def test_an_invalid_option_is_one_sentence_naming_it_with_exit_code_2(add_op: Pa
     assert not (add_op / ".ascendopt" / "episodes").exists()  # nothing was started
 
 
+def _experience_list(cwd: Path) -> subprocess.CompletedProcess[str]:
+    cmd = [sys.executable, "-m", "ascendopt", "experience", "list", "--json"]
+    return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=True)
+
+
 def test_commands_in_an_operator_and_its_parent_share_one_bank(tmp_path: Path, add_op: Path) -> None:
     repo = add_op.parent  # tmp/ws, made a repository: the operator is one folder of it
     (repo / ".git").mkdir()
+    done = _experience_list(add_op)  # no bank yet: listing says so and creates none
+    assert f"bank: {repo / BANK_FILE} (the repository holding {add_op})" in done.stderr
+    assert "no bank at" in done.stderr and json.loads(done.stdout) == []
+    assert not (repo / ".ascendopt").exists() and not (add_op / ".ascendopt").exists()
+    Bank.open(repo).close()  # what the first optimize in the repository leaves
+    done = _experience_list(add_op)
+    assert f"bank: {repo / BANK_FILE} (the nearest .ascendopt/ at or above {add_op})" in done.stderr
+    assert json.loads(done.stdout) and not (add_op / ".ascendopt").exists()
+    assert f"bank: {repo / BANK_FILE}" in _experience_list(repo).stderr
 
-    def experience_list(cwd: Path) -> subprocess.CompletedProcess[str]:
-        cmd = [sys.executable, "-m", "ascendopt", "experience", "list", "--json"]
-        return subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, check=True)
 
-    done = experience_list(add_op)
-    assert f"bank: {repo / BANK_FILE}" in done.stderr and json.loads(done.stdout)
-    assert (repo / BANK_FILE).exists() and not (add_op / ".ascendopt").exists()
-    assert f"bank: {repo / BANK_FILE}" in experience_list(repo).stderr
+def test_a_list_uses_the_bank_the_last_optimize_from_that_folder_used(tmp_path: Path, add_op: Path) -> None:
+    """Listing never creates a bank, and lists the one `optimize` run from the same folder wrote to,
+    wherever that is (here the operator's own folder, two levels down), saying why."""
+    here = tmp_path / "elsewhere"
+    here.mkdir()
+    cmd = [sys.executable, "-m", "ascendopt", "optimize", str(add_op), "--budget", "4"]
+    subprocess.run(cmd, cwd=here, capture_output=True, text=True, timeout=300)  # builds nothing: fails
+    assert (add_op / BANK_FILE).is_file()
+    done = _experience_list(here)
+    assert f"bank: {add_op / BANK_FILE} (the last `ascendopt optimize` run from this folder used it)" in (
+        done.stderr
+    ), done.stderr
+    assert json.loads(done.stdout) and not (here / ".ascendopt").exists()
+    other = tmp_path / "other"
+    other.mkdir()
+    done = _experience_list(other)  # no optimize from there: the walk, and nothing created
+    assert "no bank at" in done.stderr and not (other / ".ascendopt").exists()
 
 
 def _starts(events: Path) -> list[dict[str, object]]:

@@ -34,6 +34,9 @@ def test_compare_reports_first_bad_index_and_fraction() -> None:
     assert check.first_bad_index == [2, 1] and check.mismatches == 1
     assert abs(check.mismatch_fraction - 1 / 12) < 1e-12
     assert check.actual_at_first_bad == 9.5 and check.expected_at_first_bad == 9.0
+    # which number is the kernel's and which the reference's (`9.5 vs 9` said neither)
+    assert check.first_bad_text() == "first at [2, 1]: kernel 9.5 vs reference 9"
+    assert check.mismatch_text() == "z: 1 of 12 wrong (8.33%), first at [2, 1]: kernel 9.5 vs reference 9"
     lenient = compare(
         "z", "float32", actual, expected, Tolerance(rtol=1e-4, atol=1e-4, mismatch_fraction=0.1)
     )

@@ -19,6 +19,7 @@ def _run(*args: str) -> tuple[int, str]:
 
 
 def test_list_json_and_family_filter(tmp_path: Path) -> None:
+    Bank.open(tmp_path).close()  # what the first optimize there leaves: the seed lessons
     code, output = _run("list", "--workspace", str(tmp_path), "--json")
     assert code == 0, output
     lessons = json.loads(output)
@@ -33,11 +34,35 @@ def test_list_json_and_family_filter(tmp_path: Path) -> None:
 
 def test_workspace_defaults_to_the_current_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.chdir(tmp_path)
-    code, _ = _run("list", "--json")
+    result = runner.invoke(app, ["experience", "list", "--json"])  # read-only: no bank, none created
+    assert result.exit_code == 0 and not (tmp_path / ".ascendopt").exists(), result.output
+    code, output = _run("import", str(_lesson_file(tmp_path)))  # a writing command creates it here
     assert code == 0 and (tmp_path / BANK_FILE).exists()
+    code, output = _run("list", "--json")
+    assert code == 0 and len(json.loads(output)) >= 10
+
+
+def _lesson_file(folder: Path) -> Path:
+    src = folder / "in.jsonl"
+    src.write_text(entry().model_dump_json() + "\n")
+    return src
+
+
+def test_read_only_commands_never_create_a_bank(tmp_path: Path) -> None:
+    for args in (
+        ("list",),
+        ("search", "pipe barrier stalls"),
+        ("show", "zzzz"),
+        ("delete", "zzzz"),
+        ("export", str(tmp_path / "out.jsonl")),
+    ):
+        result = runner.invoke(app, ["experience", *args, "-w", str(tmp_path)])
+        assert "no bank at" in result.output, (args, result.output)
+        assert not (tmp_path / ".ascendopt").exists(), args
 
 
 def test_search_json_returns_the_fitting_family_first(tmp_path: Path) -> None:
+    Bank.open(tmp_path).close()
     code, output = _run("search", "scalar GetValue loop is slow", "-w", str(tmp_path), "--k", "2", "--json")
     assert code == 0, output
     hits = json.loads(output)

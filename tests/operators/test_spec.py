@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from ascendopt.operators.issues import SpecError
 from ascendopt.operators.spec import parse_spec
+from ascendopt.operators.spec_init import reference_signature
 
 GOOD = """\
 schema_version = 1
@@ -53,6 +54,23 @@ def test_good_spec_resolves_mixed_dtypes_and_attrs() -> None:
     assert down.dtypes == {"x": "float32", "y": "float16"} and down.attrs == {"alpha": 2.0}
     assert spec.tolerance("float16").rtol == 1e-3 and spec.tolerance("int32").atol == 0.0
 
+
+
+def test_the_reference_signature_init_spec_prints_is_the_one_the_harness_calls() -> None:
+    spec = parse_spec(GOOD, Path("ascendopt.toml"))
+    assert reference_signature(spec) == (
+        "def cast_custom(x: np.ndarray, alpha: float = 0.5) -> np.ndarray:  # returns y"
+    )
+    two = spec.model_copy(
+        update={
+            "inputs": [spec.inputs[0].model_copy(update={"param_type": "dynamic"})],
+            "outputs": [*spec.outputs, spec.outputs[0].model_copy(update={"name": "mask"})],
+        }
+    )
+    assert reference_signature(two) == (
+        "def cast_custom(x: list[np.ndarray], alpha: float = 0.5) -> tuple[np.ndarray, np.ndarray]:"
+        "  # returns y, mask"
+    )
 
 def test_wrong_dtype_names_the_line() -> None:
     text = GOOD.replace(

@@ -16,7 +16,7 @@ from ascendopt.experience.bank import BANK_FILE
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import OperatorProject
 from ascendopt.redact import LLM_KEY, Scrubber
-from ascendopt.workspace import find_workspace_root
+from ascendopt.workspace import choose_workspace, remember_workspace
 
 # Locals stay out of tracebacks: they may hold an API key.
 app = typer.Typer(
@@ -109,11 +109,20 @@ def print_raw(text: str) -> None:
     file.flush()
 
 
-def workspace_for(explicit: Path | None, start: Path) -> Path:
-    """`--workspace` as given; else the workspace holding `start` (the one rule the language server
-    uses too: `ascendopt.workspace`). Says on stderr which bank that means."""
-    ws = explicit.resolve() if explicit is not None else find_workspace_root(start)
-    err.print(f"bank: {ws / BANK_FILE}", markup=False, highlight=False, soft_wrap=True)
+def workspace_for(
+    explicit: Path | None, start: Path, *, remember: bool = False, read_only: bool = False
+) -> Path:
+    """`--workspace` as given; else, for a read-only command, the workspace the last `optimize` run
+    from the current folder used; else the workspace holding `start` (the one rule the language
+    server uses too: `ascendopt.workspace`). Says on stderr which bank that means and why.
+    `remember`: record the choice for the current folder (what `optimize` does)."""
+    if explicit is not None:
+        ws, why = explicit.resolve(), "--workspace"
+    else:
+        ws, why = choose_workspace(start, cwd=Path.cwd() if read_only else None)
+    if remember:
+        remember_workspace(Path.cwd(), ws)
+    err.print(f"bank: {ws / BANK_FILE} ({why})", markup=False, highlight=False, soft_wrap=True)
     return ws
 
 

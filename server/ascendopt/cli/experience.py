@@ -10,9 +10,9 @@ import typer
 from rich.console import RenderableType
 from rich.text import Text
 
-from ascendopt.cli.common import JsonOpt, app, fail, out, workspace_for
+from ascendopt.cli.common import JsonOpt, app, error, fail, out, workspace_for
 from ascendopt.cli.layout import Field, print_json, records, show
-from ascendopt.experience.bank import Bank
+from ascendopt.experience.bank import BANK_FILE, Bank
 from ascendopt.experience.io import Format, LessonFileError, export_file, import_file
 from ascendopt.experience.records import Diagnosis, ExperienceEntry, ScoredLesson, SearchFilters
 from ascendopt.experience.schema import SchemaError
@@ -27,8 +27,8 @@ WorkspaceOpt = Annotated[
     typer.Option(
         "--workspace",
         "-w",
-        help="folder holding .ascendopt/ (default: the nearest one above the current folder holding "
-        ".ascendopt/ or a VCS root, else the current folder)",
+        help="folder holding .ascendopt/ (default: the one the last `optimize` from the current folder "
+        "used, else the nearest folder above holding .ascendopt/ or a VCS root, else the current folder)",
     ),
 ]
 ProvenanceOpt = Annotated[
@@ -38,9 +38,20 @@ ProvenanceOpt = Annotated[
 FamilyOpt = Annotated[str | None, typer.Option("--family", help="family or family prefix, e.g. kernel.sync")]
 
 
-def _open(workspace: Path | None) -> Bank:
+def _open(workspace: Path | None, *, create: bool = False) -> Bank:
+    """The bank the user means (`--workspace`, else the one the last `optimize` from this folder
+    used, else the nearest above): only `import` creates it; any other command finds a bank that
+    does not exist empty, says so, and leaves no `.ascendopt/` behind."""
+    ws = workspace_for(workspace, Path.cwd(), read_only=True)
     try:
-        return Bank.open(workspace_for(workspace, Path.cwd()))
+        if create or (ws / BANK_FILE).is_file():
+            return Bank.open(ws)
+        error(
+            f"no bank at {ws / BANK_FILE} yet: nothing in it (the first `ascendopt optimize` or "
+            "`ascendopt experience import` there creates it, with the seed lessons)",
+            label="note:",
+        )
+        return Bank.open_file(Path(":memory:"), seed=False)
     except SchemaError as exc:
         fail(str(exc))
 
@@ -90,7 +101,7 @@ def list_cmd(
     provenance: ProvenanceOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
-    """List the lessons of the workspace's bank (a new bank starts with the seed lessons)."""
+    """List the lessons of the workspace's bank (never creates one; a new one starts with the seeds)."""
     with _open(workspace) as bank:
         lessons = bank.all(family, provenance)
     if as_json:
@@ -200,7 +211,7 @@ def import_cmd(
     if fmt not in ("jsonl", "paper"):
         fail(f"unknown format {fmt!r}; use jsonl or paper")
     chosen: Format = "paper" if fmt == "paper" else "jsonl"
-    with _open(workspace) as bank:
+    with _open(workspace, create=True) as bank:
         try:
             report = import_file(bank, file, chosen)
         except LessonFileError as exc:

@@ -12,13 +12,13 @@ from rich.console import RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, fail, load, out
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, fail, load, out, shown
 from ascendopt.cli.layout import Field, print_json, records, show
 from ascendopt.evaluation.cpu_twin.precheck import precheck_spec
 from ascendopt.operators.discovery import discover
 from ascendopt.operators.issues import SpecError
 from ascendopt.operators.spec import SPEC_FILE, parse_spec
-from ascendopt.operators.spec_init import drop_case, starting_spec
+from ascendopt.operators.spec_init import drop_case, reference_signature, starting_spec
 from ascendopt.operators.templates import TemplateError, copy_template, list_templates
 
 
@@ -154,7 +154,15 @@ def init_spec_cmd(
         )
     for note in draft.notes:
         out.print(f"  {note}", markup=False)
-    out.print(f"wrote {target}")
+    out.print(f"wrote {target}", markup=False, highlight=False, soft_wrap=True)
+    ref = target.parent / (spec.reference.partition(":")[0] if spec is not None else "reference.py")
+    what = (
+        reference_signature(spec)
+        if spec is not None
+        else "a NumPy function of the inputs, attrs as keywords, returning the outputs"
+    )
+    step = f"check that {shown(ref)} has" if ref.exists() else f"write {shown(ref)} with"
+    out.print(f"next: {step} {what}", markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command("templates")

@@ -111,9 +111,7 @@ def _render_evaluation(op: OperatorProject, ev: Evaluation) -> None:
         for o in c.outputs:
             mism = f"{o.mismatches} ({o.mismatch_fraction:.2%})" if o.mismatches else "0"
             if o.first_bad_index is not None:
-                mism += (
-                    f" first at {o.first_bad_index}: {o.actual_at_first_bad:g} vs {o.expected_at_first_bad:g}"
-                )
+                mism += f" {o.first_bad_text()}"
             rows.append(
                 [
                     c.name,

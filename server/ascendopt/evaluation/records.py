@@ -52,17 +52,24 @@ class OutputCheck(BaseModel):
     rtol: float
     atol: float
 
+    def first_bad_text(self) -> str:
+        """`first at [17]: kernel 1.5 vs reference 2`: which number is whose, or "" when none is wrong."""
+        if self.first_bad_index is None:
+            return ""
+        return (
+            f"first at {self.first_bad_index}: kernel {self.actual_at_first_bad:g}"
+            f" vs reference {self.expected_at_first_bad:g}"
+        )
+
     def mismatch_text(self) -> str:
-        """`z: 312 of 2048 wrong (15.23%), first at [17]: got 1.5, expected 2`: the numbers to act on."""
+        """`z: 312 of 2048 wrong (15.23%), first at [17]: kernel 1.5 vs reference 2`: the numbers to
+        act on."""
         total = 1
         for n in self.shape:
             total *= n
         text = f"{self.name}: {self.mismatches} of {total} wrong ({self.mismatch_fraction:.2%})"
         if self.first_bad_index is not None:
-            text += (
-                f", first at {self.first_bad_index}: got {self.actual_at_first_bad:g},"
-                f" expected {self.expected_at_first_bad:g}"
-            )
+            text += f", {self.first_bad_text()}"
         return text
 
 

@@ -28,6 +28,7 @@ from ascendopt.operators.sample_data import (
     op_description,
 )
 from ascendopt.operators.soc import DEFAULT_SOC
+from ascendopt.operators.spec import OperatorSpec
 
 # ge::DataType → spec dtype
 GE_DTYPES = {
@@ -454,3 +455,23 @@ def drop_case(text: str, name: str, why: str) -> str:
         (block if line.startswith("[[cases]]") or block else out).append(line)
     flush()
     return "\n".join(out) + "\n"
+
+
+_ATTR_TYPES = {"float": "float", "int": "int", "bool": "bool"}
+
+
+def reference_signature(spec: OperatorSpec) -> str:
+    """The `def` line reference.py must have for `spec`: the inputs in order (a dynamic input as a
+    list of arrays), the attrs as keywords with their defaults, the outputs returned in order."""
+    fn = spec.reference.partition(":")[2] or "reference"
+    params = [
+        f"{t.name}: list[np.ndarray]" if t.param_type == "dynamic" else f"{t.name}: np.ndarray"
+        for t in spec.inputs
+    ]
+    for a in spec.attrs:
+        default = str(bool(a.default)) if a.type == "bool" else repr(a.default)
+        params.append(f"{a.name}: {_ATTR_TYPES[a.type]} = {default}")
+    n = len(spec.outputs)
+    returns = "np.ndarray" if n == 1 else f"tuple[{', '.join(['np.ndarray'] * n)}]"
+    outs = ", ".join(t.name for t in spec.outputs)
+    return f"def {fn}({', '.join(params)}) -> {returns}:  # returns {outs}"
