@@ -3,6 +3,8 @@ list never knew, each found by where its value lands (operators/dataflow.py)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ascendopt.operators import dataflow
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import constants, more_constants
@@ -195,3 +197,30 @@ static ge::graphStatus TilingFunc(gert::TilingContext* context) {
     # one tile, a divisor of the core count as well: the kernel's buffers make it a tile
     assert knobs["INNER_TILE"].role in ("tile_elems", "core_grain")
     assert "ALIGN_BYTES" in refused
+
+
+def test_domains_follow_the_block_the_ub_and_the_shapes() -> None:
+    from ascendopt.operators.domains import refine
+    from ascendopt.operators.soc import soc
+    from ascendopt.operators.spec import parse_spec
+
+    spec = parse_spec(
+        'name = "scale"\nreference = "ref.py:ref"\n[[inputs]]\nname = "x"\ndtypes = ["float32"]\n'
+        '[[outputs]]\nname = "y"\ndtypes = ["float32"]\n'
+        '[[cases]]\nname = "big"\nshapes = { x = [48, 4096] }\n'
+        '[[cases]]\nname = "small"\nshapes = { x = [1024] }\n',
+        Path("ascendopt.toml"),
+    )
+    kernel = "constexpr uint32_t kChunk = 2048;\n" + _KERNEL_READING_TILE.replace("t.tileElems", "kChunk")
+    knobs, _ = _find("", kernel)
+    knobs2, _ = _find(
+        "static void F(gert::TilingContext* c) { constexpr uint32_t kCores = 8; c->SetBlockDim(kCores); }", ""
+    )
+    tile, block = knobs["kChunk"], knobs2["kCores"]
+    refine([tile, block], spec, soc("Ascend910B4"), ub_tensors=2)
+    # whole 32-byte blocks (8 fp32 elements), up to the UB share of the 2 tensors x their depth 2
+    assert all(v % 8 == 0 for v in tile.values) and tile.values[0] == 8
+    assert max(tile.values) <= 196608 // (2 * 2 * 4) and tile.current in tile.values
+    assert any(v & (v - 1) for v in tile.values)  # not powers of two only
+    # block dims: every count up to the cores, and an even splitter past them (48 x 4096 fp32 elements)
+    assert set(range(1, 41)) <= set(block.values) and 48 in block.values

@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ascendopt.operators import checks, dataflow, extract, launch
+from ascendopt.operators import checks, dataflow, domains, extract, launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.knobs import knob_headers, knobs_of, merge_knobs
@@ -139,6 +139,8 @@ def assemble(
             )
         knobs.extend(found)
     knobs = merge_knobs(knobs)
+    if spec is not None:  # the values each knob may take, from the spec's dtypes and shapes and the SoC
+        domains.refine(knobs, spec, resolve_soc(None, None, spec), flow.buffer_slots or 2)
     if spec is not None:
         issues.extend(checks.spec_vs_kernel(spec, kernel, spec_file, spec_dir or root))
     if spec is not None and spec_dir is None and (root / spec.reference.split(":", 1)[0]).exists():

@@ -278,7 +278,7 @@ def knobs_of(
 # Sizes the hardware or the dtype fix: what they divide or scale is a fact, not a choice.
 _FACT = re.compile(
     r"(TYPE|DTYPE|DATA_?TYPE|ELEM(ENT)?|DATA)_?(SIZE|BYTES?|LEN)$|BYTES?_PER_|PER_BLOCK|ALIGN|BLK_SIZE"
-    r"|BLOCK_BYTES|ONE_BLOCK|REPEAT|MASK|SIZE_?OF|^k?(Type|Dtype|Elem)(Size|Bytes)",
+    r"|^BLOCK_BYTES$|ONE_BLOCK|REPEAT|MASK|SIZE_?OF|^k?(Type|Dtype|Elem)(Size|Bytes)",
     re.I,
 )
 
