@@ -13,6 +13,7 @@ from ascendopt.agent.kernel_rewrite import KernelRewriter
 from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.llm import LLMClient, LLMSettings
 from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.strategies.ours import Ours
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.discovery import load_operator
@@ -30,9 +31,8 @@ async def _episode(root: Path, server: ScriptedLLMServer, kernel_steps: int) -> 
     journal = EpisodeJournal.create(root.parent, "corpus")
     llm = LLMSettings(base_url=server.base_url, model="local", api_key=SecretStr("sk-local"), max_retries=2)
     ledger = Ledger(CpuTwinEvaluator(), journal, settings.budget)
-    episode = Episode(
-        project, settings, ledger, journal, kernel=KernelRewriter(LLMClient(llm, journal), None, 0)
-    )
+    strategy = Ours(KernelRewriter(LLMClient(llm, journal), None, 0), note="on")
+    episode = Episode(project, settings, ledger, journal, strategy=strategy)
     await episode.run()
     return journal
 

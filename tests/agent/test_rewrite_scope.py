@@ -89,7 +89,9 @@ async def test_a_tiling_mutant_may_edit_the_helper_it_calls_and_nothing_else(tmp
         ]
     )
     with ScriptedLLMServer(lambda messages: next(replies)) as server:
-        llm = LLMSettings(base_url=server.base_url, model="scripted", api_key=SecretStr("k"))
+        llm = LLMSettings(
+            base_url=server.base_url, model="scripted", api_key=SecretStr("k"), context_tokens=65_536
+        )
         rewriter = TilingRewriter(LLMClient(llm, EpisodeJournal.create(tmp_path, "t")))
         first = await rewriter.propose(parent, ev, context)
         second = await rewriter.propose(parent, ev, context)
@@ -127,7 +129,9 @@ async def test_a_header_edit_is_applied_built_and_judged_and_the_shared_header_i
         + _block(CLASS_A, "        pipe_.InitBuffer(outQ_, 1,", "        pipe_.InitBuffer(outQ_, 2,"),
     ]
     with _scripted(edits) as server:
-        llm = LLMSettings(base_url=server.base_url, model="scripted", api_key=SecretStr("k"))
+        llm = LLMSettings(
+            base_url=server.base_url, model="scripted", api_key=SecretStr("k"), context_tokens=65_536
+        )
         settings = EpisodeSettings(budget=6, seed=0, kernel_steps=2, tiling_steps=1, top_k=0)
         journal = EpisodeJournal.create(tmp_path, "ep")
         episode = Episode(

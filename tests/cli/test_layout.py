@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -131,9 +132,24 @@ def test_a_narrow_terminal_gets_one_block_per_record() -> None:
 class RecordingPager(Pager):
     def __init__(self) -> None:
         self.shown: list[str] = []
+        self.less: list[str | None] = []
 
     def show(self, content: str) -> None:
         self.shown.append(content)
+        self.less.append(os.environ.get("LESS"))
+
+
+def test_the_pager_is_less_as_git_runs_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = [[f"lesson-{i}", "a line of free text"] for i in range(30)]
+    fields = [Field("id"), Field("title", free=True)]
+    tty = Console(width=80, height=24, file=io.StringIO(), force_terminal=True)
+    monkeypatch.delenv("LESS", raising=False)
+    pager = RecordingPager()
+    show(tty, records(tty, fields, rows), pager=pager)
+    assert pager.less == ["FRX"] and "LESS" not in os.environ  # set while paging only
+    monkeypatch.setenv("LESS", "-S")  # the user's own
+    show(tty, records(tty, fields, rows), pager=pager)
+    assert pager.less == ["FRX", "-S"]
 
 
 def test_long_output_is_paged_on_a_terminal_only() -> None:

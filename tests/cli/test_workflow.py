@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shlex
 import signal
 import subprocess
 import sys
@@ -104,3 +105,27 @@ def test_ctrl_c_prints_the_resume_command_and_a_larger_budget_extends_the_episod
 def test_resume_of_an_unknown_episode_is_a_clear_error(add_op: Path) -> None:
     result = runner.invoke(app, ["optimize", str(add_op), "--resume", "nope"])
     assert result.exit_code == 2 and "--resume: no episode 'nope'" in result.output
+
+
+def _printed_report_command(output: str) -> list[str]:
+    match = re.search(r"^report: (ascendopt report .+)$", output, re.MULTILINE)
+    assert match, output
+    return shlex.split(match.group(1))[1:]
+
+
+@pytest.mark.slow
+def test_the_printed_report_command_works_from_where_it_was_printed(
+    add_op: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(add_op.parent.parent)  # two levels above the operator: `optimize ws/add_custom`
+    done = runner.invoke(app, ["optimize", "ws/add_custom", "--budget", "4", "--tiling-only"])
+    assert done.exit_code in (0, 3), done.output
+    args = _printed_report_command(done.stdout)
+    assert args[-2:] == ["--workspace", "ws/add_custom"], args
+    report = runner.invoke(app, args)
+    assert report.exit_code == 0, report.output
+    assert "report written to" in report.output
+    monkeypatch.chdir(add_op)  # from the operator's own folder no --workspace is needed
+    again = runner.invoke(app, ["optimize", ".", "--budget", "4", "--tiling-only"])
+    args = _printed_report_command(again.stdout)
+    assert "--workspace" not in args and runner.invoke(app, args).exit_code == 0

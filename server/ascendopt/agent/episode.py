@@ -47,7 +47,7 @@ from ascendopt.journal.events import (
 )
 from ascendopt.journal.store import EpisodeJournal
 from ascendopt.operators.candidate import Candidate, baseline
-from ascendopt.operators.files import materialize
+from ascendopt.operators.files import materialize, repo_prefix
 from ascendopt.operators.issues import blocking
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
@@ -301,7 +301,7 @@ class Episode:
         if self.best.id == self.base.id:
             if self.ledger.used <= 1 + self.noise_measured and not cancelled:  # the baseline (and noise) only
                 knobs = len(self.project.knobs)
-                why = "no tunable knob" if knobs == 0 else f"{knobs} knob(s) but no new assignment"
+                why = "no tunable knob" if knobs == 0 else f"{knobs} knob(s) but no new assignment within --budget {self.settings.budget} (the baseline and its noise run took {self.ledger.used}, {self.settings.recheck} stay for the re-check): run with a larger --budget"  # noqa: E501
                 # The outcome record adds whether kernel rewriting ran and why not.
                 return self._finish(None, f"nothing to try: {why}", cancelled)
             tally = f"{self.tried} tried, {self.wrong} of them wrong or failed to build"
@@ -352,8 +352,11 @@ class Episode:
             geomean=geomean,
             summary=f"{geomean:.2f}x faster (geomean of {len(speedups)} cases; {label})",
             places=self.project.repo.relocated if self.project.repo is not None else None,
+            repo_prefix=repo_prefix(self.project.root),
         )
-        self.journal.write_suggestion(suggestion, self.project.name, suggestion.patch())
+        self.journal.write_suggestion(
+            suggestion, self.project.name, suggestion.patch(), suggestion.repo_patch()
+        )
         self._bank_lessons()
         return self._finish(suggestion, suggestion.summary, cancelled)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from ascendopt.operators.files import unified_diff
+from ascendopt.operators.files import in_repo, unified_diff
 
 
 def text_hash(text: str) -> str:
@@ -26,8 +26,10 @@ class FileChange(BaseModel):
     base_text: str
     proposed_text: str
 
-    def unified_diff(self) -> str:
-        return unified_diff(self.path, self.base_text, self.proposed_text)
+    def unified_diff(self, prefix: str = "") -> str:
+        """The change as a diff of `path`, or of it inside the repository (`prefix`: the operator
+        folder there)."""
+        return unified_diff(in_repo(prefix, self.path), self.base_text, self.proposed_text)
 
 
 class CaseSpeedup(BaseModel):
@@ -49,9 +51,17 @@ class Suggestion(BaseModel):
     speedups: list[CaseSpeedup] = Field(default_factory=list)
     geomean_speedup: float = 1.0
     summary: str = ""  # one line: what changed and why it is faster
+    # The operator folder inside the repository around it (files.repo_prefix); "" when none.
+    repo_prefix: str = ""
 
     def patch(self) -> str:
+        """`git apply`-able in the operator folder."""
         return "".join(c.unified_diff() for c in self.changes)
+
+    def repo_patch(self) -> str:
+        """`git apply`-able at the repository root (where a user of the repository stands); the
+        same as `patch()` when the operator folder is the root or sits in no repository."""
+        return "".join(c.unified_diff(self.repo_prefix) for c in self.changes)
 
     def stale_files(self) -> list[str]:
         """Files that changed on disk since the episode started (or vanished)."""
@@ -108,6 +118,7 @@ def make_suggestion(
     geomean: float,
     summary: str,
     places: Mapping[str, str] | None = None,
+    repo_prefix: str = "",
 ) -> Suggestion:
     """`places`: a carried file the build sees at another place than the user's tree holds it
     (an operator's `rms_norm/x.h` is `../rms_norm/op_kernel/x.h`): the change goes to the file."""
@@ -133,4 +144,5 @@ def make_suggestion(
         speedups=speedups,
         geomean_speedup=geomean,
         summary=summary,
+        repo_prefix=repo_prefix,
     )

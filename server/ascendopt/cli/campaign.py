@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import shlex
 from pathlib import Path
 from typing import Annotated
 
@@ -98,7 +99,14 @@ def campaign_cmd(
             record = asyncio.run(service.run(record, pool, on_progress=show))
         write_reports(record, CampaignStore(ws, record.id).folder, ws)
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C (scratch.Termination)
-        err.print(f"\ninterrupted: continue with `ascendopt campaign --resume {record.id}`")
+        command = ["ascendopt", "campaign", "--resume", record.id]
+        command += ["--workspace", str(workspace)] if workspace else []
+        err.print(
+            f"\ninterrupted: continue with `{shlex.join(command)}`",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
         raise typer.Exit(130) from None
     finally:
         pool.close()

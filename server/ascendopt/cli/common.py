@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Annotated, NoReturn
 
 import typer
 from pydantic import ValidationError
-from rich.console import Console
-from rich.markup import escape
+from rich.console import Console, ConsoleDimensions
+from rich.text import Text
 
 from ascendopt.experience.bank import BANK_FILE
 from ascendopt.operators.discovery import load_operator
@@ -24,8 +25,30 @@ app = typer.Typer(
     pretty_exceptions_show_locals=False,
     help="Tune AscendC operators: tiling + kernel.",
 )
-out = Console()
-err = Console(stderr=True)
+# Piped (stdout not a terminal, no COLUMNS set): lines as wide as they are, so that a script reads a
+# path, an id or a command whole.
+UNWRAPPED = 10_000
+
+
+class _Console(Console):
+    """A console that wraps only on a terminal (or at COLUMNS when set)."""
+
+    @property
+    def size(self) -> ConsoleDimensions:
+        size = super().size
+        if self._width is None and not self.is_terminal and not os.environ.get("COLUMNS"):
+            return ConsoleDimensions(UNWRAPPED, size.height)
+        return size
+
+    @size.setter
+    def size(self, new_size: tuple[int, int]) -> None:
+        self._width, self._height = new_size
+
+
+# Literal by default: what is printed quotes compilers, user files, models and paths, where `[with
+# T = half]` is not markup and `:100:` is not an emoji. Our own colours are `Text` styles (`error`).
+out = _Console(markup=False, emoji=False, highlight=False)
+err = _Console(stderr=True, markup=False, emoji=False, highlight=False)
 
 
 def _version(value: bool) -> None:
@@ -56,10 +79,27 @@ SpecOpt = Annotated[
 ]
 
 
-def say(text: str) -> None:
+def say(text: str, *, whole: bool = False) -> None:
     """A line of product text (it may quote candidate code or messages): no markup, emoji or
-    highlighting interpreted, and no configured secret."""
-    out.print(Scrubber([LLM_KEY.read() or ""]).text(text), markup=False, emoji=False, highlight=False)
+    highlighting interpreted, and no configured secret. `whole`: a command or a path, never broken
+    across lines (the terminal may fold it; a copy of it is still one line)."""
+    out.print(
+        Scrubber([LLM_KEY.read() or ""]).text(text),
+        markup=False,
+        emoji=False,
+        highlight=False,
+        soft_wrap=whole,
+    )
+
+
+def shown(path: Path) -> str:
+    """A path as a command printed here should spell it: relative to the current folder when
+    below it, else absolute."""
+    path = path.resolve()
+    try:
+        return str(path.relative_to(Path.cwd().resolve())) or "."
+    except ValueError:
+        return str(path)
 
 
 def print_raw(text: str) -> None:
@@ -77,9 +117,15 @@ def workspace_for(explicit: Path | None, start: Path) -> Path:
     return ws
 
 
+def error(message: str, label: str = "error:", console: Console = err) -> None:
+    """`label message` with the label in red and the message as it is (it may quote anything), never
+    wrapped: it names paths and file:line places a reader copies whole."""
+    console.print(Text.assemble((label, "red"), " ", message), soft_wrap=True)
+
+
 def fail(message: str, code: int = 2) -> NoReturn:
     """One sentence on stderr and the exit code (2: the command line asked for something invalid)."""
-    err.print(f"[red]error:[/] {escape(message)}", highlight=False)
+    error(message)
     raise typer.Exit(code)
 
 
@@ -94,9 +140,7 @@ def load(path: Path, name: str | None, spec: Path | None = None) -> OperatorProj
     try:
         op = load_operator(path, name, spec)
     except KeyError as exc:
-        err.print(f"[red]error:[/] {escape(exc.args[0])}")  # issues quote the user's text
-        raise typer.Exit(2) from exc
+        fail(exc.args[0])  # issues quote the user's text
     if spec is not None and op.external_spec is None:
-        err.print(f"[red]error:[/] {spec} names another operator than {op.name} (see `ascendopt discover`)")
-        raise typer.Exit(2)
+        fail(f"{spec} names another operator than {op.name} (see `ascendopt discover`)")
     return op

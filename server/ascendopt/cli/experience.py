@@ -8,9 +8,9 @@ from typing import Annotated
 
 import typer
 from rich.console import RenderableType
-from rich.markup import escape
+from rich.text import Text
 
-from ascendopt.cli.common import JsonOpt, app, err, out, workspace_for
+from ascendopt.cli.common import JsonOpt, app, fail, out, workspace_for
 from ascendopt.cli.layout import Field, print_json, records, show
 from ascendopt.experience.bank import Bank
 from ascendopt.experience.io import Format, LessonFileError, export_file, import_file
@@ -42,8 +42,7 @@ def _open(workspace: Path | None) -> Bank:
     try:
         return Bank.open(workspace_for(workspace, Path.cwd()))
     except SchemaError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
+        fail(str(exc))
 
 
 def _short_timing(e: ExperienceEntry) -> str:
@@ -108,8 +107,7 @@ def delete_cmd(
 ) -> None:
     """Delete lessons: by id, or every lesson of one provenance (e.g. all that episodes stored)."""
     if bool(ids) == bool(provenance):
-        err.print("[red]error:[/] give lesson ids or --provenance, not both or neither")
-        raise typer.Exit(2)
+        fail("give lesson ids or --provenance, not both or neither")
     with _open(workspace) as bank:
         gone = bank.delete(ids or (), provenance)
     missing = sorted(set(ids or ()) - set(gone))
@@ -129,13 +127,12 @@ def show_cmd(
     found = exact or found  # a full id wins over longer ids it happens to prefix
     if len(found) != 1:
         why = "no lesson" if not found else f"{len(found)} lessons"
-        err.print(f"[red]error:[/] {why} with id {lesson_id!r}")
-        raise typer.Exit(2)
+        fail(f"{why} with id {lesson_id!r}")
     e = found[0]
     if as_json:
         print(e.model_dump_json(indent=2))
         return
-    out.print(f"[bold]{escape(e.title)}[/]  ({e.id})")
+    out.print(Text.assemble((e.title, "bold"), f"  ({e.id})"))
     for label, value in (
         ("family", e.family),
         ("bound", e.bound or "-"),
@@ -154,11 +151,11 @@ def show_cmd(
         ("applicator", e.applicator.model_dump_json() if e.applicator else "-"),
     ):
         if value:
-            out.print(f"[cyan]{label}:[/] {escape(value)}", highlight=False)
+            out.print(Text.assemble((f"{label}:", "cyan"), " ", value))
     for name, values in (("before", e.evidence_before), ("after", e.evidence_after)):
         if values:
             shown = ", ".join(f"{k}={v:g}" for k, v in values.items())
-            out.print(f"[cyan]evidence {name}:[/] {escape(shown)}", highlight=False)
+            out.print(Text.assemble((f"evidence {name}:", "cyan"), " ", shown))
     for diff in (e.code_diff.kernel, e.code_diff.tiling):
         if diff:
             out.print(diff, markup=False, highlight=False)
@@ -201,15 +198,13 @@ def import_cmd(
 ) -> None:
     """Import lessons; a malformed file imports nothing and names its bad line."""
     if fmt not in ("jsonl", "paper"):
-        err.print(f"[red]error:[/] unknown format {fmt!r}; use jsonl or paper")
-        raise typer.Exit(2)
+        fail(f"unknown format {fmt!r}; use jsonl or paper")
     chosen: Format = "paper" if fmt == "paper" else "jsonl"
     with _open(workspace) as bank:
         try:
             report = import_file(bank, file, chosen)
         except LessonFileError as exc:
-            err.print(f"[red]error:[/] {escape(str(exc))}; nothing imported", highlight=False, soft_wrap=True)
-            raise typer.Exit(1) from exc
+            fail(f"{exc}; nothing imported", 1)
     out.print(
         f"read {report.read} lesson(s), added {report.added} ({report.read - report.added} already there)"
     )

@@ -1,13 +1,16 @@
 """Records laid out for the terminal's width: a table when every column fits whole, else one block
 per record. Short fields (names, numbers, paths) are never cut; only free text wraps, at spaces.
 
-Long output goes through a pager on a terminal (`$PAGER`, as pydoc picks it), never when piped.
+Long output goes through a pager on a terminal (`$PAGER`, as pydoc picks it), never when piped or
+when it fits the screen; `less` behaves as under git (`LESS=FRX` unless the user set `LESS`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Sequence
+import os
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -155,10 +158,24 @@ def show(console: Console, *renderables: RenderableType, pager: Pager | None = N
     if console.is_terminal and not console.is_dumb_terminal:
         height = len(console.render_lines(group, console.options, pad=False))
         if height > console.height - 1:
-            with console.pager(pager):
+            with _less_like_git(), console.pager(pager):
                 console.print(group)
             return
     console.print(group)
+
+
+@contextlib.contextmanager
+def _less_like_git() -> Iterator[None]:
+    """`LESS=FRX` while paging, as git sets it, unless the user set `LESS`: quit when it fits one
+    screen (-F), colours as they are (-R), and the text stays on the screen after `q` (-X)."""
+    if "LESS" in os.environ:
+        yield
+        return
+    os.environ["LESS"] = "FRX"
+    try:
+        yield
+    finally:
+        os.environ.pop("LESS", None)
 
 
 def print_json(data: BaseModel | Sequence[BaseModel]) -> None:

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, load, out, workspace_for
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, app, err, fail, load, out, workspace_for
 from ascendopt.cli.layout import Field, records
 from ascendopt.cli.layout import show as show_records
 from ascendopt.cli.live import build_panel
@@ -45,8 +45,7 @@ def mine_cmd(
     try:
         report = asyncio.run(mine())
     except ValueError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
+        fail(str(exc))
     with Bank.open(ws) as bank:
         added = bank.add_many(report.lessons)
     if as_json:

@@ -9,11 +9,10 @@ from typing import Annotated
 
 import typer
 from rich.console import RenderableType
-from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, err, load, out
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, fail, load, out
 from ascendopt.cli.layout import Field, print_json, records, show
 from ascendopt.evaluation.cpu_twin.precheck import precheck_spec
 from ascendopt.operators import domains
@@ -146,8 +145,7 @@ def init_spec_cmd(
     op = load(op_path, name)
     target = out_path.resolve() if out_path is not None else op.root / SPEC_FILE
     if target.exists() and not force:
-        err.print(f"[red]error:[/] {target} exists; pass --force to overwrite it")
-        raise typer.Exit(1)
+        fail(f"{target} exists; pass --force to overwrite it", 1)
     draft = starting_spec(op)
     text = draft.text
     try:
@@ -195,12 +193,11 @@ def templates_cmd(
         grid.add_column(no_wrap=True)
         grid.add_column()  # the summary wraps under itself at any width
         for t in listed:
-            grid.add_row(t.name, escape(t.summary))
+            grid.add_row(t.name, t.summary)
         out.print(grid, highlight=False)
         return
     try:
         dest = copy_template(copy, to or Path("."))
     except TemplateError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from None
+        fail(str(exc))
     out.print(f"copied {copy} to {dest}")

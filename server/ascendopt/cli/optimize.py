@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 
+from ascendopt.agent.outcome import Status
 from ascendopt.agent.service import Optimizer, ResumeBudget, new_episode_id
 from ascendopt.agent.settings import DEFAULT_BUDGET, MIN_BUDGET, EpisodeSettings
 from ascendopt.agent.suggestion import StaleSuggestion
@@ -20,20 +21,32 @@ from ascendopt.cli.common import (
     SpecOpt,
     app,
     err,
+    error,
     fail,
     load,
     out,
     print_raw,
     say,
+    shown,
     workspace_for,
 )
 from ascendopt.cli.progress import episode_progress
+from ascendopt.cli.report import find_workspace
 from ascendopt.evaluation import build_output
 from ascendopt.evaluation.backends import BackendError, parse_backend
 from ascendopt.evaluation.remote.settings import SettingsError
 from ascendopt.evaluation.timing.calibration import CalibrationError
-from ascendopt.journal.store import EpisodeJournal, episodes_dir, patch_name
+from ascendopt.journal.store import EpisodeJournal, episodes_dir, patch_name, repo_patch_name
 from ascendopt.report import episode as episode_report
+
+# `optimize`'s exit status (README, "Exit codes"): what a script needs to tell apart. 2 is a usage
+# error (typer's, and `fail`), 1 also when --apply finds the suggestion stale.
+EXIT_CODES: dict[Status, int] = {
+    "suggestion": 0,  # a faster, re-checked candidate (a cancelled episode that found one too)
+    "failed": 1,  # the operator as it is fails: does not build, is wrong, or its spec is unusable
+    "no_gain": 3,  # searched, nothing faster
+    "cancelled": 130,  # stopped before it found anything (Ctrl-C: 130 too, as a shell reports SIGINT)
+}
 
 
 @app.command("optimize")
@@ -103,13 +116,13 @@ def optimize_cmd(
                     )
                 )
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C (scratch.Termination)
-        _interrupted(ws, episode_id, op_path, name, workspace)
+        _interrupted(ws, episode_id, op_path, name, workspace, spec)
         raise typer.Exit(130) from None
     except (BackendError, SettingsError, CalibrationError) as exc:  # --backend / --soc
         fail(str(exc))
     if as_json:
         print_raw(json.dumps(outcome.public(), indent=2, ensure_ascii=False) + "\n")
-        return
+        raise typer.Exit(EXIT_CODES[outcome.status])
     # The end text is the outcome record's (agent/outcome.py), as the editor shows it.
     say(f"episode {outcome.episode}: {outcome.text()}")
     for note in outcome.recheck:
@@ -117,20 +130,26 @@ def optimize_cmd(
     tokens = episode_report.llm_line(EpisodeJournal.open(ws, outcome.episode))
     if tokens:
         say(tokens)
-    say(f"report: ascendopt report {outcome.episode}" + (f" --workspace {ws}" if workspace else ""))
+    say("report: " + report_command(outcome.episode, ws), whole=True)
     s = outcome.suggestion
     if s is None:
-        return
+        raise typer.Exit(EXIT_CODES[outcome.status])
     patch = episodes_dir(ws) / s.episode / patch_name(s.operator)  # the episode wrote it
     print_raw(s.patch())
-    say(f"suggestion {s.id}: {s.summary}\npatch written to {patch}")
+    say(f"suggestion {s.id}: {s.summary}")
+    say(f"patch written to {patch} (git apply in {s.root})", whole=True)
+    if s.repo_prefix:
+        repo_patch = patch.with_name(repo_patch_name(s.operator))
+        where = f"git apply there; paths start {s.repo_prefix}/"
+        say(f"from the repository root: {repo_patch} ({where})", whole=True)
     if apply:
         try:
             written = optimizer.accept(s.id)
         except StaleSuggestion as exc:
-            err.print(f"[red]not applied:[/] {exc}")
+            error(str(exc), "not applied:")
             raise typer.Exit(1) from exc
         out.print("applied to " + ", ".join(str(p) for p in written))
+    raise typer.Exit(EXIT_CODES[outcome.status])
 
 
 def _budget_sentence(plan: ResumeBudget) -> str:
@@ -148,14 +167,27 @@ def _budget_sentence(plan: ResumeBudget) -> str:
     )
 
 
-def _interrupted(ws: Path, episode: str, op_path: Path, name: str | None, workspace: Path | None) -> None:
-    """Ctrl-C: what was kept and the exact command that continues it."""
+def report_command(episode: str, ws: Path) -> str:
+    """`ascendopt report EPISODE` as it works from the current folder: with `--workspace` when
+    `report`'s own search from here (the folder, its parents and children) would not find it."""
+    command = ["ascendopt", "report", episode]
+    if find_workspace(episode, Path.cwd().resolve()) != ws.resolve():
+        command += ["--workspace", shown(ws)]
+    return shlex.join(command)
+
+
+def _interrupted(
+    ws: Path, episode: str, op_path: Path, name: str | None, workspace: Path | None, spec: Path | None
+) -> None:
+    """Ctrl-C: what was kept and the exact command that continues it (run from the same folder,
+    it finds the same operator, spec and workspace)."""
     if not (episodes_dir(ws) / episode).is_dir():
         err.print("interrupted before the episode started: nothing to resume")
         return
     command = ["ascendopt", "optimize", str(op_path), "--resume", episode]
     command += ["--name", name] if name else []
     command += ["--workspace", str(workspace)] if workspace else []
+    command += ["--spec", str(spec)] if spec else []
     err.print(
         f"interrupted: episode {episode} is kept in {episodes_dir(ws) / episode}\n"
         f"continue it with:\n  {shlex.join(command)}",
@@ -178,8 +210,7 @@ def replay_cmd(
     try:
         outcome = asyncio.run(Optimizer(workspace_for(workspace, op.root)).replay(op, episode))
     except KeyError as exc:
-        err.print(f"[red]error:[/] {exc.args[0]}")
-        raise typer.Exit(2) from exc
+        fail(str(exc.args[0]))
     if as_json:
         print(json.dumps(outcome.public(), indent=2, ensure_ascii=False))
         return

@@ -38,7 +38,9 @@ class _Line(Progress):
 
     def make_tasks_table(self, tasks: Iterable[Task]) -> Table:
         table = super().make_tasks_table(tasks)
-        table.width = max(20, self._terminal.width - 3)
+        # Off a terminal (a log) the line is printed once, at the end, at a log's usual width.
+        width = self._terminal.width if self._terminal.is_terminal else 80
+        table.width = max(20, width - 3)
         return table
 
 
@@ -51,13 +53,19 @@ def _columns(console: Console, first: TextColumn) -> list[ProgressColumn]:
         TextColumn("evals"),
         TimeElapsedColumn(),
         TextColumn("ETA {task.fields[eta]}", table_column=Column(no_wrap=True)),
-        TextColumn("{task.fields[status]}", table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1)),
+        TextColumn(
+            "{task.fields[status]}",
+            markup=False,
+            table_column=Column(no_wrap=True, overflow="ellipsis", ratio=1),
+        ),
     ]
 
 
 def _name_column() -> TextColumn:
     return TextColumn(
-        "{task.description}", table_column=Column(no_wrap=True, overflow="ellipsis", max_width=24)
+        "{task.description}",
+        markup=False,
+        table_column=Column(no_wrap=True, overflow="ellipsis", max_width=24),
     )
 
 
@@ -87,7 +95,7 @@ def campaign_progress(
 ) -> Iterator[Callable[[CampaignProgress], None]]:
     """`3/14 operators ━━━ 40/336 evals 0:01:02 ETA 4:10 1 running · 0 failed · best 1.23x`, the ETA
     the campaign's own (evaluations left at the pace so far)."""
-    first = TextColumn("{task.fields[operators]}", table_column=Column(no_wrap=True))
+    first = TextColumn("{task.fields[operators]}", markup=False, table_column=Column(no_wrap=True))
     bar = _Line(*_columns(console, first), console=console, disable=not enabled)
     with bar:
         task = bar.add_task(campaign, total=None, operators="", eta=_eta(None), status="")

@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.text import Text
 
-from ascendopt.cli.common import JsonOpt, app, err, out
+from ascendopt.cli.common import JsonOpt, app, error, fail, out
 from ascendopt.evaluation.remote.settings import RemoteSettings, SettingsError, load_settings
 from ascendopt.evaluation.runner import RunnerError
 
@@ -25,8 +26,7 @@ def _settings(config: Path | None) -> RemoteSettings:
     try:
         return load_settings(config)
     except SettingsError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
+        fail(str(exc))
 
 
 @remote_app.command("check")
@@ -38,7 +38,7 @@ def check_cmd(host: HostArg, config: ConfigOpt = None, as_json: JsonOpt = False)
 
         report = asyncio.run(check_host(settings, host))
     except RunnerError as exc:
-        err.print(f"[red]{host}:[/] {exc}")
+        error(str(exc), f"{host}:")
         raise typer.Exit(1) from exc
     if as_json:
         print(report.model_dump_json(indent=2))
@@ -68,7 +68,7 @@ def check_cmd(host: HostArg, config: ConfigOpt = None, as_json: JsonOpt = False)
     for key, value in rows:
         out.print(f"{key:>10}  {value}", highlight=False)
     for tip in report.suggestions():
-        out.print(f"[yellow]note:[/] {tip}")
+        out.print(Text.assemble(("note:", "yellow"), " ", tip))
 
 
 @remote_app.command("trust")
@@ -86,7 +86,7 @@ def trust_cmd(
     try:
         result = asyncio.run(trust(transport, replace=replace))
     except RunnerError as exc:
-        err.print(f"[red]{host}:[/] {exc}")
+        error(str(exc), f"{host}:")
         raise typer.Exit(1) from exc
     ep = result.endpoint
     out.print(

@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from ascendopt.cli.common import app, err, print_raw, say
+from ascendopt.cli.common import app, fail, print_raw, say
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.report import episode as episode_report
 
@@ -44,9 +44,8 @@ def report_cmd(
             return
         path = episode_report.write(ws, episode, fmt, output)
     except KeyError as exc:
-        err.print(f"[red]error:[/] {exc.args[0]}")
-        raise typer.Exit(2) from exc
+        fail(str(exc.args[0]))
     tokens = episode_report.llm_line(EpisodeJournal.open(ws, episode))
     if tokens:
         say(tokens)
-    say(f"report written to {path}")
+    say(f"report written to {path}", whole=True)

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from ascendopt.cli.common import app, err
+from ascendopt.cli.common import app, fail
 
 
 @app.command("serve")
@@ -36,6 +36,5 @@ def serve_cmd(
         return
     host, _, port = tcp.rpartition(":")
     if not host or not port.isdigit():
-        err.print(f"[red]error:[/] --tcp expects HOST:PORT, got {tcp!r}")
-        raise typer.Exit(2)
+        fail(f"--tcp expects HOST:PORT, got {tcp!r}")
     server.start_tcp(host, int(port))

@@ -9,7 +9,7 @@ import typer
 from rich.console import RenderableType
 from rich.text import Text
 
-from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, err, load, out
+from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, err, fail, load, out
 from ascendopt.cli.layout import Cell, Field, records, show
 from ascendopt.cli.live import build_panel
 from ascendopt.evaluation.backends import BackendError, make_evaluator
@@ -34,8 +34,7 @@ def _evaluator(backend: str, soc: str | None = None) -> Evaluator:
     try:
         return make_evaluator(backend, soc)
     except (BackendError, SettingsError) as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
+        fail(str(exc))
 
 
 async def _verify(
@@ -72,8 +71,7 @@ def verify_cmd(
     try:
         evaluation = asyncio.run(_verify(_evaluator(backend), op, case, seed, quiet=as_json))
     except VerifyError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
+        fail(str(exc))
     if as_json:
         print(evaluation.model_dump_json(indent=2))
     else:
@@ -83,12 +81,15 @@ def verify_cmd(
 
 def _render_evaluation(op: OperatorProject, ev: Evaluation) -> None:
     if ev.status == "compile_error":
-        out.print(f"[red]{op.name}: does not compile[/] ({ev.backend})")
+        out.print(Text.assemble((f"{op.name}: does not compile", "red"), f" ({ev.backend})"))
         for issue in ev.compile_errors:
-            out.print(f"  {op.root / issue.file}:{issue.line}:{issue.column}: {issue.message}")
+            # As g++ prints it: one line, the terminal folds it (the file:line:col stays whole).
+            out.print(
+                f"  {op.root / issue.file}:{issue.line}:{issue.column}: {issue.message}", soft_wrap=True
+            )
         return
     if ev.status != "ok":
-        out.print(f"[red]{op.name}: {ev.failure_reason()}[/]")
+        out.print(Text(f"{op.name}: {ev.failure_reason()}", style="red"))
         return
     fields = [
         Field("case"),
@@ -159,8 +160,7 @@ def profile_cmd(
         evaluator = _evaluator(backend, soc)
         evaluation = asyncio.run(_verify(evaluator, op, case, seed, True, assignment, quiet=as_json))
     except VerifyError as exc:
-        err.print(f"[red]error:[/] {exc}")
-        raise typer.Exit(2) from exc
+        fail(str(exc))
     if as_json:
         print(evaluation.model_dump_json(indent=2))
         raise typer.Exit(0 if evaluation.correct else 1)

@@ -56,6 +56,11 @@ def patch_name(operator: str) -> str:
     return f"{operator}.patch"
 
 
+def repo_patch_name(operator: str) -> str:
+    """The patch with paths from the repository root (`git apply` where the user stands)."""
+    return f"{operator}.repo.patch"
+
+
 class EpisodeJournal:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
@@ -135,9 +140,15 @@ class EpisodeJournal:
         _atomic_write(path, self.scrubber.text(text))
         return path
 
-    def write_suggestion(self, suggestion: BaseModel, operator: str, patch: str) -> Path:
-        """`suggestion.json` and the `git apply`-able `<operator>.patch` beside it; the patch's path."""
+    def write_suggestion(
+        self, suggestion: BaseModel, operator: str, patch: str, repo_patch: str = ""
+    ) -> Path:
+        """`suggestion.json` and the `git apply`-able `<operator>.patch` beside it (paths from the
+        operator folder), and `<operator>.repo.patch` (paths from the repository root) when the
+        operator sits inside a repository; the first patch's path."""
         self.write_json("suggestion.json", suggestion)
+        if repo_patch and repo_patch != patch:
+            self.write_text(repo_patch_name(operator), repo_patch)
         return self.write_text(patch_name(operator), patch)
 
     def read_json(self, name: str) -> dict[str, Any] | None:

@@ -18,6 +18,7 @@ from ascendopt.lsp.locations import path_to_uri, uri_to_path
 from ascendopt.lsp.runs import Runs
 from ascendopt.lsp.server import AscendServer
 from ascendopt.operators.model import OperatorProject
+from ascendopt.report.blocks import md_literal
 
 CASES_SHOWN = 3  # slowest first; the rest behind the "more" link, so the hover fits
 HOT_LINES_SHOWN = 3
@@ -51,7 +52,7 @@ def markdown(ls: AscendServer, op: OperatorProject, limit: int | None = CASES_SH
         shown = cases if limit is None else cases[:limit]
         for case in shown:
             if case.profile is None:
-                lines.append(f"- `{case.name}`: {case.status} {case.message}".rstrip())
+                lines.append(f"- `{case.name}`: {case.status} {md_literal(case.message)}".rstrip())
                 continue
             lines.append(f"- `{case.name}`: {render.case_line(case.profile)}")
             if case.profile.hot_lines:

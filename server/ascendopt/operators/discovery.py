@@ -99,9 +99,13 @@ def load_operator(path: Path, name: str | None = None, spec: Path | None = None)
     if spec is not None and not found.external_specs:
         problems = [str(i) for i in found.issues if Path(i.file) == spec]
         raise KeyError("\n".join(problems) or f"{spec}: not a usable spec")
+    here = [o for o in found.operators if o.root == path.resolve()] or found.operators
+    if name is None and spec is not None and len(here) > 1:
+        # The spec names its operator: that one, among several in the folder (issue 28). (With one
+        # operator, a spec naming another is refused as such by the caller.)
+        name = next(iter(found.external_specs))
     if name is not None:
         return found.find(name)
-    here = [o for o in found.operators if o.root == path.resolve()] or found.operators
     if len(here) == 1:
         return here[0]
     if not here:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import difflib
+import posixpath
 from collections.abc import Callable
 from pathlib import Path
 
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.repository import find_repo_root
 
 
 def materialize(project: OperatorProject, candidate: Candidate, folder: Path) -> OperatorProject:
@@ -50,3 +52,18 @@ def files_diff(
         for p in sorted(after)
         if p in before and before[p] != after[p] and keep(p)
     )
+
+
+def repo_prefix(root: Path) -> str:
+    """The operator folder inside the repository around it (POSIX; "" when it is the root or none is
+    found): the nearest `.git` above or at it, else the open-repo root (`build.sh` beside `common/`)."""
+    root = root.resolve()
+    top = next((p for p in (root, *root.parents) if (p / ".git").exists()), None) or find_repo_root(root)
+    if top is None or top == root:
+        return ""
+    return root.relative_to(top).as_posix()
+
+
+def in_repo(prefix: str, path: str) -> str:
+    """A path relative to the operator folder, relative to the repository root instead."""
+    return posixpath.normpath(posixpath.join(prefix, path)) if prefix else path

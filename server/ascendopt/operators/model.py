@@ -184,6 +184,9 @@ class MissingInclude(BaseModel):
     file: str  # relative to the operator root
     line: int
     searched: list[str]  # folders looked in, relative to the operator root
+    # Where the repository has a file of that path after all (repo-relative; the whole repository
+    # was searched): a folder its build's include path lacks. Empty: nowhere in the repository.
+    elsewhere: list[str] = Field(default_factory=list)
 
 
 class RepoContext(BaseModel):

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -52,8 +53,114 @@ def find_repo_root(op_root: Path) -> Path | None:
 
 
 def repo_include_dirs(repo: Path) -> list[str]:
-    """The repository folders its build puts on the include path (those that exist)."""
-    return [d for d in REPO_INCLUDE_DIRS if (repo / d).is_dir()]
+    """The repository folders its build puts on the include path (those that exist): what its CMake
+    lists (`cmake_include_dirs`) first, then the usual places of CANN's open repos."""
+    dirs = [*cmake_include_dirs(repo), *REPO_INCLUDE_DIRS]
+    return [d for d in dict.fromkeys(dirs) if (repo / d).is_dir()]
+
+
+_CMAKE_COMMAND = re.compile(
+    r"\b(set|list|include_directories|target_include_directories)\s*\(([^()]*)\)", re.I
+)
+_CMAKE_VAR = re.compile(r"\$\{(\w+)\}")
+_CMAKE_ROOT_VARS = ("CMAKE_SOURCE_DIR", "PROJECT_SOURCE_DIR", "CMAKE_HOME_DIRECTORY")
+_CMAKE_HERE_VARS = ("CMAKE_CURRENT_SOURCE_DIR", "CMAKE_CURRENT_LIST_DIR")
+_TARGET_WORDS = {"SYSTEM", "BEFORE", "AFTER", "PUBLIC", "PRIVATE", "INTERFACE"}
+
+
+def _cmake_files(repo: Path) -> list[Path]:
+    """The CMake files that set a repository's include path: the root's, `cmake/` (two levels) and
+    the top-level folders' (`common/CMakeLists.txt`, `src/CMakeLists.txt`)."""
+    out = [repo / "CMakeLists.txt"]
+    out += sorted((repo / "cmake").glob("*.cmake")) + sorted((repo / "cmake").glob("*/*.cmake"))
+    out += sorted(repo.glob("*/CMakeLists.txt"))
+    return [p for p in out if p.is_file()]
+
+
+def cmake_include_dirs(repo: Path) -> list[str]:
+    """The folders a repository's CMake puts on the include path, repo-relative (`""` for the
+    root): `include_directories(…)`, `target_include_directories(…)` and every variable whose name
+    holds INCLUDE (`set(OP_TILING_INCLUDE ${CMAKE_CURRENT_SOURCE_DIR}/common/include …)`,
+    `list(APPEND …)`). `${CMAKE_SOURCE_DIR}`-like variables are the root, `${CMAKE_CURRENT_*}` the
+    file's folder, variables set in these files are expanded; a path with anything else (another
+    variable, a generator expression) or outside the repository is left out."""
+    repo = repo.resolve()
+    values: dict[str, list[str]] = {}
+    found: list[tuple[Path, str]] = []  # (the CMake file's folder, a path as written)
+    for path in _cmake_files(repo):
+        try:
+            text = path.read_text(errors="replace")
+        except OSError:
+            continue
+        text = re.sub(r"#[^\n]*", "", text)
+        for m in _CMAKE_COMMAND.finditer(text):
+            command, args = m.group(1).lower(), m.group(2).replace('"', " ").split()
+            if command == "set" and args:
+                values[args[0]] = [a for a in args[1:] if a not in ("CACHE", "PATH", "STRING", "INTERNAL")]
+                if "INCLUDE" in args[0].upper():
+                    found += [(path.parent, a) for a in args[1:]]
+            elif command == "list" and len(args) > 2 and args[0].upper() == "APPEND":
+                values.setdefault(args[1], []).extend(args[2:])
+                if "INCLUDE" in args[1].upper():
+                    found += [(path.parent, a) for a in args[2:]]
+            elif command == "include_directories":
+                found += [(path.parent, a) for a in args if a.upper() not in _TARGET_WORDS]
+            elif command == "target_include_directories" and args:
+                found += [(path.parent, a) for a in args[1:] if a.upper() not in _TARGET_WORDS]
+    out: list[str] = []
+    for here, raw in found:
+        for text in _cmake_expand(raw, values, here, repo, depth=0):
+            place = (
+                Path(os.path.normpath(here / text))
+                if not os.path.isabs(text)
+                else Path(os.path.normpath(text))
+            )
+            if place.is_relative_to(repo) and place.is_dir():
+                rel = place.relative_to(repo).as_posix()
+                out.append("" if rel == "." else rel)
+    return list(dict.fromkeys(out))
+
+
+def _cmake_expand(raw: str, values: dict[str, list[str]], here: Path, repo: Path, depth: int) -> list[str]:
+    if "$<" in raw or depth > 8:
+        return []
+    m = _CMAKE_VAR.search(raw)
+    if m is None:
+        return [raw]
+    name = m.group(1)
+    if name in _CMAKE_ROOT_VARS:
+        subs = [str(repo)]
+    elif name in _CMAKE_HERE_VARS:
+        subs = [str(here)]
+    elif name in values:
+        subs = values[name]
+    else:
+        return []
+    out: list[str] = []
+    for sub in subs:
+        out += _cmake_expand(raw[: m.start()] + sub + raw[m.end() :], values, here, repo, depth + 1)
+    return out
+
+
+_SKIP_DIRS = {".git", "build", "build_out", "output", "node_modules", "__pycache__"}
+
+
+def repo_files(repo: Path) -> list[str]:
+    """Every file of the repository, repo-relative (bar build outputs and `.git`)."""
+    out = []
+    for folder, dirs, names in os.walk(repo):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIP_DIRS)
+        base = Path(folder).relative_to(repo).as_posix()
+        out += [name if base == "." else f"{base}/{name}" for name in names]
+    return sorted(out)
+
+
+def repo_places(repo: Path, header: str, files: list[str] | None = None) -> list[str]:
+    """Where in the repository a file `header` names (`tiling/tiling_base.h`) sits, repo-relative:
+    every file whose path ends with it (the whole repository searched, bar build outputs; `files`:
+    `repo_files(repo)` when the caller already has it)."""
+    tail = "/" + header.lstrip("./")
+    return [rel for rel in (repo_files(repo) if files is None else files) if ("/" + rel).endswith(tail)]
 
 
 def is_arch_variant(rel: str) -> bool:
@@ -187,9 +294,7 @@ def repo_context(
     # What the carried host headers declare may be defined elsewhere in the repo (CANN's one host
     # library): those sources are linked too, with what they include in turn.
     links: dict[str, Path] = {}
-    while new := {
-        k: v for k, v in definition_sources(root, repo, closure).items() if k not in links
-    }:
+    while new := {k: v for k, v in definition_sources(root, repo, closure).items() if k not in links}:
         links |= new
         more, more_missing = include_closure(root, repo, list(new), [*local, *from_op])
         closure |= more
@@ -197,8 +302,19 @@ def repo_context(
     markers = repo_markers(root, repo)
     known = set(files.all())
     files.context += [rel for rel in sorted({**closure, **links, **markers}) if rel not in known]
+    # Before a header is called absent, the whole repository is searched for it: found elsewhere, it
+    # is a folder the build's include path lacks (told so), not a header the repository lacks.
+    everything = repo_files(repo) if missing else []
+    places = {h: repo_places(repo, h, everything) for h in {m.header for m in missing}}
     unresolved = [
-        MissingInclude(header=m.header, file=m.file, line=m.line, searched=m.searched) for m in missing
+        MissingInclude(
+            header=m.header,
+            file=m.file,
+            line=m.line,
+            searched=m.searched,
+            elsewhere=places[m.header],
+        )
+        for m in missing
     ]
     family = soc_family(soc)
     here = root.resolve()

@@ -49,7 +49,7 @@ ROLE_TEXT: dict[Role, str] = {
     "tiling_source": "tiling source",
     "tiling_header": "tiling header",
     "tiling_data": "tiling-data header",
-    "repo_header": "repository header, read-only",
+    "repo_header": "repository header",
 }
 # The order files are listed in: what a rewrite most often changes first.
 _ORDER: tuple[Role, ...] = (

@@ -4,6 +4,7 @@ speedup formatting. A report module composes these; none writes its own table or
 from __future__ import annotations
 
 import html
+import re
 
 STYLE = (
     "body{font-family:system-ui,sans-serif;margin:2em;max-width:70em}"
@@ -18,9 +19,20 @@ def fmt_x(v: float | None) -> str:
     return "-" if v is None else f"{v:.3f}x"
 
 
+# An `_` inside a word (`add_custom`) is never emphasis in CommonMark: left as it is, for the raw
+# Markdown's sake; one at a word's edge (`__aicore__`) is escaped.
+_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|~#]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z]))")
+
+
+def md_literal(text: str) -> str:
+    """`text` as Markdown that renders as exactly `text` (compiler output, a path, a model's words:
+    g++'s `[with T = half]`, `a*b*c`, `<T>` and `__aicore__` stay as they are)."""
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
 def md_table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    lines += ["| " + " | ".join(c.replace("|", "\\|").replace("\n", " ") for c in r) + " |" for r in rows]
+    lines += ["| " + " | ".join(md_literal(c).replace("\n", " ") for c in r) + " |" for r in rows]
     return "\n".join(lines)
 
 

@@ -23,7 +23,7 @@ from ascendopt.journal import view as journal_view
 from ascendopt.journal.events import EvaluationEvent, StartEvent
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.journal.view import CandidateRow, CurvePoint, LessonRow
-from ascendopt.report.blocks import fmt_x, html_diff, html_page, html_table, md_diff, md_table
+from ascendopt.report.blocks import fmt_x, html_diff, html_page, html_table, md_diff, md_literal, md_table
 from ascendopt.report.plots import EPISODE_AXES, inline_svg
 
 Format = Literal["html", "md", "json"]
@@ -170,9 +170,9 @@ def _bad_candidates(r: EpisodeReport) -> set[int]:
 def render_markdown(r: EpisodeReport, plot_file: str | None = None) -> str:
     parts = [
         f"# Episode {r.episode}: {r.operator}",
-        f"**{headline(r)}**",
-        "\n".join(f"- {line}" for line in (r.outcome.details if r.outcome else [])),
-        r.llm,
+        f"**{md_literal(headline(r))}**",
+        "\n".join(f"- {md_literal(line)}" for line in (r.outcome.details if r.outcome else [])),
+        md_literal(r.llm),
         "## Best speedup over evaluations",
         f"![best speedup]({plot_file})" if plot_file else _curve_text(r),
         CURVE_NOTE,

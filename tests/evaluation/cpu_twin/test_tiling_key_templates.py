@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.cpu_twin.build import template_params
+from ascendopt.evaluation.cpu_twin.launcher import template_params
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.records import Evaluation
 from ascendopt.evaluation.verify import verify

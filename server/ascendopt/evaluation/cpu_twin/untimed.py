@@ -1,6 +1,8 @@
 """Scalar work on GM through raw pointers, found in the kernel's source: the twin neither checks
 nor times it (its sanitizer and trace see only AscendC calls), so an estimate cannot vouch for
-a kernel that moves work there.
+a kernel that moves work there. (Stores through such a pointer are found after each block's
+slice by the runtime, counted as written, bounds-checked and timed as scalar GM stores; reads and
+the scalar work around them stay unseen, so the finding stays.)
 
 Each site becomes a warning finding whose message quotes the code; the episode refuses a
 candidate with a site its baseline lacks (`agent/episode.py`, new warnings). The runtime adds

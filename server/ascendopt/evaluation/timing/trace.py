@@ -44,6 +44,8 @@ _SYNC_KINDS = {
 }
 # S-pipe work, matched by suffix: the twin writes "LocalTensor::GetValue", "GlobalTensor::SetValue" …
 _SCALAR_WORK = ("GetValue", "SetValue", "operator[]", "ReadScalar", "WriteScalar")
+# A block's stores through raw GM pointers (`n` elements): runtime/twin_core.cpp RawGmSweep.
+_RAW_GM_STORES = "RawGm::WriteScalar"
 # Where the hard-event name (e.g. "V_S", "MTE2_V") may sit in a SetFlag/WaitFlag record.
 _EVENT_NAME_FIELDS = ("hevent", "hard_event", "hardEvent", "event_name", "evt", "kind", "name")
 
@@ -228,6 +230,10 @@ def parse_trace(
                     rep = max(1, math.ceil(nbytes / 256))
                 stalled, steady = vec(op, dtype, int(rep), r.get("src_dtype"))
                 blk.append((VEC, V, stalled, steady, None, lid))
+            elif op == _RAW_GM_STORES:
+                # Stores through a raw `__gm__ T *` the twin found after a block's slice: each element one
+                # scalar GM store, costed as GlobalTensor::SetValue is.
+                blk.append((SCALAR, S, gm_cycles * max(1, int(r.get("n") or 1)), 0.0, None, lid))
             elif op.endswith(_SCALAR_WORK):
                 cyc = gm_cycles if op.startswith("GlobalTensor") else scalar_cycles
                 blk.append((SCALAR, S, cyc, 0.0, None, lid))

@@ -14,6 +14,7 @@ from ascendopt.operators.assemble import assemble
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.layouts.cann_open import is_open_repo_operator
 from ascendopt.operators.model import Layout, OperatorFiles, OperatorProject
+from ascendopt.operators.repository import is_arch_variant
 from ascendopt.operators.sources import read_source, relative
 
 if TYPE_CHECKING:
@@ -95,6 +96,22 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
                 )
             )
         ops.append(assemble(root, name, layout, files, ksrc, fn, hsrc, dsrc, issues, result))
+    # Per-SoC variants (`op_kernel/arch35/…`, `op_host/arch35/…`, as the open repos keep them): not
+    # what a 910B build compiles; noted on the operator of their stem (else the first), never unclaimed.
+    for folder in (kdir, hdir):
+        for other in sorted(folder.rglob("*")):
+            rel = str(other.relative_to(root))
+            if (
+                other.parent == folder
+                or other.suffix not in (".cpp", ".h", ".hpp")
+                or not is_arch_variant(rel)
+            ):
+                continue
+            note = f"per-SoC variant ({rel}): built for another architecture than the 910B family's"
+            result.variants[str(other.resolve())] = note
+            owner = next((o for o in ops if Path(o.files.kernel).stem == other.stem), ops[0] if ops else None)
+            if owner is not None and b"__global__" in other.read_bytes():
+                owner.issues.append(Issue(file=rel, severity="info", code="variant", message=note))
     # A tiling program with no kernel beside it.
     for hpath in sorted(hdir.glob("*.cpp")):
         stem = hpath.stem.removesuffix("_tiling")

@@ -99,6 +99,7 @@ void BlockMain(int b)
         Report("kernel_exception", true, G.lastOp.file, G.lastOp.line, "C++ exception in block %d: %s", b, e.what());
     }
     std::unique_lock<std::mutex> lk(S.m);
+    RawGmSweep();
     if (S.bs[b]->aborted) S.aborted++;
     // Free the UB of finished blocks (keep the scheduler light for large block counts).
     S.bs[b]->ub.clear(); S.bs[b]->ub.shrink_to_fit();
@@ -120,6 +121,7 @@ void SyncAllHook(const Loc &)
 {
     int b = static_cast<int>(g_cur->pub.idx);
     std::unique_lock<std::mutex> lk(S.m);
+    RawGmSweep();
     S.st[b] = 2;
     PassBaton(b);
     S.cv.wait(lk, [b] { return S.turn == b; });
@@ -146,6 +148,7 @@ int RunBlocks(int n, const std::function<void()> &body, uint32_t ubSize, uint64_
     S.tilingKey = key;
     S.tilingSize = tilingSize;
     G.syncAllHook = &SyncAllHook;
+    RawGmSnapshot();
     {
         std::unique_lock<std::mutex> lk(S.m);
         S.turn = 0;
@@ -155,6 +158,7 @@ int RunBlocks(int n, const std::function<void()> &body, uint32_t ubSize, uint64_
     }
     for (auto &t : S.th)
         if (t.joinable()) t.join();
+    RawGmEnd();
     return S.aborted;
 }
 

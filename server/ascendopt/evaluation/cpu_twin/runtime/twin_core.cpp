@@ -530,6 +530,10 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
                write ? "writes" : "reads", static_cast<unsigned long long>(len), static_cast<unsigned long long>(off), GmKind(*g),
                g->name.c_str(), static_cast<unsigned long long>(g->size), static_cast<unsigned long long>(over), tail, fix);
         if (span == 0) return 0;
+        if (write && !g->wtag.empty()) {
+            uint32_t tag = (G.phase << 17) | static_cast<uint32_t>(g_cur->pub.idx + 1);
+            for (uint64_t k = off > g->size ? off : g->size; k < off + span && k < g->wtag.size(); ++k) g->wtag[k] = tag;
+        }
     }
     // Shadow state (races, hazards) covers the tensor's own bytes only.
     uint64_t tracked = off >= g->size ? 0 : (off + span > g->size ? g->size - off : span);
@@ -599,9 +603,90 @@ uint8_t *GmAllocate(const std::string &name, uint64_t size, int kind, uint8_t fi
     g.size = size;
     g.alloc = alloc;
     g.kind = kind;
-    if (kind == 1 || kind == 2 || kind == 4) g.wtag.assign(size, 0);
+    g.fill = fill;
+    // Written-byte tags cover the padding too, so that an API write inside it is not taken for a raw store.
+    if (kind == 1 || kind == 2 || kind == 4) g.wtag.assign(GmPadded(size), 0);
     G.gm.push_back(std::move(g));
     return static_cast<uint8_t *>(p);
+}
+
+void RawGmSnapshot()
+{
+    for (GmBuf &g : G.gm)
+        if (g.kind != 3) g.seen.assign(g.base, g.base + g.alloc);
+}
+
+void RawGmEnd()
+{
+    for (GmBuf &g : G.gm) { g.seen.clear(); g.seen.shrink_to_fit(); }
+}
+
+void RawGmSweep()
+{
+    if (g_cur == nullptr) return;
+    const int64_t blk = g_cur->pub.idx;
+    const uint32_t mine = static_cast<uint32_t>(blk + 1);
+    const uint32_t slice = (G.phase << 17) | mine;
+    for (GmBuf &g : G.gm) {
+        if (g.seen.size() != g.alloc) continue;
+        const uint64_t padded = GmPadded(g.size);
+        uint64_t stored = 0, past = 0, firstPast = 0, beyond = 0, firstBeyond = 0, raced = 0, firstRace = 0, firstIn = ~0ull;
+        uint32_t raceWith = 0;
+        for (uint64_t c = 0; c < g.alloc; c += 4096) {
+            uint64_t e = c + 4096 < g.alloc ? c + 4096 : g.alloc;
+            if (std::memcmp(g.base + c, g.seen.data() + c, e - c) == 0) continue;
+            for (uint64_t k = c; k < e; ++k) {
+                if (g.base[k] == g.seen[k]) continue;
+                g.seen[k] = g.base[k];
+                if (k < g.wtag.size()) {
+                    uint32_t t = g.wtag[k];
+                    if ((t & ~0x10000u) == slice) continue;  // an API of this slice wrote it
+                    if (t != 0 && (t >> 17) == G.phase && (t & 0xFFFFu) != mine && raced++ == 0) { firstRace = k; raceWith = (t & 0xFFFFu) - 1; }
+                    g.wtag[k] = slice;
+                }
+                if (k < g.size) { if (firstIn == ~0ull) firstIn = k; ++stored; }
+                else if (k < padded) { if (past++ == 0) firstPast = k; }
+                else if (beyond++ == 0) firstBeyond = k;
+                // A store writes a whole element: its bytes that kept their value (a float's 0xFF byte under the
+                // 0xFF fill) were written too. (A changed byte of the element is handled on its own turn.)
+                if (g.esize > 1 && k < g.size && !g.wtag.empty())
+                    for (uint64_t j = k - k % g.esize; j < k - k % g.esize + g.esize && j < g.size; ++j)
+                        if (j != k && g.base[j] == g.seen[j] && g.wtag[j] == 0) { g.wtag[j] = slice; ++stored; }
+            }
+        }
+        if (stored + past + beyond == 0) continue;
+        g.rawBytes += stored + past;
+        const char *kind = g.kind == 0 ? "input" : g.kind == 1 ? "output" : g.kind == 2 ? "workspace" : "GmAlloc buffer";
+        if (g.kind == 0 && stored && !g.inputWriteReported) {
+            g.inputWriteReported = true;
+            Report("input_written", false, nullptr, 0, "block %lld stores through a raw GM pointer into input '%s' (element %llu)",
+                   static_cast<long long>(blk), g.name.c_str(), static_cast<unsigned long long>(firstIn / g.esize));
+        }
+        if (raced)
+            Report("cross_block_write_race", true, nullptr, 0,
+                   "block %lld stores through a raw GM pointer into %llu B of %s '%s' that block %u wrote in the same phase (first: byte %llu); on the NPU blocks run concurrently",
+                   static_cast<long long>(blk), static_cast<unsigned long long>(raced), kind, g.name.c_str(), raceWith,
+                   static_cast<unsigned long long>(firstRace));
+        if (past)
+            Report("gm_out_of_bounds", true, nullptr, 0,
+                   "block %lld stores through a raw GM pointer %llu B past the end of %s '%s' (%llu B; first: byte offset %llu), inside the allocation padding",
+                   static_cast<long long>(blk), static_cast<unsigned long long>(past), kind, g.name.c_str(),
+                   static_cast<unsigned long long>(g.size), static_cast<unsigned long long>(firstPast));
+        if (beyond)
+            Report("gm_out_of_bounds", true, nullptr, 0,
+                   "block %lld stores through a raw GM pointer %llu B beyond the allocation padding of %s '%s' (%llu B; first: byte offset %llu): on the NPU that memory belongs to someone else",
+                   static_cast<long long>(blk), static_cast<unsigned long long>(beyond), kind, g.name.c_str(),
+                   static_cast<unsigned long long>(g.size), static_cast<unsigned long long>(firstBeyond));
+        if (G.traceOn) {
+            // Timed as scalar work: one S-pipe store per element (the timing model reads `n` and `bytes`).
+            TraceRec r;
+            r.op = "RawGm::WriteScalar";
+            r.pipe = P_S;
+            r.n = static_cast<int64_t>((stored + past + beyond + g.esize - 1) / g.esize);
+            r.bytes = static_cast<int64_t>(stored + past + beyond);
+            Trace(r);
+        }
+    }
 }
 
 bool GmRelease(void *p)

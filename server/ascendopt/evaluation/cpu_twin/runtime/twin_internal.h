@@ -60,6 +60,10 @@ struct GmBuf {
     std::vector<uint32_t> wtag;   // per byte: (phase << 17) | (atomic << 16) | (block + 1); outputs & workspace
     std::vector<GmGran> gran;     // hazard shadow, lazily sized
     bool inputWriteReported = false;
+    uint8_t fill = 0;             // what the allocation was filled with (outputs: the 0xFF poison)
+    uint32_t esize = 1;           // element size when known (the runner's tensors), for raw-store counts
+    std::vector<uint8_t> seen;    // the bytes as the last hand-over left them (raw-store sweep)
+    uint64_t rawBytes = 0;        // bytes found written through a raw pointer over the run
 };
 
 struct LocInfo {
@@ -114,6 +118,14 @@ void GuardSyscalls();
 [[noreturn]] void Seal(int code);
 void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, uint64_t tilingKey, uint32_t tilingSize);
 GmBuf *FindGm(const void *p);
+// Stores through a raw `__gm__ T *` (a cast GM_ADDR, GetPhyAddr()) bypass every API the twin checks. Blocks run
+// one at a time, so the bytes a block's slice (its run up to a hand-over: SyncAll or its end) changed that no API
+// of that slice recorded were stored through a raw pointer: RawGmSnapshot copies every buffer when a launch
+// starts, RawGmSweep (at each hand-over, for g_cur) compares, marks those bytes written by the block (races, the
+// padding and beyond it, inputs checked as for an API write) and traces them as S-pipe scalar stores.
+void RawGmSnapshot();
+void RawGmSweep();
+void RawGmEnd();
 // Device allocations are padded like aclrtMalloc's: size rounded up to 32 B, plus 32 B.
 constexpr uint64_t kGmPadding = 32;
 uint64_t GmPadded(uint64_t size);
