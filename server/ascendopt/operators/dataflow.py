@@ -31,6 +31,7 @@ branch that must run: a correctness requirement, not a choice).
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass, field
 from typing import Literal
@@ -71,9 +72,35 @@ _PRECEDENCE: tuple[str, ...] = (
     "threshold",
     "tiling_field",
 )
+# Calls the sources do not define whose value is a plain function of their arguments (so a constant
+# passed in flows out): the rest (a log, a check, an API that reads shapes or the platform) stop it.
+_PASS_THROUGH = frozenset(
+    {
+        "min",
+        "max",
+        "Min",
+        "Max",
+        "CeilAlign",
+        "AlignUp",
+        "RoundUp",
+        "FloorAlign",
+        "AlignDown",
+        "Align",
+        "static_cast",
+        "reinterpret_cast",
+        "int32_t",
+        "uint32_t",
+        "int64_t",
+        "uint64_t",
+        "int",
+        "size_t",
+    }
+)
 _RELATIONAL = frozenset({"<", ">", "<=", ">="})
 _EQUALITY = frozenset({"==", "!="})
-_DIVIDE_HELPERS = frozenset({"CeilDiv", "CeilDivision", "DivCeil", "FloorDiv", "CeilDivide", "DivRoundUp"})
+_DIVIDE_HELPERS = frozenset(
+    {"CeilDiv", "CeilDivision", "DivCeil", "FloorDiv", "CeilDivide", "DivRoundUp", "CeilDiv32", "Ceil"}
+)
 # AscendC vector instructions whose last argument is the element count they process.
 _VECTOR_OPS = frozenset(
     {
@@ -126,10 +153,18 @@ class Flow:
     inverse: bool = False
     scale: int = 0
     cmp: bool = False
+    mul: bool = False  # a factor of a product (`n * X`): a multiplier, not the size itself
+    add: bool = False  # a term of a sum or difference (`ub - X`): an offset, reserved space
+    ub_share: bool = False  # divides the UB's capacity (`UB_SIZE / X`): how many tensors share it
 
     def then(self, other: Flow) -> Flow:
         return Flow(
-            self.inverse != other.inverse, max(-1, min(1, self.scale + other.scale)), self.cmp or other.cmp
+            self.inverse != other.inverse,
+            max(-1, min(1, self.scale + other.scale)),
+            self.cmp or other.cmp,
+            self.mul or other.mul,
+            self.add or other.add,
+            self.ub_share or other.ub_share,
         )
 
 
@@ -144,6 +179,9 @@ class Verdict:
     role: str | None
     reason: str  # the sink that gave the role, or why none
     sinks: list[str] = field(default_factory=list)
+    factor_only: bool = False  # every sink reached as a factor of a product
+    offset_only: bool = False  # every sink reached as a term of a sum or difference
+    ub_share_only: bool = False  # every sink reached as a divisor of the UB's capacity
 
 
 def _last(name: str) -> str:
@@ -239,7 +277,8 @@ class _Graph:
                 fn = n.child_by_field_name("function")
                 callee = _last(src.text_of(fn)) if fn is not None else ""
                 args = n.child_by_field_name("arguments")
-                if callee in self.functions:  # the sources define it: its return value flows
+                known = _passes_through(src, fn, callee)  # min, CeilDiv…: by name, per call
+                if callee in self.functions and not known:  # the sources define it: its return value flows
                     flow = _flow(src, n, expr)
                     if flow is not None:
                         out.append(((("ret",), callee), base.then(flow)))
@@ -250,7 +289,7 @@ class _Graph:
                     arg = fn.child_by_field_name("argument")
                     if arg is not None:
                         stack.append(arg)
-                if args is not None:
+                if args is not None and _passes_through(src, fn, callee):
                     named = args.named_children
                     if callee in _DIVIDE_HELPERS and len(named) == 2:
                         out.extend((k, f.then(Flow(inverse=True))) for k, f in self.refs(src, named[1], base))
@@ -265,7 +304,11 @@ class _Graph:
         out: list[tuple[Key, Flow]] = []
         child, p = node, node.parent
         while p is not None and p.type != "function_definition":
-            if p.type == "if_statement" and child != p.child_by_field_name("condition"):
+            if (
+                p.type == "if_statement"
+                and child != p.child_by_field_name("condition")
+                and not _only_fails(src, p.child_by_field_name("consequence"))
+            ):
                 cond = p.child_by_field_name("condition")
                 if cond is not None:
                     out.extend((k, f) for k, f in self.refs(src, cond) if f.cmp)
@@ -343,7 +386,7 @@ class _Graph:
         elif callee.startswith("set_") and fn.type == "field_expression" and a:
             self._edge((None, callee[4:]), self.refs(src, a[0]))
             self._sink("tiling_field", src, call, a[0])
-        elif callee in self.functions:
+        elif callee in self.functions and not _passes_through(src, fn, callee):
             for fn_key, params in self.functions[callee]:
                 for arg, param in zip(a, params, strict=False):
                     if param:
@@ -361,6 +404,18 @@ class _Graph:
             right = update.child_by_field_name("right")
             if op is not None and src.text_of(op) in ("+=", "-=") and right is not None:
                 self._sink("stride", src, loop, right)
+
+
+def _passes_through(src: CppSource, fn: Node | None, callee: str) -> bool:
+    """Whether an undefined callee's arguments flow into its value: a short list (min/max, ceiling
+    divisions and alignments, casts), not a method call (`x.Get(...)`), not anything else."""
+    if fn is None or fn.type == "field_expression":
+        return False
+    callee = _last(src.text_of(fn).split("<", 1)[0])  # std::min<uint32_t> → min
+    # The tiling-key builders (`GET_TPL_TILING_KEY(mode, doubleBuffer)`) encode their arguments.
+    return (
+        callee in _PASS_THROUGH or callee in _DIVIDE_HELPERS or "tilingkey" in callee.replace("_", "").lower()
+    )
 
 
 def _ident_of(d: Node) -> Node | None:
@@ -446,9 +501,38 @@ def _has_sizeof(node: Node) -> bool:
     return False
 
 
+_UB_CAPACITY = re.compile(r"\bk?(MAX_?)?UB_?(SIZE|CAPACITY)\b|\bubSize\b|\bkUbSize\b", re.I)
+_FAILURE = ("FAILED", "FAIL", "ERROR", "false", "nullptr")
+
+
+def _only_fails(src: CppSource, branch: Node | None) -> bool:
+    """A branch that only logs and returns an error: its comparison rejects a shape, picks nothing."""
+    if branch is None:
+        return False
+    stmts = branch.named_children if branch.type == "compound_statement" else [branch]
+    stmts = [s for s in stmts if s.type != "comment"]
+    returns = [s for s in stmts if s.type == "return_statement"]
+    if not returns or any(s.type not in ("return_statement", "expression_statement") for s in stmts):
+        return False
+    if any(
+        s.type == "expression_statement"
+        and s.named_children
+        and s.named_children[0].type != "call_expression"
+        for s in stmts
+    ):
+        return False
+    return all(any(w in src.text_of(r) for w in _FAILURE) for r in returns)
+
+
+def _is_literal(node: Node) -> bool:
+    while node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node.type == "number_literal"
+
+
 def _flow(src: CppSource, node: Node, root: Node) -> Flow | None:
     """How `node`'s value reaches `root`'s (None: it does not: an equality test, a subscript index)."""
-    inverse, scale, cmp = False, 0, False
+    inverse, scale, cmp, mul, add, ub_share = False, 0, False, False, False, False
     name = src.text_of(node)
     child, p = node, node.parent
     while p is not None and child.id != root.id:
@@ -465,10 +549,15 @@ def _flow(src: CppSource, node: Node, root: Node) -> Flow | None:
                 return None  # the rounding term of a ceiling division, `(n + X - 1) / X`
             elif op in ("/", "%") and child == right:
                 inverse = not inverse
+                ub_share = ub_share or bool(left is not None and _UB_CAPACITY.search(src.text_of(left)))
             elif op == "/" and other is not None and _has_sizeof(other):
                 scale -= 1
             elif op == "*" and other is not None and _has_sizeof(other):
                 scale += 1
+            elif op in ("*", "<<") and other is not None and not _is_literal(other):
+                mul = True
+            elif op in ("+", "-") and other is not None and not _is_literal(other):
+                add = True
             elif op in (">>",) and child == right:
                 inverse = not inverse
         elif p.type == "subscript_expression" and child != p.child_by_field_name("argument"):
@@ -476,7 +565,7 @@ def _flow(src: CppSource, node: Node, root: Node) -> Flow | None:
         elif p.type == "conditional_expression" and child == p.child_by_field_name("condition") and not cmp:
             return None
         child, p = p, p.parent
-    return Flow(inverse, max(-1, min(1, scale)), cmp)
+    return Flow(inverse, max(-1, min(1, scale)), cmp, mul, add, ub_share)
 
 
 def _role(sink: str, f: Flow) -> str | None:
@@ -519,16 +608,25 @@ def analyze(sources: list[tuple[CppSource, Side]], consts: list[tuple[CppSource,
         seen: set[tuple[Key, Flow]] = set()
         queue: deque[tuple[Key, Flow]] = deque([(start, Flow())])
         hits: list[tuple[str, str]] = []  # (role or "", where)
+        mul_only = add_only = share_only = True
         while queue and len(seen) < 20000:
             k, f = queue.popleft()
             if (k, f) in seen:
                 continue
             seen.add((k, f))
             for sink, g in graph.sinks.get(k, []):
-                hits.append((_role(sink.kind, f.then(g)) or "", sink.where))
+                fg = f.then(g)
+                hits.append((_role(sink.kind, fg) or "", sink.where))
+                if _role(sink.kind, fg):
+                    mul_only &= fg.mul
+                    add_only &= fg.add
+                    share_only &= fg.ub_share
             for target, g in graph.edges.get(k, []):
                 queue.append((target, f.then(g)))
-        out[(const.range.file, const.range.start_byte)] = _verdict(hits, graph.uses.get(start, 0))
+        verdict = _verdict(hits, graph.uses.get(start, 0))
+        verdict.factor_only, verdict.offset_only = mul_only, add_only
+        verdict.ub_share_only = share_only
+        out[(const.range.file, const.range.start_byte)] = verdict
     return Analysis(out, graph.buffer_slots)
 
 

@@ -220,7 +220,7 @@ def knobs_of(
         if hint in _HOST_ONLY and side != "host":
             hint = None
         role, why = (verdict.role, verdict.reason) if verdict is not None else (None, "not walked")
-        if role is not None and (fact := _fact(const.name, current, role)):
+        if role is not None and (fact := _fact(const.name, current, role, verdict)):
             role, why = None, fact
         if (
             role is None
@@ -283,12 +283,50 @@ _FACT = re.compile(
 )
 
 
-def _fact(name: str, value: int, role: str) -> str | None:
-    """Why a constant that reaches a sink is still no knob: a dtype's size, an alignment, the block."""
-    if _FACT.search(name) and _kind_of(name) is None:
+# Hardware facts by name: per-repeat/per-block element counts, the repeat limit, byte lengths, the
+# UB's capacity; and the kernel's structure: how many tensors share the UB, reserved UB bytes.
+_HW_FACT = re.compile(
+    r"PER_?REP|PER_?BLK|REP_?NUM|REA?PEAT|BYTE_?(LEN|SIZE|NUM)|(FP16|FP32|BF16|HALF|FLOAT|INT\d+)_?(SIZE|BYTES?)$"
+    r"|UB_?SIZE$|^MAX_?BUFFER$|COEXIST|UB_?COUNTS?|_WEIGHT$|UB_?DIVIDER|RESERVED|UB_USED$|^DATA_?BLOCK$",
+    re.I,
+)
+_NUMBER_WORDS = {
+    "ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8,
+    "NINE": 9, "TEN": 10, "SIXTEEN": 16, "THIRTY_TWO": 32, "SIXTY_FOUR": 64,
+}  # fmt: skip
+
+
+def _spells_value(name: str, value: int) -> bool:
+    """`MOV_8 = 8`, `INDEX_TWO = 2`, `SIZE_2 = 2`: a literal given a name, not a choice."""
+    upper = name.upper()
+    if re.search(rf"(^|_|[A-Z]){value}$", upper):
+        return True
+    if value == 2 and upper.startswith("HALF"):
+        return True
+    return any(upper.endswith(word) and v == value for word, v in _NUMBER_WORDS.items())
+
+
+def _fact(name: str, value: int, role: str, verdict: dataflow.Verdict | None = None) -> str | None:
+    """Why a constant that reaches a sink is still no knob: a dtype's size, an alignment, the block,
+    a hardware fact named as one, a literal named for its value, a small factor or an offset."""
+    hinted = _kind_of(name) is not None
+    if _FACT.search(name) and not hinted:
         return f"reaches the tiling as {role}, but its name says it is a size the dtype or hardware fixes"
+    if _HW_FACT.search(name) and not hinted:
+        return f"reaches the tiling as {role}, but its name states a hardware or layout fact"
     if value == 32 and role in ("tile_bytes", "tile_num"):
         return "32: the Unified Buffer's block, which copies and buffers align to (a hardware fact)"
+    if _spells_value(name, value) and role != "buffer_num":
+        return f"reaches the tiling as {role}, but its name spells its value ({value}): a named literal"
+    if verdict is not None and verdict.ub_share_only and role != "buffer_num" and not hinted:
+        return (
+            f"reaches the tiling as {role} only as a divisor of the UB's capacity: how many tensors share it"
+        )
+    if verdict is not None and role not in ("buffer_num", "block_dim", "threshold"):
+        if verdict.factor_only and value in (1, 2, 4, 8, 16):
+            return f"reaches the tiling as {role} only as a factor {value} of another size (a layout fact)"
+        if verdict.offset_only:
+            return f"reaches the tiling as {role} only as an offset added or taken off (reserved space)"
     return None
 
 
