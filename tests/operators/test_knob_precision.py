@@ -165,3 +165,34 @@ static ge::graphStatus Tiling(gert::TilingContext* ctx) {
     knobs, _ = _find(host)
     assert knobs["kSplit"].role == "threshold"
     assert "kMaxCols" not in knobs
+
+
+def test_a_tile_written_through_a_reference_parameter_reaches_the_callers_sinks() -> None:
+    # ops-nn style: a helper picks the column split into `uint32_t& colTile`; the caller ships it.
+    host = """
+constexpr uint32_t kColTileSplit = 7168;
+constexpr uint32_t DIV_BY_HALF = 2;
+static void PickMode(uint32_t cols, uint32_t& colTile) {
+    colTile = kColTileSplit;
+}
+static ge::graphStatus Tiling(gert::TilingContext* ctx) {
+    uint32_t cols = ctx->GetInputShape(0)->GetStorageShape().GetDim(1);
+    uint32_t colTile = 0;
+    PickMode(cols, colTile);
+    TilingData td;
+    td.set_colTile(colTile);
+    td.set_half(colTile / DIV_BY_HALF);
+    return ge::GRAPH_SUCCESS;
+}
+"""
+    kernel = """
+class K {
+    __aicore__ inline void Init(TilingData t) {
+        pipe.InitBuffer(q, 2, t.colTile * sizeof(float));
+        for (uint32_t i = 0; i < t.half; ++i) { DataCopy(a, b, 64); }
+    }
+};
+"""
+    knobs, refused = _find(host, kernel)
+    assert knobs["kColTileSplit"].role == "tile_elems"
+    assert "DIV_BY_HALF" not in knobs and "spells its value" in refused["DIV_BY_HALF"].reason

@@ -198,6 +198,7 @@ class _Graph:
         self._locals: dict[int, set[str]] = {}
         self._fn_key: dict[int, object] = {}
         self._fn_names: dict[int, str] = {}
+        self._out_params: dict[object, list[str]] = {}  # `uint32_t& ubFactor`: written for the caller
         self.buffer_slots = 0  # InitBuffer calls: the UB tensors a tile is multiplied by
         for n, (src, _) in enumerate(sources):
             for name, fn in src.functions():
@@ -207,6 +208,7 @@ class _Graph:
                 self.functions.setdefault(_last(name), []).append(
                     (self._fn_key[fn.id], self._params(src, fn))
                 )
+                self._out_params[self._fn_key[fn.id]] = self._params(src, fn, by_reference=True)
         for n, (src, _) in enumerate(sources):
             self._walk(n, src)
 
@@ -221,7 +223,7 @@ class _Graph:
         return out
 
     @staticmethod
-    def _params(src: CppSource, fn: Node) -> list[str]:
+    def _params(src: CppSource, fn: Node, by_reference: bool = False) -> list[str]:
         decl = fn.child_by_field_name("declarator")
         while decl is not None and decl.type != "function_declarator":
             decl = decl.child_by_field_name("declarator")
@@ -230,7 +232,8 @@ class _Graph:
         for p in params.named_children if params is not None else []:
             d = p.child_by_field_name("declarator")
             ident = _ident_of(d) if d is not None else None
-            out.append(src.text_of(ident) if ident is not None else "")
+            keep = not by_reference or (d is not None and d.type == "reference_declarator")
+            out.append(src.text_of(ident) if ident is not None and keep else "")
         return out
 
     def _function_of(self, node: Node) -> Node | None:
@@ -388,9 +391,11 @@ class _Graph:
             self._sink("tiling_field", src, call, a[0])
         elif callee in self.functions and not _passes_through(src, fn, callee):
             for fn_key, params in self.functions[callee]:
-                for arg, param in zip(a, params, strict=False):
+                for arg, param, out in zip(a, params, self._out_params.get(fn_key, []), strict=False):
                     if param:
                         self._edge((fn_key, param), [*self.refs(src, arg), *self.guards(src, call)])
+                    if out and (target := _target_of(arg)) is not None:  # written back to the caller's
+                        self._edge(self.key(src, target, src.text_of(target)), [((fn_key, out), Flow())])
 
     def _loop(self, src: CppSource, loop: Node) -> None:
         cond, update = loop.child_by_field_name("condition"), loop.child_by_field_name("update")

@@ -301,7 +301,7 @@ def _spells_value(name: str, value: int) -> bool:
     upper = name.upper()
     if re.search(rf"(^|_|[A-Z]){value}$", upper):
         return True
-    if value == 2 and upper.startswith("HALF"):
+    if value == 2 and "HALF" in upper:  # DIV_TO_HALF, HALF_INTERVAL: halving
         return True
     return any(upper.endswith(word) and v == value for word, v in _NUMBER_WORDS.items())
 
