@@ -1,6 +1,13 @@
-"""Compare an output with the reference under the spec's tolerance."""
+"""Compare an output with the reference under the spec's tolerance.
+
+What depends on the expected values alone (rounded to the output dtype, the bound each element is
+held to, the divisor of the relative error) is computed once (`expect`) and reused by every
+candidate's comparison of that case (`compare_expected`); `compare` does both, with the same result.
+"""
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -9,9 +16,36 @@ from ascendopt.evaluation.tensors import round_to
 from ascendopt.operators.spec import Tolerance
 
 
+@dataclass(frozen=True)
+class Expected:
+    """One output's expected values as every comparison of them needs them (read only)."""
+
+    values: np.ndarray  # rounded to the output dtype, float64
+    tol: Tolerance
+    finite: bool  # every expected value is finite: the comparison's fast path may apply
+    limit: np.ndarray  # atol + rtol·|expected| (non-finite expected values count as 0)
+    divisor: np.ndarray  # max(|expected|, tiny): the relative error's denominator
+
+
+def expect(expected: np.ndarray, dtype: str, tol: Tolerance) -> Expected:
+    exp = round_to(expected, dtype)
+    exp.setflags(write=False)
+    absolute = np.abs(exp)
+    with np.errstate(invalid="ignore", over="ignore"):
+        limit = tol.atol + tol.rtol * np.abs(np.where(np.isfinite(exp), exp, 0.0))
+    divisor = np.maximum(absolute, np.finfo(np.float64).tiny)
+    for a in (limit, divisor):
+        a.setflags(write=False)
+    return Expected(exp, tol, bool(np.isfinite(exp).all()), limit, divisor)
+
+
 def compare(name: str, dtype: str, actual: np.ndarray, expected: np.ndarray, tol: Tolerance) -> OutputCheck:
     """|actual − expected| ≤ atol + rtol·|expected| elementwise, expected rounded to the output dtype once."""
-    exp = round_to(expected, dtype)
+    return compare_expected(name, dtype, actual, expect(expected, dtype, tol))
+
+
+def compare_expected(name: str, dtype: str, actual: np.ndarray, expected: Expected) -> OutputCheck:
+    exp, tol = expected.values, expected.tol
     act = np.asarray(actual, dtype=np.float64)
     if act.shape != exp.shape:
         return OutputCheck(
@@ -28,13 +62,16 @@ def compare(name: str, dtype: str, actual: np.ndarray, expected: np.ndarray, tol
         )
     with np.errstate(invalid="ignore", over="ignore", divide="ignore"):
         diff = np.abs(act - exp)
-        both_nan = np.isnan(act) & np.isnan(exp)
-        same_inf = np.isinf(act) & np.isinf(exp) & (np.sign(act) == np.sign(exp))
-        diff = np.where(both_nan | same_inf, 0.0, diff)
-        diff = np.where(np.isnan(diff), np.inf, diff)
-        rel = diff / np.maximum(np.abs(exp), np.finfo(np.float64).tiny)
-        bad = diff > tol.atol + tol.rtol * np.abs(np.where(np.isfinite(exp), exp, 0.0))
-    mismatches = int(bad.sum())
+        if not (expected.finite and np.isfinite(diff).all()):
+            # NaN or infinities somewhere: both NaN, or the same infinity, is a match; NaN elsewhere
+            # is an infinite error. (All finite, none of this changes a value: skipped.)
+            both_nan = np.isnan(act) & np.isnan(exp)
+            same_inf = np.isinf(act) & np.isinf(exp) & (np.sign(act) == np.sign(exp))
+            diff = np.where(both_nan | same_inf, 0.0, diff)
+            diff = np.where(np.isnan(diff), np.inf, diff)
+        rel = diff / expected.divisor
+        bad = diff > expected.limit
+    mismatches = int(np.count_nonzero(bad))
     fraction = mismatches / exp.size if exp.size else 0.0
     first = None
     e_at = a_at = None

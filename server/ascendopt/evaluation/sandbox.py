@@ -109,6 +109,8 @@ _FRESH_UIDS = (1_600_000_000, 1 << 24)  # base, span: uids no account uses
 
 def fresh_uid() -> int:
     return _FRESH_UIDS[0] + secrets.randbelow(_FRESH_UIDS[1])
+
+
 DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
 
 

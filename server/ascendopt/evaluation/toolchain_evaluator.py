@@ -3,20 +3,27 @@
 Inputs are generated and the reference run here, before a slot is taken, so a retry after
 a dropped host reuses them and an NPU is never held while NumPy works. Whatever the
 toolchain or the machine, outputs come back as bytes and are compared here.
+
+An evaluator serves one episode: the inputs, the reference's outputs and the expected values
+rounded for comparison are computed once per (reference source, spec, case, seed) and reused by
+every candidate and the re-check (`_prepared`). NumPy's work runs off the event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import time
+from collections import OrderedDict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from ascendopt.evaluation.compare import compare
+from ascendopt.evaluation.compare import Expected, compare_expected, expect
 from ascendopt.evaluation.pool import PoolExhausted, SlotPool
-from ascendopt.evaluation.records import CaseResult, Evaluation
+from ascendopt.evaluation.records import CaseResult, Evaluation, OutputCheck
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
 from ascendopt.evaluation.runner import RunnerError, TransportError
 from ascendopt.evaluation.tensors import decode_raw, make_inputs
@@ -26,9 +33,20 @@ from ascendopt.operators.issues import CompileError
 from ascendopt.operators.layouts.kernel_launch import with_candidate_block_dim
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.soc import Soc
-from ascendopt.operators.spec import ResolvedCase
+from ascendopt.operators.spec import OperatorSpec, ResolvedCase
 
-Prepared = tuple[dict[str, np.ndarray], dict[str, np.ndarray] | None, str]  # inputs, expected, error
+# Cases whose inputs and expected values an evaluator keeps (the least recently used go first).
+PREPARED_CASES = 256
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """One case's inputs and the reference's outputs on them (None, and why, if the reference failed)."""
+
+    inputs: dict[str, np.ndarray]
+    expected: dict[str, np.ndarray] | None
+    error: str = ""
+    checks: dict[str, Expected] = field(default_factory=dict)  # per output, ready for compare_expected
 
 
 class ToolchainEvaluator:
@@ -37,6 +55,7 @@ class ToolchainEvaluator:
         self.toolchain = toolchain
         self.pool = pool
         self._reference_parallel = max(1, reference_parallel)
+        self._prepared: OrderedDict[tuple[str, int], Prepared] = OrderedDict()
 
     async def close(self) -> None:
         """Close every runner (their connections); used again, they reconnect."""
@@ -72,14 +91,11 @@ class ToolchainEvaluator:
             evaluation.message = f"{project.name} has no ascendopt.toml; run `ascendopt init-spec` first"
             return evaluation
         try:
-            reference = load_reference(
-                project.spec_root, project.spec, candidate.files.get(project.spec.reference.split(":", 1)[0])
-            )
+            prepared = await self._prepare(project, candidate, cases, seed)
         except ReferenceError as exc:
             evaluation.status = "error"
             evaluation.message = str(exc)
             return evaluation
-        prepared = await self._prepare(project, reference, cases, seed)
 
         async def attempt(slot: Slot) -> Evaluation:
             return await self._attempt(
@@ -97,23 +113,42 @@ class ToolchainEvaluator:
         return result
 
     async def _prepare(
-        self, project: OperatorProject, reference: Callable[..., object], cases: list[ResolvedCase], seed: int
+        self, project: OperatorProject, candidate: Candidate, cases: list[ResolvedCase], seed: int
     ) -> dict[int, Prepared]:
+        """Every case's Prepared: kept from an earlier evaluation with the same reference source,
+        spec, case and seed, else computed (the reference loaded only then)."""
         assert project.spec is not None
         spec = project.spec
-        sem = asyncio.Semaphore(self._reference_parallel)
+        rel = spec.reference.split(":", 1)[0]
+        source = candidate.files.get(rel)
+        text = source
+        if text is None:
+            try:
+                text = (project.spec_root / rel).read_text(encoding="utf-8")
+            except OSError:
+                text = None  # load_reference says why
+        scope = _digest(
+            str(project.spec_root), spec.model_dump_json(), text if text is not None else "", seed
+        )
+        keys = {c.index: (f"{scope}/{_digest(c.model_dump_json())}", seed) for c in cases}
+        missing = [c for c in cases if keys[c.index] not in self._prepared or text is None]
+        if missing:
+            reference = load_reference(project.spec_root, spec, source)
+            sem = asyncio.Semaphore(self._reference_parallel)
 
-        async def one(case: ResolvedCase) -> Prepared:
-            async with sem:
-                inputs = make_inputs(spec, case, seed)
-                try:
-                    expected = await asyncio.to_thread(run_reference, reference, spec, case, inputs)
-                except ReferenceError as exc:
-                    return inputs, None, str(exc)
-                return inputs, expected, ""
+            async def one(case: ResolvedCase) -> Prepared:
+                async with sem:
+                    return await asyncio.to_thread(_prepare_case, reference, spec, case, seed)
 
-        done = await asyncio.gather(*(one(c) for c in cases))
-        return {c.index: p for c, p in zip(cases, done, strict=True)}
+            for case, done in zip(missing, await asyncio.gather(*(one(c) for c in missing)), strict=True):
+                self._prepared[keys[case.index]] = done
+        out = {}
+        for c in cases:
+            self._prepared.move_to_end(keys[c.index])
+            out[c.index] = self._prepared[keys[c.index]]
+        while len(self._prepared) > max(PREPARED_CASES, len(cases)):
+            self._prepared.popitem(last=False)
+        return out
 
     async def _attempt(
         self,
@@ -141,7 +176,7 @@ class ToolchainEvaluator:
             await runner.put(
                 tree, {rel: t.encode("utf-8") for rel, t in project.tree_files(candidate.files).items()}
             )
-            combos = sorted({combo_of(c) for c in cases if prepared[c.index][1] is not None})
+            combos = sorted({combo_of(c) for c in cases if prepared[c.index].expected is not None})
             try:
                 artifacts = await self.toolchain.build(slot, project, candidate, src_dir, combos, soc)
             except CompileError as exc:
@@ -187,9 +222,9 @@ class ToolchainEvaluator:
         assert project.spec is not None
         spec = project.spec
         result = CaseResult(index=case.index, name=case.name, dtypes=dict(case.dtypes), status="error")
-        inputs, expected, problem = prepared
+        inputs, expected = prepared.inputs, prepared.expected
         if expected is None:
-            result.message = problem
+            result.message = prepared.error
             return result
         shapes = {name: list(np.shape(v)) for name, v in expected.items()}
         job = CaseJob(project, case, inputs, shapes, work, src_dir, profile, soc)
@@ -203,23 +238,12 @@ class ToolchainEvaluator:
             result.message = run.error
             return result
         try:
-            actual = {
-                t.name: decode_raw(run.outputs[t.name], case.dtypes[t.name], shapes[t.name], t.name)
-                for t in spec.outputs
-            }
+            result.outputs = await asyncio.to_thread(
+                _check_outputs, spec, case, run.outputs, shapes, prepared
+            )
         except (KeyError, ValueError) as exc:
             result.message = f"output missing or the wrong size: {exc}"
             return result
-        result.outputs = [
-            compare(
-                t.name,
-                case.dtypes[t.name],
-                actual[t.name],
-                expected[t.name],
-                spec.tolerance(case.dtypes[t.name]),
-            )
-            for t in spec.outputs
-        ]
         errors = [f for f in run.findings if f.severity == "error"]
         wrong = [o.name for o in result.outputs if not o.passed]
         if profile:
@@ -235,3 +259,51 @@ class ToolchainEvaluator:
                 parts.append(f"{len(errors)} sanitizer error(s)")
             result.message = "; ".join(parts)
         return result
+
+
+def _digest(*parts: object) -> str:
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(str(p).encode("utf-8", "surrogatepass"))
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def _prepare_case(
+    reference: Callable[..., object], spec: OperatorSpec, case: ResolvedCase, seed: int
+) -> Prepared:
+    inputs = make_inputs(spec, case, seed)
+    try:
+        expected = run_reference(reference, spec, case, inputs)
+    except ReferenceError as exc:
+        return Prepared(_frozen(inputs), None, str(exc))
+    checks = {
+        t.name: expect(expected[t.name], case.dtypes[t.name], spec.tolerance(case.dtypes[t.name]))
+        for t in spec.outputs
+    }
+    return Prepared(_frozen(inputs), expected, "", checks)
+
+
+def _frozen(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """Read only from now on: every evaluation of the episode shares them (frozen after the reference
+    ran, so a reference that writes into its inputs does what it did before: the run gets them so)."""
+    for a in arrays.values():
+        a.setflags(write=False)
+    return arrays
+
+
+def _check_outputs(
+    spec: OperatorSpec,
+    case: ResolvedCase,
+    outputs: dict[str, bytes],
+    shapes: dict[str, list[int]],
+    prepared: Prepared,
+) -> list[OutputCheck]:
+    """Decode every output (KeyError or ValueError: missing or the wrong size) and compare it."""
+    actual = {
+        t.name: decode_raw(outputs[t.name], case.dtypes[t.name], shapes[t.name], t.name) for t in spec.outputs
+    }
+    return [
+        compare_expected(t.name, case.dtypes[t.name], actual[t.name], prepared.checks[t.name])
+        for t in spec.outputs
+    ]

@@ -231,8 +231,6 @@ def _build_issues(
     return issues or [fallback]
 
 
-
-
 def local_cann_evaluator(
     settings: RemoteSettings, soc: str | None = None, runner: Runner | None = None
 ) -> ToolchainEvaluator:
