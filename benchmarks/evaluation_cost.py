@@ -237,11 +237,12 @@ def fresh_cache() -> Iterator[Path]:
 async def warm_shared(project: Any) -> None:
     """What is built once per twin, not per operator or candidate: left out of the measure."""
     from ascendopt.evaluation.cpu_twin.build import Builder
+    from ascendopt.operators.soc import resolve_soc
 
     builder = Builder()
     prepare = getattr(builder, "prepare_shared", None)
     if prepare is not None:
-        await prepare(project)
+        await prepare(resolve_soc(None, None, project.spec))
     else:
         await builder.runtime_objects()
 

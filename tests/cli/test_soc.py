@@ -50,8 +50,11 @@ def test_soc_reaches_the_compile_and_the_timing(add_op: Path, monkeypatch: pytes
     assert result.exit_code == 0, result.output
     ev = Evaluation.model_validate_json(result.stdout)
     # the compile: the kernel object was built with Ascend910B1's macros, never the spec's 310P ones
-    [kernel_argv] = [a for a in argvs if "-DASCENDOPT_TWIN_KERNEL" in a]
+    [kernel_argv] = [a for a in argvs if "-DASCENDOPT_TWIN_KERNEL" in a and "-c" in a]
     assert {"-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201"} <= set(kernel_argv)
+    # and so was the precompiled header it used (the same macros, or g++ would not use it)
+    [pch_argv] = [a for a in argvs if "c++-header" in a]
+    assert {"-D__CCE_AICORE__=220", "-D__NPU_ARCH__=2201"} <= set(pch_argv)
     assert not [a for a in argvs if "-D__CCE_AICORE__=200" in a or "-D__NPU_ARCH__=2002" in a]
     assert ev.status == "ok" and ev.correct, result.output  # the #error guard did not fire
     # the run: the tiling program was told Ascend910B1's 48 vector cores (910B4 has 40, 310P the default 40)

@@ -46,6 +46,13 @@ CXXFLAGS = ["-std=c++17", "-O1", "-g0", "-w", "-fno-strict-aliasing"]
 # of its internals (`ascendopt_twin`, `twin_detail`), so a kernel reaches GM and UB only through the
 # AscendC API (include/ascendopt_twin/seal.h).
 KERNEL_SEAL = ["-include", "ascendopt_twin/seal.h"]
+# After the seal in a kernel build of an operator with an op type: the tiling struct GET_TILING_DATA reads
+# (it tests -DASCENDOPT_OP_TYPE, so it stays out of the precompiled seal that every operator shares).
+KERNEL_OP_TILING = ["-include", "ascendopt_twin/tiling_op.h"]
+# The seal (every twin header a kernel reads) is precompiled once per twin and SoC macros, in the build
+# cache, and used by every kernel compile with exactly the flags it was made with; g++ falls back to
+# reading the headers when it cannot use it (same object either way). Set (to anything): not used.
+NO_PCH_ENV = "ASCENDOPT_NO_PCH"
 # What CANN's CPU-debug build defines (newer / older samples), so that NPU-only code behind
 # `#ifndef ASCENDC_CPU_DEBUG` is left out as in Huawei's own CPU mode.
 CPU_DEBUG_MACROS = {"ASCENDC_CPU_DEBUG": 1, "__CCE_KT_TEST__": 1}
@@ -106,6 +113,8 @@ def _tree_digest(folder: Path) -> str:
 
 
 MAX_COMPILES = 4
+# Under a cache entry's own folder, where `-include ascendopt_twin/seal.h` finds it.
+PCH_SUFFIX = "/ascendopt_twin/seal.h.gch"
 
 
 class Builder:
@@ -124,6 +133,7 @@ class Builder:
         self._known: set[str] = set()  # products known to exist: no round trip to ask again
         self._failed: dict[str, CompileError] = {}  # another architecture's host source that did not build
         self.notes: dict[str, list[Finding]] = {}  # an executable → the host sources left out of it
+        self._pch_failed: set[str] = set()
         self._twin_dir: str | None = None
         self._twin_lock = asyncio.Lock()
         # Compiles at once on this builder's machine: the twin runtime alone is a dozen objects,
@@ -212,6 +222,45 @@ class Builder:
                     for src in [*sources, *(RUNTIME_DIR / e for e in extra)]
                 )
             )
+        )
+
+    async def seal_pch_flags(self, defines: list[str]) -> list[str]:
+        """`-I` the folder holding the seal precompiled for a kernel compile whose only macros ahead of
+        the seal are the twin's CXXFLAGS and `defines` (the SoC's, ASCENDOPT_TWIN_KERNEL): g++ looks
+        there for `ascendopt_twin/seal.h.gch` before the twin's include folder. Nothing when the PCH
+        is turned off (NO_PCH_ENV) or could not be built (g++ then reads the headers, as without it)."""
+        if os.environ.get(NO_PCH_ENV):
+            return []
+        twin = await self.twin_dir()
+        key = _digest(self._twin_digest, "seal-pch", *defines)
+        argv = [
+            CXX,
+            *CXXFLAGS,
+            "-I",
+            f"{twin}/include",
+            *defines,
+            "-x",
+            "c++-header",
+            f"{twin}/include/ascendopt_twin/seal.h",
+            "-o",
+            "{out}",
+        ]
+        if key in self._pch_failed:
+            return []
+        fallback = Issue(
+            file="(cpu twin headers)", message="the CPU twin's precompiled header failed to build"
+        )
+        try:
+            out = await self._cached(key, PCH_SUFFIX, argv, f"{twin}/include", set(), fallback)
+        except CompileError:
+            self._pch_failed.add(key)  # tried once per builder; every kernel compiles without it
+            return []
+        return ["-I", out.removesuffix(PCH_SUFFIX)]
+
+    async def prepare_shared(self, soc: Soc) -> None:
+        """Build what every operator's build on `soc` shares (the runtime, the precompiled seal), ahead."""
+        await asyncio.gather(
+            self.runtime_objects(), self.seal_pch_flags(["-DASCENDOPT_TWIN_KERNEL", *soc.arch_defines])
         )
 
     async def host_objects(
@@ -324,9 +373,11 @@ class Builder:
             source = f"ascendopt_entry_{key[:12]}.cpp"
             if self._path(key, ".o") not in self._known:
                 await self.runner.put(str(src_dir), {source: shim.encode("utf-8")})
+        seal_defines = ["-DASCENDOPT_TWIN_KERNEL", *soc.arch_defines]
         argv = [
             CXX,
             *CXXFLAGS,
+            *await self.seal_pch_flags(seal_defines),
             "-I",
             f"{twin}/include",
             *include_flags(project, kernel, files, twin),
@@ -334,6 +385,7 @@ class Builder:
             f"-DASCENDOPT_OP_TYPE={project.op_type}",
             *macros,
             *KERNEL_SEAL,
+            *KERNEL_OP_TILING,
             *include_tiling,
             "-c",
             source,
@@ -450,14 +502,16 @@ class Builder:
             # main.cpp's main becomes a function the twin's main calls (runtime/cpu_debug_main.cpp)
             own = [*defines, *(["-Dmain=ascendopt_twin_user_main"] if source == main else [])]
             key = _digest(self._twin_digest, "cpu-debug", source, files.get(source, ""), *headers, *own)
+            kernel = source == project.files.kernel
             argv = [
                 CXX,
                 *CXXFLAGS,
+                *(await self.seal_pch_flags(defines) if kernel else []),
                 "-I",
                 f"{twin}/include",
                 *include_flags(project, source, files, twin),
                 *own,
-                *(KERNEL_SEAL if source == project.files.kernel else []),
+                *(KERNEL_SEAL if kernel else []),
                 "-c",
                 source,
                 "-o",

@@ -5,16 +5,15 @@
 #include "ascendopt_twin/rt.h"
 #include "ascendopt_twin/tiling_reg.h"
 
-#ifdef ASCENDOPT_OP_TYPE
-#define ASCENDOPT_TWIN_TILING_TYPE typename ::optiling::ASCENDOPT_TWIN_CAT(AscendoptTwinTilingFor_, ASCENDOPT_OP_TYPE)::type
-#define GET_TILING_DATA(var, tiling)                                                                     \
-    ::optiling::ASCENDOPT_TWIN_CAT(AscendoptTwinTilingFor_, ASCENDOPT_OP_TYPE)::type var;                \
-    ::ascendopt_twin::rt::LoadTiling(&var, sizeof(var), reinterpret_cast<const uint8_t *>(tiling), "tiling data", __FILE__, __LINE__)
-#else
+// Which struct GET_TILING_DATA reads: the class registered for the operator being built (-DASCENDOPT_OP_TYPE,
+// chosen in tiling_op.h, which the kernel build includes after the seal), else the last registered class. Not
+// tested here: this header is in the kernel's precompiled header, shared by every operator.
+#define ASCENDOPT_TWIN_DEFAULT_TILING_TYPE ::ascendopt_twin::tiling::Pick<AscendoptTwinTilingDefaultType, __COUNTER__>::type
+#define ASCENDOPT_TWIN_OP_TILING_TYPE(op) ::optiling::ASCENDOPT_TWIN_CAT(AscendoptTwinTilingFor_, op)::type
+#define ASCENDOPT_TWIN_KERNEL_TILING_TYPE ASCENDOPT_TWIN_DEFAULT_TILING_TYPE
 #define GET_TILING_DATA(var, tiling)                                                                                     \
-    ::ascendopt_twin::tiling::Pick<AscendoptTwinTilingDefaultType, __COUNTER__>::type var;                               \
+    ASCENDOPT_TWIN_KERNEL_TILING_TYPE var;                                                                               \
     ::ascendopt_twin::rt::LoadTiling(&var, sizeof(var), reinterpret_cast<const uint8_t *>(tiling), "tiling data", __FILE__, __LINE__)
-#endif
 
 #define GET_TILING_DATA_WITH_STRUCT(tiling_struct, var, tiling) \
     tiling_struct var;                                           \

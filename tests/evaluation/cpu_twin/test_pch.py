@@ -1,0 +1,91 @@
+"""The kernel's precompiled header (issue 27, point 1): built once per twin and SoC macros, shared by
+operators, used by g++ (not silently rejected), and the same object and evaluation as without it."""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+import pytest
+
+from ascendopt.evaluation.cpu_twin.build import NO_PCH_ENV, PCH_SUFFIX, BuildCache, Builder
+from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.runner import LocalRunner
+from ascendopt.evaluation.sandbox import Limits, RunResult
+from ascendopt.operators.candidate import baseline
+from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.soc import resolve_soc
+from tests.evaluation.test_prepared_once import _same
+
+pytestmark = pytest.mark.slow
+
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates" / "operators"
+
+
+class Recording(LocalRunner):
+    def __init__(self) -> None:
+        super().__init__()
+        self.produced: list[tuple[list[str], str, str]] = []  # argv, cwd, out
+
+    async def produce(self, argv: Sequence[str], *, cwd: str, out: str, limits: Limits) -> RunResult:
+        self.produced.append((list(argv), cwd, out))
+        return await super().produce(argv, cwd=cwd, out=out, limits=limits)
+
+
+async def _kernel_build(op_name: str, cache: Path, src: Path) -> tuple[Recording, list[str], str, str]:
+    op = load_operator(TEMPLATES / op_name)
+    assert op.spec is not None
+    files = baseline(op).files
+    for rel, text in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text, encoding="utf-8")
+    runner = Recording()
+    case = op.spec.resolve_cases()[0]
+    await Builder(BuildCache(root=cache), runner=runner).build(
+        op, src, files, dict(case.dtypes), resolve_soc(None, None, op.spec)
+    )
+    argv, cwd, out = next(p for p in runner.produced if "ascendopt_twin/seal.h" in p[0] and "-c" in p[0])
+    return runner, argv, cwd, out
+
+
+async def test_the_kernel_object_is_the_same_with_the_pch_and_g_plus_plus_uses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pchs = set()
+    for name in ("add_custom", "softmax_custom"):
+        runner, argv, cwd, out = await _kernel_build(name, tmp_path / "with", tmp_path / name / "a")
+        built = [p for p in runner.produced if p[2].endswith(PCH_SUFFIX)]
+        pchs |= {p[2] for p in built}
+        dirs = {p.removesuffix(PCH_SUFFIX) for p in pchs}
+        assert dirs & set(argv), argv
+        probe = [a.replace("{out}", str(tmp_path / "probe.o")) for a in argv] + ["-H"]
+        shown = subprocess.run(probe, cwd=cwd, capture_output=True, text=True, check=True).stderr
+        first = shown.splitlines()[0]
+        assert first.startswith("! ") and first.endswith(PCH_SUFFIX), shown[:300]  # "!": the PCH was used
+        with monkeypatch.context() as m:
+            m.setenv(NO_PCH_ENV, "1")
+            _, plain_argv, _, plain_out = await _kernel_build(
+                name, tmp_path / "without", tmp_path / name / "b"
+            )
+        assert not dirs & set(plain_argv)
+        assert Path(out).read_bytes() == Path(plain_out).read_bytes(), name
+    assert len(pchs) == 1  # one PCH, shared by both operators
+
+
+async def test_an_evaluation_is_the_same_with_the_pch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    op = load_operator(TEMPLATES / "softmax_custom")
+    assert op.spec is not None
+    cases = op.spec.resolve_cases()
+    base = baseline(op)
+    with_pch = await CpuTwinEvaluator(Builder(BuildCache(root=tmp_path / "a"))).evaluate(
+        op, base, cases, seed=3, profile=True
+    )
+    monkeypatch.setenv(NO_PCH_ENV, "1")
+    without = await CpuTwinEvaluator(Builder(BuildCache(root=tmp_path / "b"))).evaluate(
+        op, base, cases, seed=3, profile=True
+    )
+    assert with_pch.status == "ok" and with_pch.correct, with_pch.message
+    _same(with_pch, without)
