@@ -89,3 +89,23 @@ async def test_an_evaluation_is_the_same_with_the_pch(
     )
     assert with_pch.status == "ok" and with_pch.correct, with_pch.message
     _same(with_pch, without)
+
+
+async def test_a_sample_s_own_program_uses_its_pch_too(tmp_path: Path) -> None:
+    """A kernel-launch sample's CPU-debug build (`build_main`: no ASCENDOPT_TWIN_KERNEL, SOC_VERSION set)
+    has its own precompiled seal, made with those flags, and g++ uses it."""
+    from tests.operators import official_style as style
+
+    root = style.write_host_tiling_sample(tmp_path / "op")
+    op = load_operator(root)
+    runner = Recording()
+    files = baseline(op).files
+    await Builder(BuildCache(root=tmp_path / "cache"), runner=runner).build_main(
+        op, root, files, resolve_soc(None, None, op.spec)
+    )
+    argv, cwd, _ = next(p for p in runner.produced if "ascendopt_twin/seal.h" in p[0] and "-c" in p[0])
+    [pch] = [p for p in runner.produced if p[2].endswith(PCH_SUFFIX)]
+    assert "-DASCENDOPT_TWIN_KERNEL" not in pch[0] and any(a.startswith("-DSOC_VERSION=") for a in pch[0])
+    probe = [a.replace("{out}", str(tmp_path / "probe.o")) for a in argv] + ["-H"]
+    shown = subprocess.run(probe, cwd=cwd, capture_output=True, text=True, check=True).stderr
+    assert shown.splitlines()[0] == f"! {pch[2]}", shown[:300]
