@@ -33,10 +33,13 @@ class Recording(LocalRunner):
         return await super().produce(argv, cwd=cwd, out=out, limits=limits)
 
 
-async def _kernel_build(op_name: str, cache: Path, src: Path) -> tuple[Recording, list[str], str, str]:
+async def _kernel_build(
+    op_name: str, cache: Path, src: Path, prefix: str = ""
+) -> tuple[Recording, list[str], str, str]:
     op = load_operator(TEMPLATES / op_name)
     assert op.spec is not None
-    files = baseline(op).files
+    files = dict(baseline(op).files)
+    files[op.files.kernel] = prefix + files[op.files.kernel]
     for rel, text in files.items():
         (src / rel).parent.mkdir(parents=True, exist_ok=True)
         (src / rel).write_text(text, encoding="utf-8")
@@ -71,6 +74,16 @@ async def test_the_kernel_object_is_the_same_with_the_pch_and_g_plus_plus_uses_i
         assert not dirs & set(plain_argv)
         assert Path(out).read_bytes() == Path(plain_out).read_bytes(), name
     assert len(pchs) == 1  # one PCH, shared by both operators
+
+
+async def test_a_kernel_that_includes_the_seal_again_builds_as_without_the_pch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    again = '#include "ascendopt_twin/seal.h"\n#include "kernel_operator.h"\n'
+    _, _, _, out = await _kernel_build("add_custom", tmp_path / "with", tmp_path / "a", again)
+    monkeypatch.setenv(NO_PCH_ENV, "1")
+    _, _, _, plain = await _kernel_build("add_custom", tmp_path / "without", tmp_path / "b", again)
+    assert Path(out).read_bytes() == Path(plain).read_bytes()
 
 
 async def test_an_evaluation_is_the_same_with_the_pch(

@@ -114,7 +114,8 @@ def _tree_digest(folder: Path) -> str:
 
 MAX_COMPILES = 4
 # Under a cache entry's own folder, where `-include ascendopt_twin/seal.h` finds it.
-PCH_SUFFIX = "/ascendopt_twin/seal.h.gch"
+PCH_HEADER = "ascendopt_twin/seal.h"
+PCH_SUFFIX = f"/{PCH_HEADER}.gch"
 
 
 class Builder:
@@ -134,6 +135,7 @@ class Builder:
         self._failed: dict[str, CompileError] = {}  # another architecture's host source that did not build
         self.notes: dict[str, list[Finding]] = {}  # an executable → the host sources left out of it
         self._pch_failed: set[str] = set()
+        self._pch_stubbed: set[str] = set()
         self._twin_dir: str | None = None
         self._twin_lock = asyncio.Lock()
         # Compiles at once on this builder's machine: the twin runtime alone is a dozen objects,
@@ -255,7 +257,14 @@ class Builder:
         except CompileError:
             self._pch_failed.add(key)  # tried once per builder; every kernel compiles without it
             return []
-        return ["-I", out.removesuffix(PCH_SUFFIX)]
+        folder = out.removesuffix(PCH_SUFFIX)
+        if key not in self._pch_stubbed:
+            # g++ that finds `seal.h.gch` in a folder opens `seal.h` there for any later `#include` of it
+            # (a kernel may include the seal again: a no-op without the PCH): this one passes it on.
+            stub = f'#include_next "{PCH_HEADER}"\n'.encode()
+            await self.runner.put(folder, {PCH_HEADER: stub})
+            self._pch_stubbed.add(key)
+        return ["-I", folder]
 
     async def prepare_shared(self, soc: Soc) -> None:
         """Build what every operator's build on `soc` shares (the runtime, the precompiled seal), ahead."""
