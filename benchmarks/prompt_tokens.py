@@ -15,7 +15,7 @@ import argparse
 from pathlib import Path
 
 from ascendopt.agent.llm import LLMSettings
-from ascendopt.agent.prompt_fit import Fitted, fit_for, rank
+from ascendopt.agent.prompt_fit import Fitted, fit_for, rank_scope
 from ascendopt.agent.tokens import tokenizer_for
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import OperatorProject
@@ -50,13 +50,7 @@ def main() -> None:
 
 def _prompts(op: OperatorProject, settings: LLMSettings) -> tuple[Fitted, Fitted, int]:
     texts = op.read_files()
-    scope = [f for f in rewrite_scope(op, texts) if f.path in texts]
-    files = rank(
-        [(f.path, texts[f.path], "editable" if f.editable else "read-only") for f in scope],
-        op.files.kernel,
-        host=[f.path for f in scope if f.role.startswith("tiling")],
-        labels={f.path: f.label for f in scope},
-    )
+    files = rank_scope(rewrite_scope(op, texts), texts, op.files.kernel)
     shown = {**VALUES, "operator": op.name, "layout": op.layout}
     diagnose = fit_for(settings, "diagnose", files, **shown, findings="none", tried="none")
     told = {"bottleneck": "x" * 300, "change": "y" * 600, "lessons": LESSONS}

@@ -11,7 +11,7 @@ import re
 
 from ascendopt.agent.lessons import diagnosis_of, format_lessons
 from ascendopt.agent.llm import LLMClient
-from ascendopt.agent.prompt_fit import PromptFile, fit_for, hot_lines, rank, sources_block
+from ascendopt.agent.prompt_fit import PromptFile, fit_for, hot_lines, rank_scope, sources_block
 from ascendopt.agent.rewrite import (
     LessonDraft,
     Proposal,
@@ -54,17 +54,7 @@ class KernelRewriter:
         scope = rewrite_scope(project, parent.files)
         editable = editable_paths(scope)
         # The scope's files in the order the profile says matter; what does not fit the context is named.
-        files = rank(
-            [
-                (f.path, parent.files[f.path], "editable" if f.editable else "read-only")
-                for f in scope
-                if f.path in parent.files
-            ],
-            kernel=project.files.kernel,
-            host=[f.path for f in scope if f.role.startswith("tiling")],
-            hot_lines=hot_lines(parent_evaluation),
-            labels={f.path: f.label for f in scope},
-        )
+        files = rank_scope(scope, parent.files, project.files.kernel, hot_lines(parent_evaluation))
         profile, label = profile_text(parent_evaluation)
         findings = "; ".join(f"{f.kind} at {f.file}:{f.line}" for f in parent_evaluation.findings()) or "none"
         shown = {"operator": project.name, "layout": project.layout}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
@@ -21,6 +21,7 @@ from ascendopt.agent.tokens import tokenizer_for
 if TYPE_CHECKING:
     from ascendopt.agent.llm import LLMSettings
     from ascendopt.evaluation.records import Evaluation
+    from ascendopt.operators.scope import ScopeFile
 
 Role = Literal["editable", "read-only"]
 
@@ -130,6 +131,23 @@ def omission_note(left_out: list[str], budget: int) -> str:
         f"Not shown, for lack of room in the model's context (the prompt may take {budget:,} tokens): "
         + ", ".join(left_out)
         + ". Do not edit a file you were not shown."
+    )
+
+
+def rank_scope(
+    scope: Sequence[ScopeFile], files: Mapping[str, str], kernel: str | None, hot_lines: Iterable[str] = ()
+) -> list[PromptFile]:
+    """A rewrite scope's files (operators/scope.py) in prompt order, each headed by its role."""
+    return rank(
+        [
+            (f.path, files[f.path], "editable" if f.editable else "read-only")
+            for f in scope
+            if f.path in files
+        ],
+        kernel,
+        host=[f.path for f in scope if f.role.startswith("tiling")],
+        hot_lines=hot_lines,
+        labels={f.path: f.label for f in scope},
     )
 
 

@@ -34,14 +34,14 @@ def parse_evidence(data: bytes | None) -> dict[str, bytes]:
         raise EvidenceError("the run handed back no evidence (it ended before the twin concluded)")
     if not data.startswith(_HEAD):
         raise EvidenceError("its evidence does not start with the twin's header: something else wrote first")
-    out: dict[str, bytes] = {}
+    parts: dict[str, list[bytes]] = {}  # joined once at the end: a long trace comes in many chunks
     at, count = len(_HEAD), 0
     while True:
         if end := _END.fullmatch(data, at):
             if int(end.group(1)) != count:
                 claimed = end.group(1).decode()
                 raise EvidenceError(f"its evidence ends claiming {claimed} sections, not {count}")
-            return out
+            return {name: b"".join(chunks) for name, chunks in parts.items()}
         section = _SECTION.match(data, at)
         if section is None:
             raise EvidenceError(f"its evidence is malformed at byte {at} (a section or the end expected)")
@@ -49,7 +49,7 @@ def parse_evidence(data: bytes | None) -> dict[str, bytes]:
         start = section.end()
         if start + size > len(data):
             raise EvidenceError(f"its evidence section {name!r} is cut short")
-        if name in out and name != _CHUNKED:
+        if name in parts and name != _CHUNKED:
             raise EvidenceError(f"its evidence holds {name!r} twice")
-        out[name] = out.get(name, b"") + data[start : start + size]
+        parts.setdefault(name, []).append(data[start : start + size])
         at, count = start + size, count + 1

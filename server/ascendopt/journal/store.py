@@ -93,10 +93,11 @@ class EpisodeJournal:
 
     def append(self, data: EventData) -> EpisodeEvent:
         event = EpisodeEvent(seq=self._seq, type=data.type, data=data)
-        size = self.events_path.stat().st_size if self.events_path.exists() else 0
-        limit = MAX_RECORD_BYTES if size < MAX_JOURNAL_BYTES else MAX_LATE_RECORD_BYTES
-        line = bounded(self.scrubber.text(event.model_dump_json(exclude={"shortened"})), limit) + "\n"
+        text = self.scrubber.text(event.model_dump_json(exclude={"shortened"}))
         with open(self.events_path, "a", encoding="utf-8") as fh:
+            # opened for appending, the file's position is its size: the journal so far
+            limit = MAX_RECORD_BYTES if fh.tell() < MAX_JOURNAL_BYTES else MAX_LATE_RECORD_BYTES
+            line = bounded(text, limit) + "\n"
             fh.write(line)
             fh.flush()
             os.fsync(fh.fileno())
