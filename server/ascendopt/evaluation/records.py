@@ -6,6 +6,7 @@ they are versioned pydantic models.
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 from typing import Literal
 
@@ -73,6 +74,24 @@ class OutputCheck(BaseModel):
         return text
 
 
+# msprof PipeUtilization columns → the pipe names developers say out loud.
+_PIPE_NAMES = {
+    "vec": "V",
+    "scalar": "S",
+    "cube": "M",
+    "mte1": "MTE1",
+    "mte2": "MTE2",
+    "mte3": "MTE3",
+    "fixpipe": "FIX",
+}
+
+
+def pipe_name(column: str) -> str:
+    core = re.sub(r"^(aiv|aic)_", "", column)
+    core = re.sub(r"_(time|ratio)(\(us\))?$", "", core)
+    return _PIPE_NAMES.get(core, core.upper())
+
+
 class PipeTime(BaseModel):
     """Busy time of one pipe, named after msprof's PipeUtilization columns (aiv_mte2_time(us) …)."""
 
@@ -101,6 +120,9 @@ class CaseResult(BaseModel):
     block_dim: int | None = None
     tiling_key: int | None = None
     ub_bytes_per_block: int | None = None
+    # What the case's input and output tensors hold in GM: the least any kernel moves (the roofline's
+    # memory floor is this over the SoC's bandwidth). None: recorded before the field existed.
+    gm_bytes: int | None = None
     profile: Profile | None = None
     run_seconds: float | None = None
 
@@ -122,6 +144,7 @@ class Evaluation(BaseModel):
     operator: str
     backend: str  # the backend string: "cpu-twin", "ssh:npu-box:cann", … (evaluation/backends.py)
     hardware: str  # what ran it, in words
+    soc: str | None = None  # the SoC it was built and timed for (operators/soc.py's name)
     seed: int
     status: EvalStatus
     message: str = ""

@@ -77,6 +77,11 @@ def make_input(spec: TensorSpec, case: ResolvedCase, seed: int, instance: str | 
     return from_storage(to_storage(values, dtype), dtype)
 
 
+def tensor_bytes(case: ResolvedCase, shapes: dict[str, list[int]]) -> int:
+    """Bytes the tensors of `shapes` (instance name -> shape; inputs and outputs) hold in their dtypes."""
+    return sum(int(np.prod(s, dtype=np.int64)) * DTYPES[case.dtype_of(n)].bytes for n, s in shapes.items())
+
+
 def write_raw(path: Path, values: np.ndarray, dtype: str) -> None:
     to_storage(values, dtype).tofile(path)
 

@@ -26,7 +26,7 @@ from ascendopt.evaluation.pool import PoolExhausted, SlotPool
 from ascendopt.evaluation.records import CaseResult, Evaluation, OutputCheck
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
 from ascendopt.evaluation.runner import RunnerError, TransportError
-from ascendopt.evaluation.tensors import decode_raw, make_inputs
+from ascendopt.evaluation.tensors import decode_raw, make_inputs, tensor_bytes
 from ascendopt.evaluation.toolchain import CaseJob, Combo, Slot, Toolchain, combo_of
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.issues import CompileError
@@ -162,6 +162,7 @@ class ToolchainEvaluator:
     ) -> Evaluation:
         soc = self.toolchain.soc_for(slot, project)  # once: the build, the cases and the timing share it
         evaluation.hardware = self.toolchain.hardware(slot, soc)
+        evaluation.soc = soc.name
         project = with_candidate_block_dim(project, candidate.files)
         runner = slot.runner
         if candidate.llm_written and (refusal := await runner.sandbox_refusal(self.toolchain.sandboxed)):
@@ -227,6 +228,7 @@ class ToolchainEvaluator:
             result.message = prepared.error
             return result
         shapes = {name: list(np.shape(v)) for name, v in expected.items()}
+        result.gm_bytes = tensor_bytes(case, {**case.input_shapes, **shapes})
         job = CaseJob(project, case, inputs, shapes, work, src_dir, profile, soc)
         run = await self.toolchain.run_case(slot, artifacts[combo_of(case)], job)
         result.findings = run.findings

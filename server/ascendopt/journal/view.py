@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from ascendopt.evaluation.records import Evaluation
+from ascendopt.evaluation.records import Evaluation, Finding
 from ascendopt.experience.records import ExperienceEntry
 from ascendopt.journal.events import (
     DecisionEvent,
@@ -25,6 +25,7 @@ from ascendopt.journal.events import (
     LessonOffered,
     LessonProvisional,
     LessonStored,
+    NoiseEvent,
     RewriteRejected,
 )
 from ascendopt.journal.store import EpisodeJournal
@@ -74,6 +75,10 @@ class CandidateRow(BaseModel):
     speedup: float | None = None  # search-time, against the baseline
     evaluation: int | None = None  # its evaluation's number (1-based); None: none spent
     rejection_class: str = ""  # the campaign's class for what did not count; "" if it counted
+    knobs: dict[str, int | str] = {}  # every knob's value in the candidate (the slice plots' x)
+    # What refused it or made it wrong, each at its file:line: the sanitizer's findings, or its
+    # compile errors (kind "compile error"). Kept for the candidates that did not count.
+    findings: list[Finding] = []
 
 
 class LessonRow(BaseModel):
@@ -85,8 +90,19 @@ class LessonRow(BaseModel):
     time: datetime | None = None
 
 
+class Measurement(BaseModel):
+    """A paid evaluation that judged no candidate: the baseline, its noise run, the re-check's pair."""
+
+    evaluation: int  # its number (1-based)
+    purpose: str  # one of SEARCH_PURPOSES
+
+
 class JournalView(BaseModel):
     curve: list[CurvePoint]
+    measurements: list[Measurement] = []
+    noise: NoiseEvent | None = None  # the baseline's measured noise and the acceptance threshold
+    baseline: Evaluation | None = None  # the baseline's first evaluation (its profile)
+    winner: Evaluation | None = None  # the winner's search-time evaluation (its profile)
     candidates: list[CandidateRow]
     retrieved: list[str]  # lesson ids offered to the LLM (diagnosis and lesson.offered), in order
     retrievals: list[tuple[str, datetime]] = []  # every offer of a lesson, with its time
@@ -124,16 +140,26 @@ def read(journal: EpisodeJournal) -> JournalView:
     retrievals: list[tuple[str, datetime]] = []
     written: dict[str, LessonRow] = {}
     end: EndEvent | None = None
+    measurements: list[Measurement] = []
+    noise: NoiseEvent | None = None
+    evaluations: dict[str, Evaluation] = {}  # each candidate's first evaluation
+    base_id: str | None = None
     used = 0
     for event in journal.events():
         d = event.data
         if isinstance(d, EvaluationEvent):
             used += 1
-            if d.purpose in SEARCH_PURPOSES or d.candidate in rows:
+            if d.purpose in SEARCH_PURPOSES:
+                measurements.append(Measurement(evaluation=used, purpose=d.purpose))
+                base_id = base_id or (d.candidate if d.purpose == "baseline" else None)
+            if d.candidate in evaluations:
                 continue
-            ev = Evaluation.model_validate(d.evaluation)
+            ev = evaluations[d.candidate] = Evaluation.model_validate(d.evaluation)
+            if d.purpose in SEARCH_PURPOSES:
+                continue
+            change, knobs = _change(journal, d.candidate)
             row = CandidateRow(
-                candidate=d.candidate, origin=d.purpose, change=_change(journal, d.candidate), verdict="wrong"
+                candidate=d.candidate, origin=d.purpose, change=change, verdict="wrong", knobs=knobs
             )
             row.evaluation = used
             if ev.status == "compile_error":
@@ -144,6 +170,8 @@ def read(journal: EpisodeJournal) -> JournalView:
                 row.verdict = "not faster"  # until its decision says more
             rows[d.candidate] = row
             ordered.append(row)
+        elif isinstance(d, NoiseEvent):
+            noise = d
         elif isinstance(d, DecisionEvent):
             decided.add(d.candidate)
             judged = rows.get(d.candidate)
@@ -209,12 +237,18 @@ def read(journal: EpisodeJournal) -> JournalView:
             written[d.lesson].stored, written[d.lesson].time = True, event.time
         elif isinstance(d, EndEvent):
             end = d
-    _settle_winner(journal, rows, end)
+    winner = _settle_winner(journal, rows, end)
     candidates = ordered
     for r in candidates:
         r.rejection_class = _rejection_class(r)
+        if r.candidate in evaluations and r.verdict in REFUSED:
+            r.findings = _findings(evaluations[r.candidate])
     return JournalView(
         curve=budget_curve(journal),
+        measurements=measurements,
+        noise=noise,
+        baseline=evaluations.get(base_id) if base_id else None,
+        winner=evaluations.get(winner) if winner else None,
         candidates=candidates,
         retrieved=retrieved,
         retrievals=retrievals,
@@ -223,18 +257,22 @@ def read(journal: EpisodeJournal) -> JournalView:
     )
 
 
-def _settle_winner(journal: EpisodeJournal, rows: dict[str, CandidateRow], end: EndEvent | None) -> None:
+def _settle_winner(
+    journal: EpisodeJournal, rows: dict[str, CandidateRow], end: EndEvent | None
+) -> str | None:
     """The last accepted candidate is the search's best: the winner if it became the suggestion,
-    else (when the re-check ran) the one the re-check refused."""
+    else (when the re-check ran) the one the re-check refused. Returns the winner's id."""
     accepted = [r for r in rows.values() if r.verdict == "accepted"]
     if not accepted:
-        return
+        return None
     suggestion = journal.read_json("suggestion.json")
     best = accepted[-1]
     if suggestion and suggestion.get("candidate_id") == best.candidate:
         best.verdict, best.reason = "winner", "passed the re-check with fresh inputs"
-    elif end is not None and "re-check" in end.message:
+        return best.candidate
+    if end is not None and "re-check" in end.message:
         best.verdict, best.reason = "failed re-check", end.message
+    return None
 
 
 def _rejection_class(r: CandidateRow) -> str:
@@ -243,14 +281,35 @@ def _rejection_class(r: CandidateRow) -> str:
     return REJECTION_CLASS.get(r.verdict, "")
 
 
-def _change(journal: EpisodeJournal, candidate_id: str) -> str:
+def _change(journal: EpisodeJournal, candidate_id: str) -> tuple[str, dict[str, int | str]]:
+    """What the candidate changes, in words, and its knob values."""
     try:
         c = journal.load_candidate(candidate_id)
     except (OSError, ValueError):
-        return ""
+        return "", {}
     if c.origin in ("kernel_rewrite", "tiling_rewrite"):
-        return "LLM edit" + (f", {_knobs(c.knobs)}" if c.knobs else "")
-    return _knobs(c.knobs) or "as is"
+        return "LLM edit" + (f", {_knobs(c.knobs)}" if c.knobs else ""), dict(c.knobs)
+    return _knobs(c.knobs) or "as is", dict(c.knobs)
+
+
+# The verdicts of an evaluated candidate that did not count for what it found or broke.
+REFUSED = ("compile error", "wrong", "rejected", "failed re-check")
+
+
+def _findings(ev: Evaluation) -> list[Finding]:
+    """What an evaluation that did not count found, each at its file:line."""
+    if ev.status == "compile_error":
+        return [
+            Finding(
+                kind="compile error",
+                severity="warning" if i.severity != "error" else "error",
+                message=i.message,
+                file=i.file,
+                line=i.line,
+            )
+            for i in ev.compile_errors
+        ]
+    return ev.findings()
 
 
 def _knobs(knobs: Mapping[str, object]) -> str:

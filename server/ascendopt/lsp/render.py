@@ -4,29 +4,12 @@ from __future__ import annotations
 
 import re
 
-from ascendopt.evaluation.records import CaseResult, Evaluation, Profile
-
-# msprof PipeUtilization columns → the pipe names developers say out loud.
-_PIPES = {
-    "vec": "V",
-    "scalar": "S",
-    "cube": "M",
-    "mte1": "MTE1",
-    "mte2": "MTE2",
-    "mte3": "MTE3",
-    "fixpipe": "FIX",
-}
+from ascendopt.evaluation.records import CaseResult, Evaluation, Profile, pipe_name
 
 
 def short_soc(text: str) -> str:
     """Drop the "Ascend" of a SoC name: "estimate, Ascend910B4 model" → "estimate, 910B4 model"."""
     return re.sub(r"Ascend(?=\d)", "", text)
-
-
-def pipe_name(column: str) -> str:
-    core = re.sub(r"^(aiv|aic)_", "", column)
-    core = re.sub(r"_(time|ratio)(\(us\))?$", "", core)
-    return _PIPES.get(core, core.upper())
 
 
 def us(value: float) -> str:

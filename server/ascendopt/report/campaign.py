@@ -1,10 +1,11 @@
-"""The campaign report: report.json (the numbers), report.md and report.html (self-contained,
-the budget curve embedded), written beside campaign.json."""
+"""The campaign report: report.json (the numbers), report.md (with budget_curve.png) and report.html
+(self-contained: the budget curve and each operator's search as inline SVG, each linking to its
+episode report, written beside its journal), written beside campaign.json."""
 
 from __future__ import annotations
 
-import base64
 import html
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -12,12 +13,15 @@ from pydantic import BaseModel
 
 from ascendopt.campaign.metrics import StrategySummary, speedup_of, summarize
 from ascendopt.campaign.records import CampaignRecord, TaskEntry
+from ascendopt.evaluation.timing.model import STATED_ERROR
 from ascendopt.journal import view as journal_view
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.journal.view import LessonRow
+from ascendopt.report import episode as episode_report
+from ascendopt.report import svg
 from ascendopt.report.blocks import fmt_x as _x
 from ascendopt.report.blocks import html_diff, html_page, html_table, md_diff, md_table
-from ascendopt.report.plots import budget_curve_png
+from ascendopt.report.plots import CAMPAIGN_AXES, budget_curve_png
 
 CURVE_NOTE = (
     "Budget curves are search-time bests (before each episode's final re-check with fresh "
@@ -29,6 +33,7 @@ class OperatorRow(BaseModel):
     operator: str
     root: str
     strategy: str
+    episode: str = ""
     status: str
     speedup: float | None
     evaluations: int
@@ -36,6 +41,7 @@ class OperatorRow(BaseModel):
     outcome: str
     rejected: dict[str, int] = {}  # why candidates did not count, by class
     patch: str = ""  # the winning paired diff (tiling + kernel), when there is one
+    noise: float = 0.0  # the baseline's measured noise band
 
 
 class LearnedLesson(BaseModel):
@@ -125,6 +131,7 @@ def _row(t: TaskEntry) -> OperatorRow:
         operator=t.operator,
         root=str(t.root),
         strategy=t.strategy,
+        episode=t.episode,
         status=t.status,
         speedup=speedup_of(t),
         evaluations=r.evaluations if r else 0,
@@ -132,6 +139,7 @@ def _row(t: TaskEntry) -> OperatorRow:
         outcome=outcome,
         rejected=r.rejected if r else {},
         patch=r.patch if r else "",
+        noise=r.noise if r else 0.0,
     )
 
 
@@ -171,7 +179,7 @@ def render_markdown(report: CampaignReport, curve_png: str) -> str:
         "geomean over the operators whose baseline verifies (no suggestion counts 1.0); fast_p: share "
         "of all operators correct and at least p× faster.",
         f"![budget curve]({curve_png})",
-        CURVE_NOTE,
+        bands_note(report) + " " + CURVE_NOTE,
         "## Per operator",
         table(OPERATOR_HEADER, operator_rows(report)),
     ]
@@ -193,9 +201,48 @@ def rejected_rows(report: CampaignReport) -> list[list[str]]:
     return [[o.operator, o.strategy, why, str(n)] for o in ops for why, n in sorted(o.rejected.items())]
 
 
-def render_html(report: CampaignReport, curve: bytes) -> str:
+class Search(BaseModel):
+    """One operator's search as the campaign page shows it: its history chart and its report."""
+
+    operator: str
+    strategy: str
+    chart: str  # inline SVG
+    link: str  # the episode report, relative to the campaign's folder
+
+
+def bands(report: CampaignReport) -> svg.Bands:
+    """What the budget curve shades from 1.0: the largest measured noise band of the operators'
+    baselines and, when the durations are estimates, the timing model's stated error."""
+    estimated = any(o.kind == "estimate" for o in report.operators)
+    return svg.Bands(
+        noise=max((o.noise for o in report.operators), default=0.0),
+        threshold=0.0,
+        model_error=STATED_ERROR if estimated else None,
+    )
+
+
+def curve_svg(report: CampaignReport) -> str:
+    return svg.curves(
+        {s.strategy: s.curve for s in report.strategies},
+        bands(report),
+        CAMPAIGN_AXES[0],
+        f"campaign {report.campaign}: geomean best speedup per strategy",
+    )
+
+
+def bands_note(report: CampaignReport) -> str:
+    b = bands(report)
+    text = f"Shaded from 1.0: the largest measured noise band of the operators' baselines ({b.noise:.1%})"
+    if b.model_error is not None:
+        text += (
+            f" and the timing model's stated error, ±{b.model_error:.0%} on a duration (README, timing "
+            "fidelity): a speedup inside it is a prediction to confirm on an NPU"
+        )
+    return text + "."
+
+
+def render_html(report: CampaignReport, searches: list[Search] | None = None) -> str:
     table = html_table
-    img = base64.b64encode(curve).decode("ascii")
     rejected = rejected_rows(report)
     diffs = "".join(
         f"<h3>{html.escape(o.operator)} ({html.escape(o.strategy)}): {_x(o.speedup)}</h3>"
@@ -204,16 +251,29 @@ def render_html(report: CampaignReport, curve: bytes) -> str:
         if o.patch
     )
     rejected_html = (
-        "<h2>What did not count, and why</h2>"
-        + table(REJECTED_HEADER, rejected)
-        if rejected
-        else ""
+        "<h2>What did not count, and why</h2>" + table(REJECTED_HEADER, rejected) if rejected else ""
     )
     not_run = (
         "<h2>Not run</h2>" + table(["operator", "root", "why"], [list(r) for r in report.not_run])
         if report.not_run
         else ""
     )
+    each = ""
+    if searches:
+        each = (
+            "<h2>Each operator's search</h2>"
+            '<p class="note">Every evaluation by verdict under the best so far; the episode report '
+            "has the speedup against each knob, the profiles side by side and the findings.</p>"
+            + svg.legend()
+            + '<div class="ao-figs">'
+            + "".join(
+                f"<div><h3>{html.escape(x.operator)} ({html.escape(x.strategy)})</h3>"
+                f"<figure>{x.chart}</figure>"
+                f'<p><a href="{html.escape(x.link)}">episode report</a></p></div>'
+                for x in searches
+            )
+            + "</div>"
+        )
     bank = table(LEARNED_HEADER, learned_rows(report)) if report.learned else f"<p>{LEARNED_NONE}</p>"
     body = f"""<p>Budget {report.budget} evaluations per operator and strategy (re-checks included), backend
 <code>{html.escape(report.backend)}</code>, wall time {report.wall_s:.0f} s.
@@ -221,20 +281,43 @@ Durations on the CPU twin are estimates.</p>
 <h2>Across operators</h2>{table(SUMMARY_HEADER, summary_rows(report))}
 <p class="note">geomean over the operators whose baseline verifies (no suggestion counts 1.0);
 fast_p: share of all operators correct and at least p× faster.</p>
-<img alt="budget curve" src="data:image/png;base64,{img}">
-<p class="note">{html.escape(CURVE_NOTE)}</p>
+<figure>{curve_svg(report)}</figure>
+<p class="note">{html.escape(bands_note(report))} {html.escape(CURVE_NOTE)}</p>
 <h2>Per operator</h2>{table(OPERATOR_HEADER, operator_rows(report))}
+{each}
 {rejected_html}{diffs}
 <h2>What the bank learned</h2>{bank}
 {not_run}"""
     return html_page(f"Campaign {report.campaign}", body)
 
 
+def searches(report: CampaignReport, folder: Path, workspace: Path) -> list[Search]:
+    """Each operator's search whose journal is in `workspace`; its episode report written beside it."""
+    out = []
+    for o in report.operators:
+        if not o.episode or not (episodes_dir(workspace) / o.episode).is_dir():
+            continue
+        er = episode_report.build(workspace, o.episode)
+        path = episode_report.write(workspace, o.episode)
+        out.append(
+            Search(
+                operator=o.operator,
+                strategy=o.strategy,
+                chart=episode_report.history_svg(er),
+                link=Path(os.path.relpath(path, folder)).as_posix(),
+            )
+        )
+    return out
+
+
 def write_reports(record: CampaignRecord, folder: Path, workspace: Path | None = None) -> CampaignReport:
     report = build_report(record, workspace)
-    curve = budget_curve_png({s.strategy: s.curve for s in report.strategies}, f"campaign {record.id}")
+    curve = budget_curve_png(
+        {s.strategy: s.curve for s in report.strategies}, f"campaign {record.id}", bands(report)
+    )
     (folder / "budget_curve.png").write_bytes(curve)
     (folder / "report.json").write_text(report.model_dump_json(indent=2), encoding="utf-8")
     (folder / "report.md").write_text(render_markdown(report, "budget_curve.png"), encoding="utf-8")
-    (folder / "report.html").write_text(render_html(report, curve), encoding="utf-8")
+    each = searches(report, folder, workspace) if workspace is not None else []
+    (folder / "report.html").write_text(render_html(report, each), encoding="utf-8")
     return report

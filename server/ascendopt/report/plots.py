@@ -1,52 +1,57 @@
-"""Plots (matplotlib, headless): PNG bytes for the campaign's files, inline SVG for pages that must
-carry everything themselves (the episode report, also shown in the editor's webview)."""
+"""The campaign's budget curve as a PNG (matplotlib, headless) for report.md; the HTML pages draw
+theirs as inline SVG (report/svg.py). The same axis rule: from 1.0, with the bands shaded."""
 
 from __future__ import annotations
 
 import io
 
+from ascendopt.report.svg import Bands
+
 CAMPAIGN_AXES = ("evaluations spent per operator", "geomean best speedup (search-time)")
-EPISODE_AXES = ("evaluations spent", "best speedup so far (search-time)")
 
 
-def step_plot(
-    curves: dict[str, list[tuple[int, float]]], title: str, axes: tuple[str, str], fmt: str = "png"
-) -> bytes:
-    """Best-so-far step curves against evaluations, with the 1.0 (baseline) line."""
+def budget_curve_png(curves: dict[str, list[tuple[int, float]]], title: str, bands: Bands) -> bytes:
+    """Best-so-far step curves against evaluations, the y axis from 1.0 (the baseline) to above
+    every curve and band, so a 0.4 % step is drawn as one."""
     import matplotlib
 
     matplotlib.use("Agg")  # no display; must precede pyplot
     import matplotlib.pyplot as plt
     from matplotlib.ticker import MaxNLocator
 
-    # Text as paths would make every label a shape; as text the SVG stays small and searchable.
-    with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": "ascendopt"}):
-        fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
-        try:
-            for name, points in curves.items():
-                if points:
-                    ax.step([p[0] for p in points], [p[1] for p in points], where="post", label=name)
-            ax.axhline(1.0, color="grey", linewidth=0.8, linestyle=":")
-            ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # evaluations are counted, not measured
-            ax.set_xlabel(axes[0])
-            ax.set_ylabel(axes[1])
-            ax.set_title(title, fontsize=10)
-            if any(curves.values()):
-                ax.legend()
-            ax.grid(alpha=0.3)
-            buf = io.BytesIO()
-            fig.tight_layout()
-            fig.savefig(buf, format=fmt, metadata={"Date": None} if fmt == "svg" else None)
-            return buf.getvalue()
-        finally:
-            plt.close(fig)
-
-
-def budget_curve_png(curves: dict[str, list[tuple[int, float]]], title: str) -> bytes:
-    return step_plot(curves, title, CAMPAIGN_AXES)
-
-
-def inline_svg(curves: dict[str, list[tuple[int, float]]], title: str, axes: tuple[str, str]) -> str:
-    """The plot as an `<svg>` element to put straight into HTML (no XML prolog or DOCTYPE)."""
-    text = step_plot(curves, title, axes, fmt="svg").decode("utf-8")
-    return text[text.index("<svg") :]
+    fig, ax = plt.subplots(figsize=(6.4, 3.6), dpi=100)
+    try:
+        for name, points in curves.items():
+            if points:
+                ax.step([p[0] for p in points], [p[1] for p in points], where="post", label=name)
+        if bands.model_error:
+            ax.axhspan(1.0, 1.0 + bands.model_error, color="tab:olive", alpha=0.12, linewidth=0)
+            ax.text(
+                0.99,
+                1.0 + bands.model_error,
+                f"timing model's stated error ±{bands.model_error:.0%}",
+                transform=ax.get_yaxis_transform(),
+                ha="right",
+                va="top",
+                fontsize=8,
+                color="dimgrey",
+            )
+        if bands.noise:
+            ax.axhspan(1.0, 1.0 + bands.noise, color="tab:blue", alpha=0.15, linewidth=0)
+        high = max(
+            [1.0 + (bands.model_error or 0.0), 1.0 + bands.noise, *(y for c in curves.values() for _, y in c)]
+        )
+        ax.set_ylim(1.0, 1.0 + max(high - 1.0, 0.05) * 1.08)
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # evaluations are counted, not measured
+        ax.set_xlabel(CAMPAIGN_AXES[0])
+        ax.set_ylabel(CAMPAIGN_AXES[1])
+        ax.set_title(title, fontsize=10)
+        if any(curves.values()):
+            ax.legend(loc="upper left")
+        ax.grid(alpha=0.3)
+        buf = io.BytesIO()
+        fig.tight_layout()
+        fig.savefig(buf, format="png")
+        return buf.getvalue()
+    finally:
+        plt.close(fig)
