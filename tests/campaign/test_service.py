@@ -63,7 +63,11 @@ async def test_campaign_runs_reports_and_resumes_without_spending_twice(
     assert not (folder / "report.html").exists()  # the service runs; the faces write the reports
     write_reports(record, folder, ws)
     html = (folder / "report.html").read_text()
-    assert "data:image/png;base64," in html and "http" not in html.split("<body>")[1]
+    # the budget curve and each operator's search inline (nothing fetched), each linking its episode report
+    body = html.split("<body>")[1].replace('xmlns="http://www.w3.org/2000/svg"', "")
+    assert '<svg class="ao-chart' in html and "http" not in body
+    assert html.count('">episode report</a>') == 4
+    assert all((ws / ".ascendopt" / "episodes" / t.episode / "report.html").is_file() for t in record.tasks)
     for op in ("add_custom", "mul_custom"):
         assert op in html and op in (folder / "report.md").read_text()
     assert "exp_custom" in (folder / "report.md").read_text()  # listed under "Not run"

@@ -87,6 +87,16 @@ def test_report_html_has_the_plot_every_case_and_every_candidate(ran: tuple[Path
     for c in report.cases:  # a regression is marked in the table row
         if c.regression:
             assert "▼ slower" in page
+    # the search: one point per evaluation; the profiles side by side with a roofline verdict per case
+    evaluations = len(EpisodeJournal.open(root, episode).events("evaluation"))
+    history = page.split('aria-label="add_custom, episode')[1].split("</svg>")[0]
+    assert history.count('class="ao-pt ') == evaluations
+    assert 'aria-label="speedup against TILE_LENGTH"' in page
+    assert [p.case for p in report.baseline_profile] == [c.case for c in report.cases]
+    for p in report.baseline_profile:
+        assert p.gm_bytes and p.memory_floor_us and p.cores == 40 and p.blocks
+        assert p.roofline.startswith("at ") and "% of the " in p.roofline and "estimate" in p.roofline
+        assert p.roofline in page.replace("&#x27;", "'")
 
 
 def test_report_md_and_json_and_an_unknown_episode(ran: tuple[Path, str, str]) -> None:

@@ -47,6 +47,13 @@ async def test_each_rewrite_has_its_verdict_and_reason(add_op: Path, monkeypatch
     for verdict, reason in verdicts:
         assert f"<td>{verdict}</td>" in page and html.escape(reason) in page
     assert SECRET not in page
+    # the compile error's findings are in the page, at their file:line, and its reason links to them
+    broken = next(c for c in report.candidates if c.verdict == "compile error")
+    row = report.candidates.index(broken)
+    assert broken.findings and broken.findings[0].file and broken.findings[0].line
+    section = page.split(f'id="findings-{row}"')[1].split("<h3")[0]
+    assert f"<td>{broken.findings[0].file}:{broken.findings[0].line}</td>" in section
+    assert f'href="#findings-{row}"' in page
     assert "kernel rewriting: on" in page
     # the episode's tokens (the scripted server reports 100 in, 50 out a call) and their cost
     calls = len(journal.events("llm"))

@@ -27,7 +27,7 @@ pre,code{font-family:var(--vscode-editor-font-family,ui-monospace,monospace)}
 pre{background:rgba(128,128,128,.12);padding:.6em;overflow-x:auto}
 .note{color:var(--vscode-descriptionForeground,var(--muted));font-size:.9em}
 .bad{color:var(--vscode-errorForeground,var(--bad))}.good{color:var(--vscode-charts-green,var(--good))}
-svg{max-width:100%;height:auto}
+svg{max-width:100%;height:auto}.ao-wide{width:100%;max-width:52em}
 .ao-figs{display:flex;flex-wrap:wrap;gap:0 1.5em}.ao-figs>div{flex:1 1 26em;max-width:40em}
 figure{margin:.5em 0}
 .ao-plot{fill:none;stroke:rgba(128,128,128,.45)}
@@ -55,7 +55,8 @@ figure{margin:.5em 0}
 .ao-s4{stroke:var(--vscode-charts-red,var(--c-s4));fill:var(--vscode-charts-red,var(--c-s4))}
 .ao-s5{stroke:var(--vscode-descriptionForeground,var(--c-s5));fill:var(--vscode-descriptionForeground,var(--c-s5))}
 path.ao-series{fill:none}
-.ao-side td{white-space:pre-line}.ao-side td:first-child{white-space:nowrap}
+.ao-side{width:100%}.ao-side td{white-space:pre-line;width:45%}
+.ao-side td:first-child{width:10%;white-space:nowrap}
 """
 
 

@@ -409,12 +409,11 @@ def render_html(r: EpisodeReport) -> str:
         header = _side_header(r)
         profile = (
             "<h2>Where the time goes: baseline and winner</h2>"
-            f'<p class="note">{html.escape(PROFILE_NOTE)}</p><div class="ao-figs">'
+            f'<p class="note">{html.escape(PROFILE_NOTE)}</p>'
             + "".join(
-                f"<div><h3>{html.escape(case)}</h3>{html_table(header, rows, cls='ao-side')}</div>"
+                f"<h3>{html.escape(case)}</h3>{html_table(header, rows, cls='ao-side')}"
                 for case, rows in side_by_side(r.baseline_profile, r.winner_profile)
             )
-            + "</div>"
         )
     body = f"""<p class="status-{html.escape(status)}"><strong>{html.escape(headline(r))}</strong></p>
 <ul>{details}</ul>

@@ -139,6 +139,8 @@ def side_by_side(base: list[CaseProfile], win: list[CaseProfile]) -> list[tuple[
         w = by_case.get(b.case)
         cols = [b, w] if win else [b]
         rows = [[name, *(_cell(name, p) if p is not None else "-" for p in cols)] for name in SIDE_ROWS]
+        if w is not None and w.duration_us > 0:  # the winner's speedup on this case, beside its duration
+            rows[0][2] += f", {b.duration_us / w.duration_us:.2f}×"
         out.append((b.case, rows))
     return out
 

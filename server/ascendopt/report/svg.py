@@ -85,8 +85,8 @@ def _top(values: Sequence[float], bands: Bands) -> float:
 
 
 def _nice_step(span: float, most: int) -> float:
-    for mult in (1, 2, 2.5, 5):
-        for exp in range(-4, 4):
+    for exp in range(-4, 4):  # the smallest step that gives at most `most` intervals
+        for mult in (1, 2, 2.5, 5):
             step = mult * 10.0**exp
             if span / step <= most:
                 return step
@@ -94,8 +94,9 @@ def _nice_step(span: float, most: int) -> float:
 
 
 def _fmt_y(v: float, step: float) -> str:
-    digits = max(0, min(3, -math.floor(math.log10(step)) if step < 1 else 0))
-    return f"{v:.{max(digits, 2)}f}×"
+    """A tick's label with as many decimals as its step needs (at least two: "1.05×", "1.025×")."""
+    decimals = f"{step:g}".partition(".")[2]
+    return f"{v:.{max(len(decimals), 2)}f}×"
 
 
 def _axes(f: _Frame, x_label: str, y_label: str, x_ticks: list[tuple[float | str, str]]) -> list[str]:
@@ -173,16 +174,17 @@ def _points(f: _Frame, points: Sequence[Point]) -> list[str]:
     return out
 
 
-def _svg(width: int, height: int, label: str, parts: list[str]) -> str:
+def _svg(width: int, height: int, label: str, parts: list[str], wide: bool = True) -> str:
     return (
-        f'<svg class="ao-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'<svg class="ao-chart{" ao-wide" if wide else ""}" xmlns="http://www.w3.org/2000/svg" '
+        f'viewBox="0 0 {width} {height}" '
         f'width="{width}" height="{height}" role="img" aria-label="{html.escape(label)}">'
         f"<title>{html.escape(label)}</title>" + "".join(parts) + "</svg>"
     )
 
 
 def _int_ticks(lo: int, hi: int) -> list[tuple[float | str, str]]:
-    step = max(1, math.ceil(_nice_step(max(hi - lo, 1), 8)))
+    step = max(1, round(_nice_step(max(hi - lo, 1), 8)))
     first = math.ceil(lo / step) * step
     return [(v, str(v)) for v in range(max(first, lo), hi + 1, step)]
 
@@ -246,7 +248,7 @@ def slice_plot(
         spread.append((off, p))
     out = _points(f, [p for _, p in spread])
     parts += [_shift(svg, off) for svg, (off, _) in zip(out, spread, strict=True)]
-    return _svg(width, height, f"speedup against {knob}", parts)
+    return _svg(width, height, f"speedup against {knob}", parts, wide=False)
 
 
 def _shift(element: str, dx: float) -> str:
