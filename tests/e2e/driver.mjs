@@ -10,7 +10,8 @@
 //     (Verify a kernel with a misaligned DataCopy on line N, apply the quick fix, save, Verify again)
 //   node driver.mjs --url … --folder /ws --decision nogain|cancel --shots DIR
 //     (Optimize; let it end without a gain, or press Cancel on its progress; read the outcome's
-//     notification, then open its episode report webview from the "Show report" button)
+//     notification, then open its episode report webview from the "Show report" button; nogain
+//     then shows it in the dark and the light colour theme)
 import { createRequire } from 'node:module';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -169,6 +170,32 @@ try {
     await page.waitForTimeout(800);
     emit('report', { text: (await report.innerText()).replace(/\s+/g, ' ').slice(0, 1500) });
     await shot(page, 'report');
+    if (args.decision === 'nogain') {
+      // The page follows the editor's theme (its --vscode-* variables): pick the dark colour theme,
+      // then the light one, from the palette as a user would; read the page's colours and take the
+      // webview alone in each.
+      const webview = page.locator('iframe.webview').first();
+      const rows = page.locator('.quick-input-list .monaco-list-row');
+      for (const [name, theme] of [['dark', 'Dark Modern'], ['light', 'Light Modern']]) {
+        await page.keyboard.press('F1');
+        const pick = page.locator('.quick-input-widget input');
+        await pick.fill('>Preferences: Color Theme');
+        await rows.filter({ hasText: 'Preferences: Color Theme' }).first().click();
+        await pick.fill(theme);
+        await rows.filter({ hasText: theme }).first().click();
+        await page.locator(`.monaco-workbench.${name === 'dark' ? 'vs-dark' : 'vs'}`).waitFor({ timeout: 15_000 });
+        await page.waitForTimeout(1200); // the webview takes the new variables
+        emit('report-colours', {
+          theme: name,
+          ...(await report.evaluate((body) => {
+            const style = getComputedStyle(body);
+            const tick = body.ownerDocument.querySelector('.ao-tick');
+            return { kind: body.className, color: style.color, background: style.backgroundColor, tick: tick ? getComputedStyle(tick).fill : null };
+          })),
+        });
+        await webview.screenshot({ path: join(args.shots, `nogain-report-${name}.png`) });
+      }
+    }
     break flow;
   }
 

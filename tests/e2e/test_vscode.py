@@ -366,6 +366,13 @@ def test_no_gain_and_cancelled_episodes_say_so_and_open_their_report(
     assert "no gain" in outcome and "beat the baseline" in outcome, outcome
     report = _event(events, "report")["text"]
     assert "no gain" in report and "estimate" in report, report
+    # The report reads in both themes: its text and its charts' labels take the theme's foreground
+    # on the theme's background (the webview's --vscode-* variables), which the light theme flips.
+    dark, light = [e for e in events if e["event"] == "report-colours"]
+    assert "vscode-dark" in dark["kind"] and "vscode-light" in light["kind"], (dark, light)
+    for c in (dark, light):
+        assert c["color"] != c["background"] and c["tick"] == c["color"], c
+    assert dark["background"] != light["background"] and dark["color"] != light["color"]
     assert _snapshot(ws) == before
 
     # A kernel the build cache has not seen, so the baseline is still building when Cancel lands.
@@ -379,7 +386,8 @@ def test_no_gain_and_cancelled_episodes_say_so_and_open_their_report(
     assert "cancelled" in _event(events, "outcome")["text"]
     assert "cancelled" in _event(events, "report")["text"]
     assert _snapshot(ws) == before
-    for name in ("nogain-outcome", "nogain-report", "cancel-outcome", "cancel-report"):
+    shots = ("nogain-outcome", "nogain-report", "nogain-report-dark", "nogain-report-light")
+    for name in (*shots, "cancel-outcome", "cancel-report"):
         assert (ARTIFACTS / f"{name}.png").stat().st_size > 10_000
 
 

@@ -54,15 +54,22 @@ STRIP = 26  # the strip under the axis: speedups under 1.0 and none
 
 
 class _Frame:
-    """Pixel positions of one chart: x linear over [x0, x1] (or categories), y from 1.0 to `top`."""
+    """Pixel positions of one chart: x linear over `span` or evenly over `cats` (a knob's values),
+    y from 1.0 (the axis) to `top`."""
 
-    def __init__(self, width: int, height: int, top: float, xs: tuple[float, float] | Sequence[str]) -> None:
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        top: float,
+        span: tuple[float, float] = (0.0, 1.0),
+        cats: Sequence[str] = (),
+    ) -> None:
         self.width, self.height, self.top = width, height, top
         self.x0, self.x1 = LEFT, width - RIGHT
         self.y1 = TOP  # pixel of `top`
         self.y0 = height - 34 - STRIP  # pixel of 1.0
-        self.cats: list[str] = list(xs) if not isinstance(xs, tuple) else []
-        self.span = xs if isinstance(xs, tuple) else (0.0, 1.0)
+        self.span, self.cats = span, list(cats)
 
     def px(self, x: float | str) -> float:
         if self.cats:
@@ -194,7 +201,7 @@ def history(points: Sequence[Point], best: Sequence[tuple[int, float]], bands: B
     with the noise band a new best had to clear drawn over that line."""
     n = max([len(best), *(int(p.x) for p in points if isinstance(p.x, int | float))], default=1)
     ys = [p.y for p in points if p.y is not None] + [b for _, b in best]
-    f = _Frame(W, H, _top(ys, bands), (0.5, n + 0.5))
+    f = _Frame(W, H, _top(ys, bands), span=(0.5, n + 0.5))
     parts = _axes(f, "evaluation", "speedup against the baseline", _int_ticks(1, n))
     parts += _model_band(f, bands)
     if best:
@@ -228,7 +235,7 @@ def slice_plot(
     `marks`: value -> "baseline" (a dashed line) or "winner" (a solid one)."""
     ys = [p.y for p in points if p.y is not None]
     width, height = 320, 240
-    f = _Frame(width, height, _top(ys, bands), values)
+    f = _Frame(width, height, _top(ys, bands), cats=values)
     parts = _axes(f, knob, "speedup", [(v, v) for v in values])
     parts += _model_band(f, bands, labelled=False)
     for value, word in marks.items():
@@ -259,7 +266,7 @@ def curves(lines: dict[str, Sequence[tuple[int, float]]], bands: Bands, x_label:
     """Best-so-far curves (a campaign's geomean per strategy) against evaluations, from 1.0."""
     n = max((e for pts in lines.values() for e, _ in pts), default=1)
     ys = [b for pts in lines.values() for _, b in pts]
-    f = _Frame(W, H, _top(ys, bands), (0.5, n + 0.5))
+    f = _Frame(W, H, _top(ys, bands), span=(0.5, n + 0.5))
     parts = _axes(f, x_label, "best speedup (search-time)", _int_ticks(1, n))
     parts += _model_band(f, bands)
     if bands.noise:
