@@ -106,7 +106,9 @@ class Episode:
         self.result_speedup: float | None = None
         self.kernel_base: Candidate = self.base  # the kernel the tiling search tunes (moves on rewrites)
         self._views: dict[str, OperatorProject] = {self.base.id: project}
+        # `budget` counts every evaluation: the baseline, its noise run, the search, the re-check.
         self.search_budget = settings.budget - settings.recheck
+        self.noise_measured = True
         self._tmp = tempfile.TemporaryDirectory(prefix="ascendopt-views-")
         self._provisional: list[tuple[ExperienceEntry, LessonSink]] = []
 
@@ -283,8 +285,12 @@ class Episode:
                 status="failed",
             )
         self.base_us, self.best_eval, self.base_eval = base_us, first, first
-        second = await self.measure(self.base, "noise", seed=s.seed + 1)
-        self.noise = noise_band(base_us, second.durations() or base_us)
+        self.noise_measured = s.budget >= 3 + s.recheck  # baseline, noise, one search step, re-check
+        if self.noise_measured:
+            second = await self.measure(self.base, "noise", seed=s.seed + 1)
+            self.noise = noise_band(base_us, second.durations() or base_us)
+        else:  # the smallest budgets: the re-check's re-profiled baseline gives the noise instead
+            self.progress(f"budget {s.budget}: no separate noise run, so that one search step fits")
         self.journal.append(NoiseEvent(band=self.noise, threshold=self.threshold))
         with contextlib.suppress(BudgetExhausted):
             await self.strategy.search(self)
@@ -293,7 +299,7 @@ class Episode:
     async def _conclude(self, cancelled: bool) -> Outcome:
         self.phase = "re-check"
         if self.best.id == self.base.id:
-            if self.ledger.used <= 2 and not cancelled:  # the baseline and its noise run only
+            if self.ledger.used <= 1 + self.noise_measured and not cancelled:  # the baseline (and noise) only
                 knobs = len(self.project.knobs)
                 why = "no tunable knob" if knobs == 0 else f"{knobs} knob(s) but no new assignment within --budget {self.settings.budget} (the baseline and its noise run took {self.ledger.used}, {self.settings.recheck} stay for the re-check): run with a larger --budget"  # noqa: E501
                 # The outcome record adds whether kernel rewriting ran and why not.
@@ -323,6 +329,9 @@ class Episode:
             )
         # The extra shapes check correctness only: the speedup is the spec's cases'.
         base_spec, best_spec = spec_only(base_eval, self.cases), spec_only(best_eval, self.cases)
+        if not self.noise_measured and (again := base_spec.durations()) is not None:
+            self.noise = noise_band(self.base_us, again)
+            self.journal.append(NoiseEvent(band=self.noise, threshold=self.threshold))
         if added := new_findings(best_spec, base_spec):
             why = f"the best candidate failed the re-check: {findings_reason(added)}"
             return self._finish(None, why, cancelled)
