@@ -69,3 +69,20 @@ async def test_the_smallest_budget_runs_one_search_step_and_counts_everything(ad
     assert len(purposes) == ledger.used == MIN_BUDGET  # baseline, search, and the two re-check runs
     assert "noise" not in purposes
     assert outcome.suggestion is not None
+    assert outcome.budget_note.startswith(f"--budget {MIN_BUDGET} leaves 1 evaluation(s) for the ")
+    assert outcome.budget_note in outcome.text()
+
+
+async def test_a_budget_that_covers_the_space_tries_all_of_it_and_says_nothing(add_op: Path) -> None:
+    project = load_operator(add_op)
+    # one knob of four values: the baseline, its noise, the three other points and the re-check
+    project.knobs = [k for k in project.knobs if k.kind == "buffer_num"]
+    assert [k.values for k in project.knobs] == [[1, 2, 3, 4]]
+    settings = EpisodeSettings(budget=7, seed=0)
+    journal = EpisodeJournal.create(add_op.parent, "ep-covered")
+    ledger = Ledger(FasterWhenChanged(baseline(project).id), journal, settings.budget)  # type: ignore[arg-type]
+    outcome = await Episode(project, settings, ledger, journal).run()
+    purposes = [e.data.purpose for e in journal.events("evaluation") if isinstance(e.data, EvaluationEvent)]
+    assert purposes.count("tiling") == 3 and purposes.count("noise") == 1
+    assert len(purposes) == ledger.used == 7
+    assert outcome.budget_note == "" and "leaves" not in outcome.text()

@@ -199,7 +199,9 @@ class _Graph:
         self._fn_key: dict[int, object] = {}
         self._fn_names: dict[int, str] = {}
         self._out_params: dict[object, list[str]] = {}  # `uint32_t& ubFactor`: written for the caller
-        self.buffer_slots = 0  # InitBuffer calls: the UB tensors a tile is multiplied by
+        # InitBuffer calls with a depth: the UB queues a tile is multiplied by (a TBuf's size is often
+        # not a tile's: a reduction's block, a conditional staging buffer).
+        self.buffer_slots = 0
         for n, (src, _) in enumerate(sources):
             for name, fn in src.functions():
                 self._fn_key[fn.id] = (n, fn.start_byte)
@@ -376,8 +378,8 @@ class _Graph:
         if callee == "SetBlockDim" and a:
             self._sink("block_dim", src, call, a[0])
         elif callee == "InitBuffer" and len(a) >= 2:
-            self.buffer_slots += 1
             if len(a) >= 3:
+                self.buffer_slots += 1
                 self._sink("buffer_num", src, call, a[1])
             self._sink("ub_size", src, call, a[-1])
         elif callee in ("DataCopy", "DataCopyPad") and len(a) == 3:

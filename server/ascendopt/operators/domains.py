@@ -2,17 +2,20 @@
 
 With a spec, each inferred knob's values follow its role:
 
-* a tile in elements: multiples of the 32-byte block for the operator's narrowest dtype, up to
-  what fits the Unified Buffer at the widest dtype (UB bytes / (dtype bytes x the UB tensors the
-  kernel allocates x their depth)) and no more than the largest case holds; in bytes, multiples
-  of 32 bytes up to that UB share. Long ranges are thinned to at most `MAX_VALUES` points, every
-  one still a whole block multiple, the powers of two in range and the current value kept;
+* a tile in elements: whole 32-byte blocks of the operator's narrowest dtype, up to what fits the
+  Unified Buffer at the widest dtype (UB bytes / (dtype bytes x the UB tensors the kernel
+  allocates x their depth)) and no more than the largest case holds; in bytes, whole 32-byte
+  blocks up to that UB share. Between them a ladder of quarter octaves (each value about 19 %
+  above the last, rounded to a block: a neighbour is a change a measurement can tell apart, where
+  a one-block step on a 4 K tile is not), the powers of two, the current value, and the tiles that
+  split each case evenly over the cores in one to four rounds (`[64,4096]` over 40 cores: 6560);
 * a block dim: 1 up to the SoC's vector core count, and the counts up to two waves that split
   the largest case's 32-byte blocks evenly;
 * a buffer count: 1-4; a tile count: 1-16;
 * a threshold: 0 (the path above it always), each case's size and the midpoints between them,
   one past the largest (the path below it always);
-* a core grain: like a tile in elements, up to the largest case.
+* a core grain: the same ladder in whole 32-byte blocks (whole blocks whether the code reads it
+  as bytes or as elements), up to the largest case in bytes (one core takes it all).
 """
 
 from __future__ import annotations
@@ -25,17 +28,26 @@ from ascendopt.operators.model import Knob
 from ascendopt.operators.soc import Soc
 from ascendopt.operators.spec import OperatorSpec
 
-MAX_VALUES = 256
 BLOCK_BYTES = 32
+STEPS_PER_OCTAVE = 4  # ladder values per doubling: about 19 % apart
+ROUNDS = 4  # an even split gives each core one to this many tiles
 
 
-def _thin(lo: int, hi: int, step: int, current: int) -> list[int]:
-    if hi < lo:
-        return sorted({current})
-    count = (hi - lo) // step + 1
-    stride = step * max(1, math.ceil(count / MAX_VALUES))
-    pow2 = {1 << b for b in range(hi.bit_length()) if lo <= 1 << b <= hi and (1 << b) % step == 0}
-    return sorted({*range(lo, hi + 1, stride), *pow2, current})  # powers of two kept: round sizes
+def _ladder(step: int, top: int, current: int, splits: set[int] | None = None) -> list[int]:
+    """Whole multiples of `step` from `step` to `top`: quarter octaves, the powers of two, the
+    even splits given and the current value (kept even when out of range: the operator as it is)."""
+    if top < step:
+        return [current]
+    octaves = STEPS_PER_OCTAVE * (top // step).bit_length()
+    rungs = {step * round(2 ** (i / STEPS_PER_OCTAVE)) for i in range(octaves + 1)}
+    pow2 = {1 << b for b in range(top.bit_length()) if (1 << b) % step == 0}
+    return sorted({v for v in (*rungs, *pow2, *(splits or ())) if step <= v <= top} | {current})
+
+
+def _splits(sizes: list[int], cores: int, step: int) -> set[int]:
+    """The tiles (whole multiples of `step`) that give each of `cores` cores the same number of
+    tiles, one to ROUNDS, of each size."""
+    return {max(step, -(-size // (cores * r * step)) * step) for size in sizes for r in range(1, ROUNDS + 1)}
 
 
 def refine(knobs: list[Knob], spec: OperatorSpec, soc: Soc, ub_tensors: int) -> None:
@@ -60,12 +72,13 @@ def refine(knobs: list[Knob], spec: OperatorSpec, soc: Soc, ub_tensors: int) -> 
         cur = k.current
         if role == "tile_elems":
             top = min(share // wide, -(-largest // elem_step) * elem_step)
-            k.values = _thin(elem_step, top - top % elem_step, elem_step, cur)
+            k.values = _ladder(elem_step, top, cur, _splits(sizes, soc.core_num_aiv, elem_step))
         elif role == "tile_bytes":
             top = min(share, -(-largest * wide // BLOCK_BYTES) * BLOCK_BYTES)
-            k.values = _thin(BLOCK_BYTES, top - top % BLOCK_BYTES, BLOCK_BYTES, cur)
+            split_bytes = _splits([s * wide for s in sizes], soc.core_num_aiv, BLOCK_BYTES)
+            k.values = _ladder(BLOCK_BYTES, top, cur, split_bytes)
         elif role == "core_grain":
-            k.values = _thin(elem_step, -(-largest // elem_step) * elem_step, elem_step, cur)
+            k.values = _ladder(BLOCK_BYTES, -(-largest * wide // BLOCK_BYTES) * BLOCK_BYTES, cur)
         elif role == "block_dim":
             blocks = max(1, largest * narrow // BLOCK_BYTES)
             even = {d for d in range(soc.core_num_aiv + 1, 2 * soc.core_num_aiv + 1) if blocks % d == 0}

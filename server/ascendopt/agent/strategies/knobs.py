@@ -192,13 +192,6 @@ class KnobStrategy(SearchStrategy):
         if search is None:
             search = self._searches[parent.id] = self.new_search(view.knobs, face.settings.seed)
             search.tell(search.best, face.best_score if face.best.id == parent.id else None)
-            size = getattr(search, "space_size", 0)
-            if size > 1 and size - 1 > face.budget_left():
-                face.progress(
-                    f"the budget leaves {face.budget_left()} search evaluation(s) for {size - 1} untried "
-                    f"point(s) of the knob space: the search samples it (--budget N counts the baseline, "
-                    f"noise and re-check too)"
-                )
         left = min(steps, face.budget_left())
         while left > 0 and not face.cancelled():
             n = min(face.settings.batch, left)
