@@ -196,3 +196,54 @@ class K {
     knobs, refused = _find(host, kernel)
     assert knobs["kColTileSplit"].role == "tile_elems"
     assert "DIV_BY_HALF" not in knobs and "spells its value" in refused["DIV_BY_HALF"].reason
+
+
+def test_a_loop_that_repeats_a_computation_counts_no_tiles() -> None:
+    # a series summed term by term and a host loop over the inputs: their trip counts are no tiles;
+    # the loop that copies tiles in and out is
+    host = """
+constexpr uint32_t kInputs = 3;
+static ge::graphStatus Tiling(gert::TilingContext* ctx) {
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < kInputs; ++i) {
+        total += ctx->GetInputShape(i)->GetStorageShape().GetShapeSize();
+    }
+    return ge::GRAPH_SUCCESS;
+}
+"""
+    kernel = """
+constexpr int32_t kTerms = 12;
+constexpr int32_t kChunks = 6;
+class Series {
+    __aicore__ inline void Sum(LocalTensor<float>& acc, LocalTensor<float>& x, uint32_t n) {
+        for (int32_t t = 0; t < kTerms; ++t) { Mul(acc, acc, x, n); Adds(acc, acc, 1.0f, n); }
+    }
+    __aicore__ inline void Load(int32_t i) {
+        auto t = q.AllocTensor<float>();
+        DataCopy(t, g[i * 64], 64);
+        q.EnQue(t);
+    }
+    __aicore__ inline void Run() { for (int32_t i = 0; i < kChunks; ++i) { Load(i); } }
+};
+"""
+    knobs, refused = _find(host, kernel)
+    assert "kTerms" in refused and "kInputs" in refused
+    assert knobs["kChunks"].role == "tile_num"
+
+
+def test_a_block_named_size_of_32_and_a_dtype_size_with_a_digit_are_facts() -> None:
+    host = """
+const uint32_t BLOCK_SIZE = 32;
+static const uint32_t DT_SIZE2 = 4;
+const uint32_t MAX_CORES = 32;
+static ge::graphStatus Tiling(gert::TilingContext* ctx) {
+    uint32_t n = ctx->GetInputShape(0)->GetStorageShape().GetShapeSize() * DT_SIZE2;
+    uint32_t blocks = n / BLOCK_SIZE;
+    ctx->SetBlockDim(blocks < MAX_CORES ? blocks : MAX_CORES);
+    return ge::GRAPH_SUCCESS;
+}
+"""
+    knobs, refused = _find(host)
+    assert "hardware fact" in refused["BLOCK_SIZE"].reason
+    assert "DT_SIZE2" in refused
+    assert knobs["MAX_CORES"].role == "block_dim"  # a cap of 32 cores is a choice, not the block

@@ -17,7 +17,8 @@ role, not the name:
   `InitBuffer(tbuf, size)` likewise;
 * `DataCopy(dst, src, len)` and the vector instructions' count — `tile_elems` (`tile_bytes` when
   divided by `sizeof(…)`; a divisor is a `tile_num`);
-* a `for` loop's bound — `tile_num` (the trip count), or `tile_elems` through a divisor
+* the bound of a `for` loop that moves data (a copy or queue call, or a call of the operator's
+  own functions in its body) — `tile_num` (the trip count), or `tile_elems` through a divisor
   (`total / kTile` tiles); a stride (`i += kTile`) — `tile_elems`;
 * a relational comparison (`<`, `>=`, …) that reaches any sink (an `if` that picks the tiling
   key, or the block dim, or a tile) — `threshold`;
@@ -96,6 +97,8 @@ _PASS_THROUGH = frozenset(
         "size_t",
     }
 )
+# Calls that move data between GM and UB or through the queues: a loop around them walks tiles.
+_MOVES = frozenset({"DataCopy", "DataCopyPad", "EnQue", "DeQue", "AllocTensor", "FreeTensor"})
 _RELATIONAL = frozenset({"<", ">", "<=", ">="})
 _EQUALITY = frozenset({"==", "!="})
 _DIVIDE_HELPERS = frozenset(
@@ -399,7 +402,20 @@ class _Graph:
                     if out and (target := _target_of(arg)) is not None:  # written back to the caller's
                         self._edge(self.key(src, target, src.text_of(target)), [((fn_key, out), Flow())])
 
+    def _moves_data(self, src: CppSource, body: Node | None) -> bool:
+        """Whether a loop's body moves data: a copy or queue call, or a call of a function the
+        sources define (`CopyIn(i)`, `Compute(i)`). A loop over a series' terms or the inputs'
+        shapes repeats a computation; its trip count is no tile count."""
+        for n in src.walk(body) if body is not None else ():
+            if n.type == "call_expression" and (fn := n.child_by_field_name("function")) is not None:
+                callee = _last(src.text_of(fn).split("<", 1)[0])
+                if callee in _MOVES or callee in self.functions:
+                    return True
+        return False
+
     def _loop(self, src: CppSource, loop: Node) -> None:
+        if not self._moves_data(src, loop.child_by_field_name("body")):
+            return
         cond, update = loop.child_by_field_name("condition"), loop.child_by_field_name("update")
         if cond is not None and cond.type == "binary_expression":
             op = cond.child_by_field_name("operator")

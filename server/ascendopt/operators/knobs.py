@@ -277,7 +277,7 @@ def knobs_of(
 
 # Sizes the hardware or the dtype fix: what they divide or scale is a fact, not a choice.
 _FACT = re.compile(
-    r"(TYPE|DTYPE|DATA_?TYPE|ELEM(ENT)?|DATA)_?(SIZE|BYTES?|LEN)$|BYTES?_PER_|PER_BLOCK|ALIGN|BLK_SIZE"
+    r"(TYPE|DTYPE|DT|DATA_?TYPE|ELEM(ENT)?|DATA)_?(SIZE|BYTES?|LEN)\d*$|BYTES?_PER_|PER_BLOCK|ALIGN|BLK_SIZE"
     r"|^BLOCK_BYTES$|ONE_BLOCK|REPEAT|MASK|SIZE_?OF|^k?(Type|Dtype|Elem)(Size|Bytes)",
     re.I,
 )
@@ -287,7 +287,8 @@ _FACT = re.compile(
 # UB's capacity; and the kernel's structure: how many tensors share the UB, reserved UB bytes.
 _HW_FACT = re.compile(
     r"PER_?REP|PER_?BLK|REP_?NUM|REA?PEAT|BYTE_?(LEN|SIZE|NUM)|(FP16|FP32|BF16|HALF|FLOAT|INT\d+)_?(SIZE|BYTES?)$"
-    r"|UB_?SIZE$|^MAX_?BUFFER$|COEXIST|UB_?COUNTS?|_WEIGHT$|UB_?DIVIDER|RESERVED|UB_USED$|^DATA_?BLOCK$",
+    r"|UB_?SIZE$|^MAX_?BUFFER$|COEXIST|UB_?COUNTS?|_WEIGHT$|UB_?DIVIDER|RESERVED|UB_USED$|^DATA_?BLOCK$"
+    r"|TENSORS?_?(COUNT|NUM)$",
     re.I,
 )
 _NUMBER_WORDS = {
@@ -314,7 +315,9 @@ def _fact(name: str, value: int, role: str, verdict: dataflow.Verdict | None = N
         return f"reaches the tiling as {role}, but its name says it is a size the dtype or hardware fixes"
     if _HW_FACT.search(name) and not hinted:
         return f"reaches the tiling as {role}, but its name states a hardware or layout fact"
-    if value == 32 and role in ("tile_bytes", "tile_num"):
+    named_block = not hinted and re.search(r"(BLOCK|BLK)_?(SIZE|BYTES?|LEN)$", name, re.I) is not None
+    if value == 32 and (role in ("tile_bytes", "tile_num") or named_block):
+        # `BLOCK_SIZE = 32` divides lengths into blocks on the way to the block dim: still the block
         return "32: the Unified Buffer's block, which copies and buffers align to (a hardware fact)"
     if _spells_value(name, value) and role != "buffer_num":
         return f"reaches the tiling as {role}, but its name spells its value ({value}): a named literal"
