@@ -247,3 +247,21 @@ static ge::graphStatus Tiling(gert::TilingContext* ctx) {
     assert "hardware fact" in refused["BLOCK_SIZE"].reason
     assert "DT_SIZE2" in refused
     assert knobs["MAX_CORES"].role == "block_dim"  # a cap of 32 cores is a choice, not the block
+
+
+def test_a_chunk_size_that_divides_the_work_and_the_ub_is_a_grain_not_a_core_count() -> None:
+    # bytes per chunk: elements per chunk divide the length, chunks that fit the UB divide it again
+    host = """
+const uint32_t CHUNK = 256;
+static ge::graphStatus Tiling(gert::TilingContext* ctx) {
+    uint32_t typeSize = 2;
+    uint64_t ub = 0;
+    uint32_t total = ctx->GetInputShape(0)->GetStorageShape().GetShapeSize();
+    uint32_t perChunk = CHUNK / typeSize;
+    uint32_t chunks = ub / CHUNK / 2;
+    ctx->SetBlockDim(total / perChunk / chunks);
+    return ge::GRAPH_SUCCESS;
+}
+"""
+    knobs, _ = _find(host)
+    assert knobs["CHUNK"].role == "core_grain"

@@ -669,6 +669,10 @@ def _verdict(hits: list[tuple[str, str]], uses: int) -> Verdict:
             "tiling data, tiling key)",
         )
     elems, bytes_ = roles.count("tile_elems"), roles.count("tile_bytes")
+    if "core_grain" in roles:
+        # It also divides the work the cores share (`total / (X / dtype)`): a size per core or per
+        # chunk, which a second division (`total / (ub / X)`) only seems to make a count of cores.
+        roles = [r for r in roles if r != "block_dim"]
     best = min(roles, key=_PRECEDENCE.index)
     if best in ("tile_elems", "tile_bytes"):
         best = "tile_bytes" if bytes_ > elems else "tile_elems"
