@@ -265,3 +265,22 @@ static ge::graphStatus Tiling(gert::TilingContext* ctx) {
 """
     knobs, _ = _find(host)
     assert knobs["CHUNK"].role == "core_grain"
+
+
+def test_every_constant_left_out_is_listed_with_why() -> None:
+    # --all lists them: another SoC's branch and a pinned one, as well as the refused
+    kernel = """
+#if __NPU_ARCH__ == 3510
+constexpr int32_t TILE_OTHER_SOC = 8192;
+#endif
+constexpr int32_t BUFFER_NUM = 2;  // ascendopt: fixed
+constexpr int32_t HALF_TILE = TILE_SIZE / 2;
+constexpr float SCALE = 0.5f;
+class K {
+    __aicore__ inline void Init() { pipe.InitBuffer(q, BUFFER_NUM, HALF_TILE * sizeof(float)); }
+};
+"""
+    knobs, refused = _find("", kernel)
+    assert not knobs
+    assert "#if" in refused["TILE_OTHER_SOC"].reason
+    assert "fixed" in refused["BUFFER_NUM"].reason

@@ -176,6 +176,23 @@ def knobs_of(
     if verdicts is None:
         verdicts = dataflow.analyze([(src, side)], [(src, c) for c in consts]).verdicts
     inactive = preproc.inactive_lines(src.text, macros) if macros is not None else set()
+
+    def refuse(const: Constant, reason: str) -> None:
+        if refused is not None:
+            refused.append(
+                RefusedConstant(
+                    name=const.name,
+                    side=side,
+                    file=const.range.file,
+                    line=const.range.start_line,
+                    value=const.value,
+                    reason=reason,
+                )
+            )
+
+    for c in consts:
+        if c.range.start_line in inactive:
+            refuse(c, "in an `#if` branch the spec's SoC does not compile")
     consts = [c for c in consts if c.range.start_line not in inactive]
     notes: dict[int, tuple[str, dict[str, str], int]] = {}  # line → (verb, opts, comment line)
     # Lines, not comment nodes: a comment after `#define X 16` is part of the macro's value node.
@@ -189,11 +206,13 @@ def knobs_of(
     for const in consts:
         current = number_value(const.value)
         if current is None:
+            refuse(const, "not a whole number written as a literal (computed, or not an integer)")
             continue
         note = notes.pop(const.range.start_line, None)
         if note is not None:
             verb, opts, note_line = note
             if verb == "fixed":
+                refuse(const, "annotated `ascendopt: fixed`")
                 continue
             try:
                 values = annotation_values(opts, current)
@@ -233,17 +252,7 @@ def knobs_of(
         if role == "tiling_field" and hint is None:
             role, why = None, f"{why}, a tiling-data field the kernel is not seen reading (no role)"
         if role is None or current <= 0:
-            if refused is not None:
-                refused.append(
-                    RefusedConstant(
-                        name=const.name,
-                        side=side,
-                        file=const.range.file,
-                        line=const.range.start_line,
-                        value=const.value,
-                        reason=why if current > 0 else "not a positive size",
-                    )
-                )
+            refuse(const, why if current > 0 else "not a positive size")
             continue
         kind = hint if role in ("tiling_field", "by_name") and hint is not None else dataflow.ROLE_KIND[role]
         knobs.append(
