@@ -216,8 +216,9 @@ constexpr int32_t kTerms = 12;
 constexpr int32_t kChunks = 6;
 class Series {
     __aicore__ inline void Sum(LocalTensor<float>& acc, LocalTensor<float>& x, uint32_t n) {
-        for (int32_t t = 0; t < kTerms; ++t) { Mul(acc, acc, x, n); Adds(acc, acc, 1.0f, n); }
+        for (int32_t t = 0; t < kTerms; ++t) { Mul(acc, acc, x, n); Adds(acc, acc, Term(t), n); }
     }
+    __aicore__ inline float Term(int32_t t) { return 1.0f / (t + 1); }
     __aicore__ inline void Load(int32_t i) {
         auto t = q.AllocTensor<float>();
         DataCopy(t, g[i * 64], 64);

@@ -17,9 +17,9 @@ role, not the name:
   `InitBuffer(tbuf, size)` likewise;
 * `DataCopy(dst, src, len)` and the vector instructions' count — `tile_elems` (`tile_bytes` when
   divided by `sizeof(…)`; a divisor is a `tile_num`);
-* the bound of a `for` loop that moves data (a copy or queue call, or a call of the operator's
-  own functions in its body) — `tile_num` (the trip count), or `tile_elems` through a divisor
-  (`total / kTile` tiles); a stride (`i += kTile`) — `tile_elems`;
+* the bound of a `for` loop that moves data (a copy or queue call in its body, or a call of one of
+  the operator's own functions that makes one) — `tile_num` (the trip count), or `tile_elems`
+  through a divisor (`total / kTile` tiles); a stride (`i += kTile`) — `tile_elems`;
 * a relational comparison (`<`, `>=`, …) that reaches any sink (an `if` that picks the tiling
   key, or the block dim, or a tile) — `threshold`;
 * a tiling-data field the kernel is not seen reading — `tiling_field` (a weak role: the name
@@ -214,6 +214,7 @@ class _Graph:
                     (self._fn_key[fn.id], self._params(src, fn))
                 )
                 self._out_params[self._fn_key[fn.id]] = self._params(src, fn, by_reference=True)
+        self._movers = _movers(sources)
         for n, (src, _) in enumerate(sources):
             self._walk(n, src)
 
@@ -403,15 +404,10 @@ class _Graph:
                         self._edge(self.key(src, target, src.text_of(target)), [((fn_key, out), Flow())])
 
     def _moves_data(self, src: CppSource, body: Node | None) -> bool:
-        """Whether a loop's body moves data: a copy or queue call, or a call of a function the
-        sources define (`CopyIn(i)`, `Compute(i)`). A loop over a series' terms or the inputs'
-        shapes repeats a computation; its trip count is no tile count."""
-        for n in src.walk(body) if body is not None else ():
-            if n.type == "call_expression" and (fn := n.child_by_field_name("function")) is not None:
-                callee = _last(src.text_of(fn).split("<", 1)[0])
-                if callee in _MOVES or callee in self.functions:
-                    return True
-        return False
+        """Whether a loop's body moves data: a copy or queue call, or a call of one of the
+        operator's own functions that does (`CopyIn(i)`). A loop over a series' terms or the
+        inputs' shapes repeats a computation; its trip count is no tile count."""
+        return body is not None and bool(_callees(src, body) & (_MOVES | self._movers))
 
     def _loop(self, src: CppSource, loop: Node) -> None:
         if not self._moves_data(src, loop.child_by_field_name("body")):
@@ -427,6 +423,27 @@ class _Graph:
             right = update.child_by_field_name("right")
             if op is not None and src.text_of(op) in ("+=", "-=") and right is not None:
                 self._sink("stride", src, loop, right)
+
+
+def _callees(src: CppSource, node: Node) -> set[str]:
+    """The names of the functions called under `node` (`AscendC::DataCopy<T>` → `DataCopy`)."""
+    return {
+        _last(src.text_of(fn).split("<", 1)[0])
+        for n in src.walk(node)
+        if n.type == "call_expression" and (fn := n.child_by_field_name("function")) is not None
+    }
+
+
+def _movers(sources: list[tuple[CppSource, Side]]) -> set[str]:
+    """The operator's own functions that move data, directly or through one another."""
+    calls: dict[str, set[str]] = {}
+    for src, _ in sources:
+        for name, fn in src.functions():
+            calls.setdefault(_last(name), set()).update(_callees(src, fn))
+    movers = {name for name, callees in calls.items() if callees & _MOVES}
+    while grown := {name for name, callees in calls.items() if callees & movers} - movers:
+        movers |= grown
+    return movers
 
 
 def _passes_through(src: CppSource, fn: Node | None, callee: str) -> bool:
