@@ -285,3 +285,29 @@ class K {
     assert not knobs
     assert "#if" in refused["TILE_OTHER_SOC"].reason
     assert "fixed" in refused["BUFFER_NUM"].reason
+
+
+def test_a_fields_limit_and_the_floats_of_a_block_are_facts() -> None:
+    host = """
+constexpr uint32_t ROWS = 64;
+constexpr uint32_t COPY_LIMIT = 4095;
+static ge::graphStatus Tiling(gert::TilingContext* ctx) {
+    uint32_t rows = ctx->GetInputShape(0)->GetStorageShape().GetDim(0);
+    uint32_t perTile = rows < ROWS ? rows : ROWS;
+    perTile = perTile < COPY_LIMIT ? perTile : COPY_LIMIT;
+    TilingData t;
+    t.set_rowsPerTile(perTile);
+    return ge::GRAPH_SUCCESS;
+}
+"""
+    kernel = """
+constexpr uint32_t BLOCK_HALFS = 16;
+class K {
+    __aicore__ inline void Init(uint32_t rows) { pipe.InitBuffer(q, 2, rows * BLOCK_HALFS * sizeof(half)); }
+};
+extern "C" __global__ __aicore__ void k(GM_ADDR t) { GET_TILING_DATA(td, t); K op; op.Init(td.rowsPerTile); }
+"""
+    knobs, refused = _find(host, kernel)
+    assert "hardware field" in refused["COPY_LIMIT"].reason
+    assert "BLOCK_HALFS" in refused
+    assert "ROWS" in knobs

@@ -297,7 +297,7 @@ _FACT = re.compile(
 _HW_FACT = re.compile(
     r"PER_?REP|PER_?BLK|REP_?NUM|REA?PEAT|BYTE_?(LEN|SIZE|NUM)|(FP16|FP32|BF16|HALF|FLOAT|INT\d+)_?(SIZE|BYTES?)$"
     r"|UB_?SIZE$|^MAX_?BUFFER$|COEXIST|UB_?COUNTS?|_WEIGHT$|UB_?DIVIDER|RESERVED|UB_USED$|^DATA_?BLOCK$"
-    r"|TENSORS?_?(COUNT|NUM)$",
+    r"|TENSORS?_?(COUNT|NUM)$|^BLOCK_?(FLOAT|HALF|ELEM|ELEMENT|FP32|FP16|B16|B32)S?$",
     re.I,
 )
 _NUMBER_WORDS = {
@@ -324,6 +324,8 @@ def _fact(name: str, value: int, role: str, verdict: dataflow.Verdict | None = N
         return f"reaches the tiling as {role}, but its name says it is a size the dtype or hardware fixes"
     if _HW_FACT.search(name) and not hinted:
         return f"reaches the tiling as {role}, but its name states a hardware or layout fact"
+    if value >= 255 and (value + 1) & value == 0 and role != "buffer_num":
+        return f"{value} = 2^{value.bit_length()} - 1: the limit of a hardware field (a count), not a choice"
     named_block = not hinted and re.search(r"(BLOCK|BLK)_?(SIZE|BYTES?|LEN)$", name, re.I) is not None
     if value == 32 and (role in ("tile_bytes", "tile_num") or named_block):
         # `BLOCK_SIZE = 32` divides lengths into blocks on the way to the block dim: still the block
