@@ -44,10 +44,12 @@ async def test_optimize_moves_the_header_tile_and_the_host_split_together(tmp_pa
     tile = int(kernel.split("#else\nconstexpr int32_t PP_ELEMENT_NUM = ")[1].split(";")[0])
     assert tile < 12 * 1024 and f"MAX_ELEMENT_NUM_EACH_CORE = {tile};" in host
     evals = [e.data.model_dump() for e in EpisodeJournal.open(tmp_path, outcome.episode).events("evaluation")]
-    # a tile past the UB was tried and refused by the twin, never proposed
+    # the tile's domain stops at what fits the UB at the largest case (operators/domains.py): no
+    # evaluation is spent on a tile past it, every one tried builds and passes
     tried = {e["candidate"]: e["evaluation"] for e in evals}
-    assert any(
-        ev["status"] != "ok" or any(c["status"] != "passed" for c in ev["cases"]) for ev in tried.values()
+    assert len(tried) > 3
+    assert all(
+        ev["status"] == "ok" and all(c["status"] == "passed" for c in ev["cases"]) for ev in tried.values()
     )
     recheck = [e for e in evals if e["purpose"].startswith("recheck")]
     assert recheck and all(c["status"] == "passed" for e in recheck for c in e["evaluation"]["cases"])

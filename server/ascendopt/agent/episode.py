@@ -46,6 +46,7 @@ from ascendopt.journal.events import (
     _Event,
 )
 from ascendopt.journal.store import EpisodeJournal
+from ascendopt.operators import domains
 from ascendopt.operators.candidate import Candidate, baseline
 from ascendopt.operators.files import materialize, repo_prefix
 from ascendopt.operators.issues import blocking
@@ -106,7 +107,10 @@ class Episode:
         self.result_speedup: float | None = None
         self.kernel_base: Candidate = self.base  # the kernel the tiling search tunes (moves on rewrites)
         self._views: dict[str, OperatorProject] = {self.base.id: project}
+        # `budget` counts every evaluation: the baseline, its noise run, the search, the re-check.
         self.search_budget = settings.budget - settings.recheck
+        self.noise_measured = True
+        self.budget_note = ""  # set when the budget cannot try the whole knob space
         self._tmp = tempfile.TemporaryDirectory(prefix="ascendopt-views-")
         self._provisional: list[tuple[ExperienceEntry, LessonSink]] = []
 
@@ -283,19 +287,51 @@ class Episode:
                 status="failed",
             )
         self.base_us, self.best_eval, self.base_eval = base_us, first, first
-        second = await self.measure(self.base, "noise", seed=s.seed + 1)
-        self.noise = noise_band(base_us, second.durations() or base_us)
+        self.noise_measured = s.budget >= 3 + s.recheck  # baseline, noise, one search step, re-check
+        if self.noise_measured:
+            second = await self.measure(self.base, "noise", seed=s.seed + 1)
+            self.noise = noise_band(base_us, second.durations() or base_us)
+        else:  # the smallest budgets: the re-check's re-profiled baseline gives the noise instead
+            self.progress(f"budget {s.budget}: no separate noise run, so that one search step fits")
         self.journal.append(NoiseEvent(band=self.noise, threshold=self.threshold))
+        self.budget_note = self._budget_note()
+        if self.budget_note:
+            self.progress(self.budget_note)
         with contextlib.suppress(BudgetExhausted):
             await self.strategy.search(self)
         return await self._conclude(self.cancel.is_set())
 
+    def _budget_note(self) -> str:
+        """One sentence when the search cannot try every point of the knob space within --budget."""
+        size = domains.space_size(self.project.knobs) if self.project.knobs else 0
+        s = self.settings
+        overhead = 1 + self.noise_measured + s.recheck
+        searchable = max(0, s.budget - overhead)
+        if size - 1 <= searchable:  # the baseline is one of the points
+            return ""
+        spent = (
+            "the baseline, its noise run and the re-check"
+            if self.noise_measured
+            else "the baseline and the re-check"
+        )
+        return (
+            f"--budget {s.budget} leaves {searchable} evaluation(s) for the {size - 1} other point(s) of the "
+            f"knob space ({spent} take {overhead}): the search samples it, a larger --budget tries more"
+        )
+
     async def _conclude(self, cancelled: bool) -> Outcome:
         self.phase = "re-check"
         if self.best.id == self.base.id:
-            if self.ledger.used <= 2 and not cancelled:  # the baseline and its noise run only
+            if self.ledger.used <= 1 + self.noise_measured and not cancelled:  # the baseline (and noise) only
                 knobs = len(self.project.knobs)
-                why = "no tunable knob" if knobs == 0 else f"{knobs} knob(s) but no new assignment within --budget {self.settings.budget} (the baseline and its noise run took {self.ledger.used}, {self.settings.recheck} stay for the re-check): run with a larger --budget"  # noqa: E501
+                took = "the baseline and its noise run" if self.noise_measured else "the baseline"
+                why = (
+                    "no tunable knob"
+                    if knobs == 0
+                    else f"{knobs} knob(s) but no new assignment within --budget {self.settings.budget} "
+                    f"({took} took {self.ledger.used}, {self.settings.recheck} stay for the re-check): "
+                    "run with a larger --budget"
+                )
                 # The outcome record adds whether kernel rewriting ran and why not.
                 return self._finish(None, f"nothing to try: {why}", cancelled)
             tally = f"{self.tried} tried, {self.wrong} of them wrong or failed to build"
@@ -323,6 +359,9 @@ class Episode:
             )
         # The extra shapes check correctness only: the speedup is the spec's cases'.
         base_spec, best_spec = spec_only(base_eval, self.cases), spec_only(best_eval, self.cases)
+        if not self.noise_measured and (again := base_spec.durations()) is not None:
+            self.noise = noise_band(self.base_us, again)
+            self.journal.append(NoiseEvent(band=self.noise, threshold=self.threshold))
         if added := new_findings(best_spec, base_spec):
             why = f"the best candidate failed the re-check: {findings_reason(added)}"
             return self._finish(None, why, cancelled)
@@ -384,6 +423,7 @@ class Episode:
             cancelled=cancelled,
             baseline_us=self.base_us,
             recheck=self.recheck_notes,
+            budget_note=self.budget_note,
         )
         public = outcome.public()
         self.journal.append(EndEvent(**{k: v for k, v in public.items() if k != "suggestion"}))

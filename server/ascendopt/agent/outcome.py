@@ -69,6 +69,7 @@ class Outcome(BaseModel):
     cancelled: bool = False  # asked to stop (a winner found before may still be suggested)
     baseline_us: dict[str, float] = {}
     recheck: list[ExtraShape] = []  # the final re-check's extra shapes: checked, skipped and why
+    budget_note: str = ""  # when --budget cannot try the whole knob space: one sentence saying so
 
     @model_validator(mode="before")
     @classmethod
@@ -154,7 +155,8 @@ class Outcome(BaseModel):
         if self.status == "cancelled" and self.reason:
             out.append(f"when cancelled: {self.reason}")
         out.append(f"durations: {self.timing if self.cases else 'none'}, on {self.backend}")
-        out.append(f"{self.evaluations} of {self.budget} evaluations")
+        spent = f"{self.evaluations} of {self.budget} evaluations"
+        out.append(f"{spent}; {self.budget_note}" if self.budget_note else spent)
         out.append(f"kernel rewriting: {self.kernel_note or self.kernel_rewriting}")
         return out
 

@@ -6,7 +6,9 @@ from pydantic import BaseModel, Field
 
 from ascendopt.agent.strategies import DEFAULT_STRATEGY, Strategy
 
-# Below this an episode cannot measure the baseline, its noise and re-check a winner.
+# `--budget N` counts every evaluation: the baseline (1), its noise run (1), the search, the
+# re-check of a winner (2: baseline and winner with fresh inputs). At the smallest budget, 4, the
+# noise run is left out so one search step fits (the re-check's baseline gives the noise band).
 MIN_BUDGET = 4
 # The budget when none is asked for: the CLI's, the editor's and the service's.
 DEFAULT_BUDGET = 40

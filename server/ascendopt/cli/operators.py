@@ -15,6 +15,7 @@ from rich.text import Text
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, fail, load, out, shown
 from ascendopt.cli.layout import Field, print_json, records, show
 from ascendopt.evaluation.cpu_twin.precheck import precheck_spec
+from ascendopt.operators import domains
 from ascendopt.operators.discovery import discover
 from ascendopt.operators.issues import SpecError
 from ascendopt.operators.spec import SPEC_FILE, parse_spec
@@ -75,11 +76,26 @@ def _issue(where: str, severity: str, message: str) -> Text:
 
 
 @app.command("knobs")
-def knobs_cmd(op_path: OpArg, name: NameOpt = None, as_json: JsonOpt = False, spec: SpecOpt = None) -> None:
+def knobs_cmd(
+    op_path: OpArg,
+    name: NameOpt = None,
+    as_json: JsonOpt = False,
+    spec: SpecOpt = None,
+    show_all: Annotated[
+        bool, typer.Option("--all", help="also every constant considered and refused, with why")
+    ] = False,
+) -> None:
     """The tunable choices of one operator: where each lives, its value and the values it may take."""
     op = load(op_path, name, spec)
     if as_json:
-        print_json(op.knobs)
+        if show_all:
+            dump = {
+                k: [m.model_dump(mode="json") for m in v]
+                for k, v in (("knobs", op.knobs), ("refused", op.refused))
+            }
+            print(json.dumps(dump, indent=2, ensure_ascii=False))
+        else:
+            print_json(op.knobs)
         return
     fields = [
         Field("knob"),
@@ -93,7 +109,7 @@ def knobs_cmd(op_path: OpArg, name: NameOpt = None, as_json: JsonOpt = False, sp
     rows = [
         [
             k.name,
-            k.kind,
+            k.kind if k.role is None else f"{k.kind} ({k.role})",
             k.side,
             ", ".join(
                 [
@@ -109,6 +125,10 @@ def knobs_cmd(op_path: OpArg, name: NameOpt = None, as_json: JsonOpt = False, sp
         for k in op.knobs
     ]
     show(out, records(out, fields, rows, f"knobs of {op.name}"))
+    out.print(f"{domains.space_size(op.knobs)} point(s) in the knob space of {len(rows)} knob(s)")
+    if show_all:
+        for r in op.refused:
+            out.print(f"refused {r.name} = {r.value} ({r.file}:{r.line}): {r.reason}")
 
 
 @app.command("init-spec")

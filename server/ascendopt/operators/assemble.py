@@ -9,7 +9,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ascendopt.operators import checks, extract, launch
+from ascendopt.operators import checks, dataflow, domains, extract, launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.knobs import knob_headers, knobs_of, merge_knobs
@@ -20,6 +20,7 @@ from ascendopt.operators.model import (
     Layout,
     OperatorFiles,
     OperatorProject,
+    RefusedConstant,
     Side,
     TilingField,
     TilingProgram,
@@ -119,10 +120,19 @@ def assemble(
             sources.append((relative(header, root, root / rel), side))
             if real != (root / rel).resolve():
                 elsewhere[rel] = os.path.relpath(real, root.resolve())
-    for src, side_t in sources:
-        c = extract.constants(src, side_t)
+    # Knobs by dataflow: every constant's value followed through all the sources at once (a host
+    # constant reaches the kernel's buffers through the tiling data).
+    per_source = [
+        (src, side_t, extract.constants(src, side_t), extract.more_constants(src, side_t))
+        for src, side_t in sources
+    ]
+    flow = dataflow.analyze(sources, [(src, c) for src, _, a, b in per_source for c in (*a, *b)])
+    refused: list[RefusedConstant] = []
+    for src, side_t, c, more in per_source:
         consts.extend(c)
-        found = knobs_of(src, side_t, c, issues, arch if side_t == "kernel" else {})
+        found = knobs_of(
+            src, side_t, [*c, *more], issues, arch if side_t == "kernel" else {}, flow.verdicts, refused
+        )
         for k in found if src.path in elsewhere else []:
             k.constraints.append(
                 f"{src.path} is {elsewhere[src.path]}, another operator's header: "
@@ -130,6 +140,8 @@ def assemble(
             )
         knobs.extend(found)
     knobs = merge_knobs(knobs)
+    if spec is not None:  # the values each knob may take, from the spec's dtypes and shapes and the SoC
+        domains.refine(knobs, spec, resolve_soc(None, None, spec), flow.buffer_slots or 2)
     if spec is not None:
         issues.extend(checks.spec_vs_kernel(spec, kernel, spec_file, spec_dir or root))
     if spec is not None and spec_dir is None and (root / spec.reference.split(":", 1)[0]).exists():
@@ -151,6 +163,7 @@ def assemble(
         opdef=opdef,
         constants=consts,
         knobs=knobs,
+        refused=refused,
         spec=spec,
         issues=issues,
         repo=repo,

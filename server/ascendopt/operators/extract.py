@@ -423,6 +423,54 @@ def constants(src: CppSource, side: Side) -> list[Constant]:
     return out
 
 
+def more_constants(src: CppSource, side: Side) -> list[Constant]:
+    """Constants `constants` leaves out that a tiling may still be chosen by: enumerators with a
+    value (`enum { kTile = 4096 };`), default arguments (`uint32_t tile = 2048`), and an array of
+    candidate sizes (`constexpr uint32_t kTiles[] = {1024, 2048, 4096};`), given by its largest
+    element (`kTiles[2]`: the size the candidates top out at)."""
+    out: list[Constant] = []
+    for n in src.walk():
+        ident = value = None
+        name = ""
+        if n.type == "enumerator":
+            ident, value = n.child_by_field_name("name"), n.child_by_field_name("value")
+        elif n.type == "optional_parameter_declaration":
+            ident, value = n.child_by_field_name("declarator"), n.child_by_field_name("default_value")
+        elif n.type == "init_declarator":
+            d, v = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+            decl = n.parent
+            quals = {src.text_of(c) for c in decl.children if c.type == "type_qualifier"} if decl else set()
+            if d is None or d.type != "array_declarator" or v is None or v.type != "initializer_list":
+                continue
+            if not quals & {"const", "constexpr"}:
+                continue
+            items = v.named_children
+            vals = [number_value(src.text_of(i)) if _literal_arithmetic(i) else None for i in items]
+            if not items or any(x is None for x in vals):
+                continue
+            top = max(range(len(items)), key=lambda i: vals[i] or 0)
+            inner = d.child_by_field_name("declarator")
+            if inner is None:
+                continue
+            ident, value, name = inner, items[top], f"{src.text_of(inner)}[{top}]"
+        if ident is None or value is None or ident.type not in ("identifier", "field_identifier"):
+            continue
+        if not _literal_arithmetic(value) or number_value(src.text_of(value)) is None:
+            continue
+        holder = n.parent if n.type == "init_declarator" else n
+        ctype = holder.child_by_field_name("type") if holder is not None and n.type != "enumerator" else None
+        out.append(
+            Constant(
+                name=name or src.text_of(ident),
+                type=src.text_of(ctype) if ctype is not None else ("enum" if n.type == "enumerator" else ""),
+                value=src.text_of(value),
+                side=side,
+                range=src.range_of(value),
+            )
+        )
+    return out
+
+
 def _is_number(text: str) -> bool:
     body = text.rstrip("uUlLfF")
     try:

@@ -37,11 +37,11 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from ascendopt.operators import includes, launch, preproc
+from ascendopt.operators import dataflow, includes, launch, preproc
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import number_value
 from ascendopt.operators.issues import Issue
-from ascendopt.operators.model import Constant, Knob, KnobKind, ScaledLink, Side
+from ascendopt.operators.model import Constant, Knob, KnobKind, RefusedConstant, ScaledLink, Side
 from ascendopt.operators.repository import find_repo_root, is_arch_variant
 
 EVOLVE_START = "# evolve_tiling_block_start"
@@ -166,10 +166,33 @@ def knobs_of(
     consts: list[Constant],
     issues: list[Issue],
     macros: dict[str, int] | None = None,
+    verdicts: dict[tuple[str, int], dataflow.Verdict] | None = None,
+    refused: list[RefusedConstant] | None = None,
 ) -> list[Knob]:
     """Every knob one file holds; annotation problems go to `issues`. With `macros` (what the SoC's
-    build defines), a constant in an `#if` branch that build leaves out is no knob."""
+    build defines), a constant in an `#if` branch that build leaves out is no knob. `verdicts`:
+    what the dataflow walk over all the operator's sources says of each constant (without them,
+    this file is walked alone); the constants it refuses go to `refused`, with why."""
+    if verdicts is None:
+        verdicts = dataflow.analyze([(src, side)], [(src, c) for c in consts]).verdicts
     inactive = preproc.inactive_lines(src.text, macros) if macros is not None else set()
+
+    def refuse(const: Constant, reason: str) -> None:
+        if refused is not None:
+            refused.append(
+                RefusedConstant(
+                    name=const.name,
+                    side=side,
+                    file=const.range.file,
+                    line=const.range.start_line,
+                    value=const.value,
+                    reason=reason,
+                )
+            )
+
+    for c in consts:
+        if c.range.start_line in inactive:
+            refuse(c, "in an `#if` branch the spec's SoC does not compile")
     consts = [c for c in consts if c.range.start_line not in inactive]
     notes: dict[int, tuple[str, dict[str, str], int]] = {}  # line → (verb, opts, comment line)
     # Lines, not comment nodes: a comment after `#define X 16` is part of the macro's value node.
@@ -183,11 +206,13 @@ def knobs_of(
     for const in consts:
         current = number_value(const.value)
         if current is None:
+            refuse(const, "not a whole number written as a literal (computed, or not an integer)")
             continue
         note = notes.pop(const.range.start_line, None)
         if note is not None:
             verb, opts, note_line = note
             if verb == "fixed":
+                refuse(const, "annotated `ascendopt: fixed`")
                 continue
             try:
                 values = annotation_values(opts, current)
@@ -209,9 +234,27 @@ def knobs_of(
                 )
             )
             continue
-        kind = _kind_of(const.name)
-        if kind is None or (kind in _HOST_ONLY and side != "host"):
+        verdict = verdicts.get((const.range.file, const.range.start_byte))
+        hint = _kind_of(const.name)
+        if hint in _HOST_ONLY and side != "host":
+            hint = None
+        role, why = (verdict.role, verdict.reason) if verdict is not None else (None, "not walked")
+        if role is not None and (fact := _fact(const.name, current, role, verdict)):
+            role, why = None, fact
+        if (
+            role is None
+            and hint is not None
+            and verdict is not None
+            and verdict.reason == dataflow.NEVER_READ
+        ):
+            # Read nowhere the walk sees (a header alone, code that does not parse): the name decides.
+            role, why = "by_name", ""
+        if role == "tiling_field" and hint is None:
+            role, why = None, f"{why}, a tiling-data field the kernel is not seen reading (no role)"
+        if role is None or current <= 0:
+            refuse(const, why if current > 0 else "not a positive size")
             continue
+        kind = hint if role in ("tiling_field", "by_name") and hint is not None else dataflow.ROLE_KIND[role]
         knobs.append(
             Knob(
                 name=const.name,
@@ -221,7 +264,9 @@ def knobs_of(
                 range=const.range,
                 current=current,
                 values=_inferred_values(kind, current),
-                constraints=_constraints_of(const.name),
+                constraints=[*_kind_constraints(kind), *([f"by dataflow: it {why}"] if why else [])],
+                role=role if role not in ("tiling_field", "by_name") else None,
+                sinks=verdict.sinks if verdict is not None else [],
             )
         )
     for _, _, note_line in notes.values():
@@ -239,6 +284,66 @@ def knobs_of(
     return knobs
 
 
+# Sizes the hardware or the dtype fix: what they divide or scale is a fact, not a choice.
+_FACT = re.compile(
+    r"(TYPE|DTYPE|DT|DATA_?TYPE|ELEM(ENT)?|DATA)_?(SIZE|BYTES?|LEN)\d*$|BYTES?_PER_|PER_BLOCK|ALIGN|BLK_SIZE"
+    r"|^BLOCK_BYTES$|ONE_BLOCK|REPEAT|MASK|SIZE_?OF|^k?(Type|Dtype|Elem)(Size|Bytes)",
+    re.I,
+)
+
+
+# Hardware facts by name: per-repeat/per-block element counts, the repeat limit, byte lengths, the
+# UB's capacity; and the kernel's structure: how many tensors share the UB, reserved UB bytes.
+_HW_FACT = re.compile(
+    r"PER_?REP|PER_?BLK|REP_?NUM|REA?PEAT|BYTE_?(LEN|SIZE|NUM)|(FP16|FP32|BF16|HALF|FLOAT|INT\d+)_?(SIZE|BYTES?)$"
+    r"|UB_?SIZE$|^MAX_?BUFFER$|COEXIST|UB_?COUNTS?|_WEIGHT$|UB_?DIVIDER|RESERVED|UB_USED$|^DATA_?BLOCK$"
+    r"|TENSORS?_?(COUNT|NUM)$|^BLOCK_?(FLOAT|HALF|ELEM|ELEMENT|FP32|FP16|B16|B32)S?$",
+    re.I,
+)
+_NUMBER_WORDS = {
+    "ONE": 1, "TWO": 2, "THREE": 3, "FOUR": 4, "FIVE": 5, "SIX": 6, "SEVEN": 7, "EIGHT": 8,
+    "NINE": 9, "TEN": 10, "SIXTEEN": 16, "THIRTY_TWO": 32, "SIXTY_FOUR": 64,
+}  # fmt: skip
+
+
+def _spells_value(name: str, value: int) -> bool:
+    """`MOV_8 = 8`, `INDEX_TWO = 2`, `SIZE_2 = 2`: a literal given a name, not a choice."""
+    upper = name.upper()
+    if re.search(rf"(^|_|[A-Z]){value}$", upper):
+        return True
+    if value == 2 and "HALF" in upper:  # DIV_TO_HALF, HALF_INTERVAL: halving
+        return True
+    return any(upper.endswith(word) and v == value for word, v in _NUMBER_WORDS.items())
+
+
+def _fact(name: str, value: int, role: str, verdict: dataflow.Verdict | None = None) -> str | None:
+    """Why a constant that reaches a sink is still no knob: a dtype's size, an alignment, the block,
+    a hardware fact named as one, a literal named for its value, a small factor or an offset."""
+    hinted = _kind_of(name) is not None
+    if _FACT.search(name) and not hinted:
+        return f"reaches the tiling as {role}, but its name says it is a size the dtype or hardware fixes"
+    if _HW_FACT.search(name) and not hinted:
+        return f"reaches the tiling as {role}, but its name states a hardware or layout fact"
+    if value >= 255 and (value + 1) & value == 0 and role != "buffer_num":
+        return f"{value} = 2^{value.bit_length()} - 1: the limit of a hardware field (a count), not a choice"
+    named_block = not hinted and re.search(r"(BLOCK|BLK)_?(SIZE|BYTES?|LEN)$", name, re.I) is not None
+    if value == 32 and (role in ("tile_bytes", "tile_num") or named_block):
+        # `BLOCK_SIZE = 32` divides lengths into blocks on the way to the block dim: still the block
+        return "32: the Unified Buffer's block, which copies and buffers align to (a hardware fact)"
+    if _spells_value(name, value) and role != "buffer_num":
+        return f"reaches the tiling as {role}, but its name spells its value ({value}): a named literal"
+    if verdict is not None and verdict.ub_share_only and role != "buffer_num" and not hinted:
+        return (
+            f"reaches the tiling as {role} only as a divisor of the UB's capacity: how many tensors share it"
+        )
+    if verdict is not None and role not in ("buffer_num", "block_dim", "threshold"):
+        if verdict.factor_only and value in (1, 2, 4, 8, 16):
+            return f"reaches the tiling as {role} only as a factor {value} of another size (a layout fact)"
+        if verdict.offset_only:
+            return f"reaches the tiling as {role} only as an offset added or taken off (reserved space)"
+    return None
+
+
 def _kind_of(name: str) -> KnobKind | None:
     for kind, pattern, _, _ in _INFERRED:
         if pattern.match(name):
@@ -247,7 +352,10 @@ def _kind_of(name: str) -> KnobKind | None:
 
 
 def _constraints_of(name: str) -> list[str]:
-    kind = _kind_of(name)
+    return _kind_constraints(_kind_of(name))
+
+
+def _kind_constraints(kind: KnobKind | None) -> list[str]:
     return [c for k, _, _, c in _INFERRED if k == kind]
 
 

@@ -132,6 +132,21 @@ class Knob(BaseModel):
     current: int | str
     values: list[int] = Field(default_factory=list)  # empty for a free-form region
     constraints: list[str] = Field(default_factory=list)
+    # What its value does in the tiling, from where it flows (operators/dataflow.py): tile_elems,
+    # tile_bytes, block_dim, buffer_num, core_grain, tile_num, threshold; None: from its name only.
+    role: str | None = None
+    sinks: list[str] = Field(default_factory=list)  # where its value lands (`block_dim at x.cpp:42`)
+
+
+class RefusedConstant(BaseModel):
+    """A constant the knob finder considered and left alone, and why (`ascendopt knobs --all`)."""
+
+    name: str
+    side: Side
+    file: str
+    line: int
+    value: str
+    reason: str
 
 
 class OperatorFiles(BaseModel):
@@ -203,6 +218,7 @@ class OperatorProject(BaseModel):
     opdef: OpDefInfo | None = None
     constants: list[Constant] = Field(default_factory=list)
     knobs: list[Knob] = Field(default_factory=list)
+    refused: list[RefusedConstant] = Field(default_factory=list)  # constants considered, not knobs
     spec: OperatorSpec | None = None
     issues: list[Issue] = Field(default_factory=list)
     repo: RepoContext | None = None

@@ -18,7 +18,9 @@ CAP = "    usedCores = (totalLength + blockLength - 1) / blockLength;\n"
 
 
 def _with_core_cap(root: Path) -> None:
-    """A knob that can make the tiling program fail (block dim 0)."""
+    """A knob that can make the tiling program fail (block dim 0). The tile and the core grain are
+    pinned (`fixed`): their domains are long (operators/domains.py) and this is about the pre-check,
+    not about how soon a search reaches the failing value."""
     host = root / "op_host" / "add_custom.cpp"
     text = host.read_text()
     text = text.replace(
@@ -26,6 +28,8 @@ def _with_core_cap(root: Path) -> None:
         "constexpr uint32_t MAX_CORES = 40;  // ascendopt: knob values=0,8,40\n"
         "constexpr uint32_t BLOCK_BYTES = 32;",
     )
+    for pinned in ("TILE_LENGTH = 4096;", "MIN_BLOCK_BYTES = 8192;"):
+        text = text.replace(pinned, pinned + "  // ascendopt: fixed")
     text = text.replace(CAP, CAP + "    usedCores = usedCores < MAX_CORES ? usedCores : MAX_CORES;\n")
     host.write_text(text)
 
