@@ -38,6 +38,11 @@ def _thin(lo: int, hi: int, step: int, current: int) -> list[int]:
     return sorted({*range(lo, hi + 1, stride), *pow2, current})  # powers of two kept: round sizes
 
 
+def knob_role(k: Knob) -> str:
+    """What the knob's value does in the tiling: its role from the dataflow, else from its kind."""
+    return k.role or {"tile_length": "tile_elems"}.get(k.kind, k.kind)
+
+
 def refine(knobs: list[Knob], spec: OperatorSpec, soc: Soc, ub_tensors: int) -> None:
     """Set each inferred knob's values from the spec's dtypes and shapes and the SoC (in place)."""
     try:
@@ -56,7 +61,7 @@ def refine(knobs: list[Knob], spec: OperatorSpec, soc: Soc, ub_tensors: int) -> 
     for k in knobs:
         if k.source != "inferred" or not isinstance(k.current, int):
             continue
-        role = k.role or {"tile_length": "tile_elems"}.get(k.kind, k.kind)
+        role = knob_role(k)
         cur = k.current
         if role == "tile_elems":
             top = min(share // wide, -(-largest // elem_step) * elem_step)
