@@ -2,22 +2,29 @@
 
 from __future__ import annotations
 
+import asyncio
 import statistics
+from pathlib import Path
 
 import pytest
 
+from ascendopt.agent.settings import EpisodeSettings
 from ascendopt.agent.strategies.guided import GuidedSearch
 from ascendopt.agent.strategies.knobs import Assignment, HostSearch, key_of
+from ascendopt.agent.strategies.ours import Ours
 from ascendopt.agent.strategies.random_search import RandomSearch
 from ascendopt.agent.strategies.signals import Signals
 from ascendopt.evaluation.records import CaseResult, Evaluation, PipeTime, Profile
+from ascendopt.operators.candidate import Candidate, baseline
 from ascendopt.operators.cpp_source import SourceRange
-from ascendopt.operators.model import Knob
+from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.model import Knob, OperatorProject
 from ascendopt.operators.soc import Soc
 
 _RANGE = SourceRange(
     file="t.cpp", start_byte=0, end_byte=1, start_line=1, start_column=1, end_line=1, end_column=2
 )
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "operators"
 SOC = Soc()  # 40 vector cores, 192 KB of UB
 UB = SOC.ub_size
 
@@ -177,3 +184,71 @@ def test_ours_reaches_the_best_in_fewer_evaluations_than_random() -> None:
     assert all(r is not None for r in runs["GuidedSearch"]), runs
     # Random's median is 37.5 here (5 of 16 seeds miss); following the profile takes 10.
     assert med["GuidedSearch"] * 3 <= med["RandomSearch"], (med, runs)
+
+
+# -- in the tiling phase: the baseline's profile reaches ours' search ------------------------------
+
+
+class _Face:
+    """Just what the tiling phase reads of the episode; `measure` answers with a fixed profile."""
+
+    def __init__(self, project: OperatorProject, baseline_eval: Evaluation) -> None:
+        self.project = project
+        self.settings = EpisodeSettings(budget=12, tiling_steps=4, batch=4)
+        self.phase = ""
+        self.cancel = asyncio.Event()
+        self.kernel_base = self.best = baseline(project)
+        self.best_score = 1.0
+        self.best_eval = baseline_eval
+        self.measured: list[dict] = []
+
+    def view(self, candidate: Candidate) -> OperatorProject:
+        return self.project
+
+    def budget_left(self) -> int:
+        return 4 - len(self.measured)
+
+    def cancelled(self) -> bool:
+        return False
+
+    async def precheck(self, candidate: Candidate) -> None:
+        return None
+
+    async def measure(self, candidate: Candidate, purpose: str) -> Evaluation:
+        self.measured.append(candidate.knobs)
+        return self.best_eval
+
+    def score(self, evaluation: Evaluation) -> float:
+        return 1.0
+
+    def consider_tiling(self, candidate: Candidate, evaluation: Evaluation) -> bool:
+        return False
+
+    def note(self, event: object) -> None: ...
+
+    def progress(self, message: str) -> None: ...
+
+
+def test_the_baseline_profile_steers_the_first_tiling_step() -> None:
+    project = load_operator(TEMPLATES / "add_custom")
+    grain = next(k for k in project.knobs if k.role == "core_grain")
+    profile = Profile(
+        duration_us=10.0,
+        kind="estimate",
+        source="timing model",
+        bound="memory",
+        pipes=[PipeTime(pipe="aiv_mte2_time(us)", time_us=8.0, ratio=0.8)],
+    )
+    case = CaseResult(
+        index=0, name="big", dtypes={}, status="passed", block_dim=8, ub_bytes_per_block=UB, profile=profile
+    )
+    ev = Evaluation(
+        candidate_id="b", operator="add", backend="x", hardware="x", seed=0, status="ok", cases=[case]
+    )
+    face = _Face(project, ev)
+    asyncio.run(Ours().tiling_phase(face, 4))  # type: ignore[arg-type]
+    # 8 blocks on 40 cores, memory-bound: the first step asks for a smaller share per core.
+    assert face.measured[0][grain.name] < grain.current
+    assert {k: v for k, v in face.measured[0].items() if k != grain.name} == {
+        k.name: k.current for k in project.knobs if k.name != grain.name
+    }
