@@ -127,11 +127,11 @@ class GuidedSearch(ScoreBook):
     def _at(self, knob: Knob, idx: int) -> Assignment:
         return {**self.best, knob.name: knob.values[idx]} if 0 <= idx < len(knob.values) else {}
 
-    def rings(self) -> list[Assignment]:
-        """The best's neighbours, one knob at a time, the closest ring first."""
-        out = []
+    def rings(self) -> list[list[Assignment]]:
+        """The best's neighbours, one knob at a time: one ring per step, the closest first."""
+        out: list[list[Assignment]] = []
         for step in (1, 2, 3, 5, 8):
-            ring = []
+            ring: list[Assignment] = []
             for knob in self.knobs:
                 idx = knob.values.index(self.best[knob.name]) if self.best[knob.name] in knob.values else 0
                 ring += [a for d in (-step, step) if (a := self._at(knob, idx + d))]
