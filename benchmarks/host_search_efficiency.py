@@ -8,8 +8,9 @@ whose ascendopt.toml lies elsewhere (an open-repo operator read in its repositor
 
 For each operator its knob space (the non-region knobs' values as the knob finder gives them) is
 evaluated exhaustively on the CPU twin with profiling, on a reduced spec (its smallest and largest
-case). A space larger than --points is thinned to a subspace first (each knob keeps evenly spaced
-values and its current one, the widest domain thinned first) and the output says so; a space
+case). A space larger than --points is thinned to a subspace first (a tile's or core grain's values
+within 8x of its current value, then each knob keeps evenly spaced values and its current one, the
+widest domain thinned first) and the output says so; a space
 smaller than --min-points is reported and skipped. The table (per point: the score relative to the
 baseline, None if it fails, and the profile signals `ours` reads) is cached as JSON under --cache,
 keyed by the operator's digest (its files, the reduced spec, the knob domains, the SoC), so reruns
@@ -49,12 +50,14 @@ from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.verify import verify
 from ascendopt.operators.candidate import baseline
 from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.domains import knob_role
 from ascendopt.operators.model import Knob, OperatorProject
 from ascendopt.operators.soc import Soc, resolve_soc
 
 REPO = Path(__file__).resolve().parents[1]
 TEMPLATES = REPO / "templates" / "operators"
 BATCH = 4
+WINDOW = 8
 
 Key = tuple[tuple[str, int], ...]
 
@@ -79,8 +82,13 @@ Table = dict[Key, Point]
 # -- the operator, its reduced spec and its (thinned) space ----------------------------------------
 
 
-def _elements(shapes: dict[str, list[int]]) -> int:
-    return sum(math.prod(s) for s in shapes.values())
+def _elements(shapes: dict) -> int:
+    """Elements over every tensor of a case (a list input holds one shape per tensor)."""
+
+    def count(shape: list) -> int:
+        return sum(count(s) for s in shape) if shape and isinstance(shape[0], list) else math.prod(shape)
+
+    return sum(count(s) for s in shapes.values())
 
 
 def reduced_spec(root: Path, spec: Path, dest: Path) -> tuple[Path, list[str]]:
@@ -109,10 +117,19 @@ def search_knobs(project: OperatorProject) -> list[Knob]:
     return [k for k in project.knobs if k.kind != "region" and k.values]
 
 
+def _window(k: Knob) -> list[int]:
+    """A tile's or core grain's values within WINDOW x of its current value: a tile of 16 elements
+    on the largest case is millions of instructions for the timing model to replay (a table of
+    such points took hours on this machine), and no search would stay there."""
+    if knob_role(k) not in ("tile_elems", "tile_bytes", "core_grain") or not isinstance(k.current, int):
+        return list(k.values)
+    return [v for v in k.values if k.current / WINDOW <= v <= k.current * WINDOW]
+
+
 def thin(knobs: list[Knob], points: int) -> list[Knob]:
-    """A subspace of at most `points` points: the widest domain loses values first, each keeping
-    evenly spaced ones and the knob's current value."""
-    kept = {k.name: list(k.values) for k in knobs}
+    """A subspace of at most `points` points: tiles and grains windowed around their current value,
+    then the widest domain loses values first, each keeping evenly spaced ones and the current one."""
+    kept = {k.name: _window(k) for k in knobs}
     current = {k.name: k.current for k in knobs}
     shrinkable = set(kept)
     while shrinkable and math.prod(len(v) for v in kept.values()) > points:
