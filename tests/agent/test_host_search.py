@@ -1,11 +1,12 @@
-"""KnobSearch against synthetic score tables: no compiles, milliseconds."""
+"""GuidedSearch (ours) against synthetic score tables: no compiles, milliseconds."""
 
 from __future__ import annotations
 
 import itertools
 import random
 
-from ascendopt.agent.strategies.knobs import Assignment, KnobSearch
+from ascendopt.agent.strategies.guided import GuidedSearch
+from ascendopt.agent.strategies.knobs import Assignment
 from ascendopt.operators.cpp_source import SourceRange
 from ascendopt.operators.model import Knob
 
@@ -47,7 +48,7 @@ def _random_table(seed: int) -> dict[Key, float | None]:
 
 def _drive(table: dict[Key, float | None], seed: int, batch: int = 4) -> list[Assignment]:
     """The episode's loop: tell the baseline, then propose a batch, tell it, until proposals run dry."""
-    search = KnobSearch(KNOBS, seed)
+    search = GuidedSearch(KNOBS, seed)
     search.tell(BASE, table[_key(BASE)])
     tried = [BASE]
     for _ in range(len(SPACE) + 1):
@@ -90,5 +91,6 @@ def test_walks_downhill_on_a_smooth_space() -> None:
         tried = _drive(table, seed)
         first = next(i for i, a in enumerate(tried, 1) if a == {"TILE_LENGTH": 16384, "BUFFER_NUM": 3})
         # Axis rings around the moving best: 4096x2 -> 8192x2 -> 16384x2 -> 16384x3 is <= 11
-        # evaluations with the baseline; uniform random search needs 14.5 on average.
-        assert first <= 11, (seed, first)
+        # evaluations with the baseline, 12 with the cost model's one pick per batch once it is
+        # fitted; uniform random search needs 14.5 on average.
+        assert first <= 12, (seed, first)

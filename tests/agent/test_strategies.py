@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from ascendopt.agent.strategies import strategy_class
-from ascendopt.agent.strategies.knobs import KnobSearch, key_of
+from ascendopt.agent.strategies.guided import GuidedSearch
+from ascendopt.agent.strategies.knobs import key_of
 from ascendopt.agent.strategies.random_search import RandomSearch
 from ascendopt.agent.strategies.tpe import TpeSearch
 from tests.agent.test_host_search import BASE, KNOBS, SPACE, _random_table
@@ -53,6 +54,6 @@ def test_same_seed_same_proposals_and_best_is_the_lowest_valid_score(cls: type) 
 
 
 def test_the_registry_names_the_knob_search() -> None:
-    assert type(strategy_class("ours").new_search(KNOBS, 0)) is KnobSearch  # type: ignore[attr-defined]
+    assert type(strategy_class("ours").new_search(KNOBS, 0)) is GuidedSearch  # type: ignore[attr-defined]
     assert type(strategy_class("random").new_search(KNOBS, 0)) is RandomSearch  # type: ignore[attr-defined]
     assert type(strategy_class("tpe").new_search(KNOBS, 0)) is TpeSearch  # type: ignore[attr-defined]

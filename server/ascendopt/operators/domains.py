@@ -50,6 +50,11 @@ def _splits(sizes: list[int], cores: int, step: int) -> set[int]:
     return {max(step, -(-size // (cores * r * step)) * step) for size in sizes for r in range(1, ROUNDS + 1)}
 
 
+def knob_role(k: Knob) -> str:
+    """What the knob's value does in the tiling: its role from the dataflow, else from its kind."""
+    return k.role or {"tile_length": "tile_elems"}.get(k.kind, k.kind)
+
+
 def refine(knobs: list[Knob], spec: OperatorSpec, soc: Soc, ub_tensors: int) -> None:
     """Set each inferred knob's values from the spec's dtypes and shapes and the SoC (in place)."""
     try:
@@ -68,7 +73,7 @@ def refine(knobs: list[Knob], spec: OperatorSpec, soc: Soc, ub_tensors: int) -> 
     for k in knobs:
         if k.source != "inferred" or not isinstance(k.current, int):
             continue
-        role = k.role or {"tile_length": "tile_elems"}.get(k.kind, k.kind)
+        role = knob_role(k)
         cur = k.current
         if role == "tile_elems":
             top = min(share // wide, -(-largest // elem_step) * elem_step)

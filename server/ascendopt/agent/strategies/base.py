@@ -70,6 +70,9 @@ class EpisodeFace(Protocol):
     def best_score(self) -> float: ...
 
     @property
+    def best_eval(self) -> Evaluation | None: ...  # the best candidate's evaluation (its profile)
+
+    @property
     def kernel_base(self) -> Candidate: ...  # the kernel a tiling search tunes (moves on accepted rewrites)
 
     @property

@@ -1,6 +1,7 @@
 """`ours`: kernel rewriting (an LLM, with the bank's lessons) alternating with a tiling phase (an
-LLM tiling mutant, then the knob search: pattern moves around the best, then evolution), the
-bank's knob lessons tried first. Accepted kernel rewrites become lessons (banked if the winner
+LLM tiling mutant, then the knob search of guided.py: moves the best point's profile asks for, a
+cost model fitted on the episode's evaluations, random restarts), the bank's knob lessons tried
+first. Accepted kernel rewrites become lessons (banked if the winner
 passes the re-check)."""
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ from ascendopt.agent.kernel_rewrite import KernelRewriter
 from ascendopt.agent.lessons import knob_settings
 from ascendopt.agent.rewrite import LessonSink, Rewriter
 from ascendopt.agent.strategies.base import EpisodeFace, Tools, no_llm
-from ascendopt.agent.strategies.knobs import Assignment, KnobStrategy
+from ascendopt.agent.strategies.guided import GuidedSearch
+from ascendopt.agent.strategies.knobs import Assignment, HostSearch, KnobStrategy
 from ascendopt.agent.tiling_rewrite import TilingRewriter
 from ascendopt.journal.events import RewriteSkipped
+from ascendopt.operators.model import Knob
 
 
 class Ours(KnobStrategy):
@@ -37,6 +40,10 @@ class Ours(KnobStrategy):
     @property
     def rewrites_kernel(self) -> bool:
         return self.kernel is not None
+
+    @classmethod
+    def new_search(cls, knobs: list[Knob], seed: int) -> HostSearch:
+        return GuidedSearch(knobs, seed)
 
     @classmethod
     def wire(cls, tools: Tools) -> Self:

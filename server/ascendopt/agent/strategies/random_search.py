@@ -7,13 +7,10 @@ the pre-check and the honest re-check are the episode's, whatever searches.
 
 from __future__ import annotations
 
-import itertools
 import random
 
 from ascendopt.agent.strategies.knobs import Assignment, HostSearch, KnobStrategy, ScoreBook, key_of
 from ascendopt.operators.model import Knob
-
-_ENUMERATE_LIMIT = 4096
 
 
 class RandomSearch(ScoreBook):
@@ -22,13 +19,8 @@ class RandomSearch(ScoreBook):
     def __init__(self, knobs: list[Knob], seed: int) -> None:
         super().__init__(knobs)
         self.rng = random.Random(seed)
-        names = [k.name for k in self.knobs]
-        self._pool: list[Assignment] | None = None
-        if self.space_size <= _ENUMERATE_LIMIT:
-            self._pool = [
-                dict(zip(names, combo, strict=True))
-                for combo in itertools.product(*(k.values for k in self.knobs))
-            ]
+        self._pool = self.every_point()
+        if self._pool is not None:
             self.rng.shuffle(self._pool)
 
     def propose(self, n: int, extra: list[Assignment] | None = None) -> list[Assignment]:

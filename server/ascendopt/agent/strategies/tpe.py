@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from ascendopt.agent.strategies.knobs import Assignment, HostSearch, KnobStrategy, ScoreBook, key_of
+from ascendopt.agent.strategies.signals import Signals
 from ascendopt.operators.model import Knob
 
 
@@ -41,7 +42,7 @@ class TpeSearch(ScoreBook):
             keys.add(key)
         return out
 
-    def tell(self, assignment: Assignment, score: float | None) -> None:
+    def tell(self, assignment: Assignment, score: float | None, signals: Signals | None = None) -> None:
         super().tell(assignment, score)
         for trial in self._asked.pop(key_of(assignment), []):
             if score is None:
