@@ -131,7 +131,7 @@ def assemble(
         knobs.extend(found)
     knobs = merge_knobs(knobs)
     if spec is not None:
-        issues.extend(checks.spec_vs_kernel(spec, kernel, spec_file, spec_dir or root))
+        issues.extend(checks.spec_vs_kernel(spec, kernel, spec_file, spec_dir or root, opdef, ksrc))
     if spec is not None and spec_dir is None and (root / spec.reference.split(":", 1)[0]).exists():
         files.extra.append(spec.reference.split(":", 1)[0])
     named = set(files.named())
