@@ -149,6 +149,8 @@ export interface StateSuggestion {
   operatorRoot: string;
   episode: string;
   geomean: number;
+  /** What the speedup rests on: 'estimate' (the CPU twin's timing model), 'measured', 'mixed'. */
+  timing: string;
   summary: string;
 }
 

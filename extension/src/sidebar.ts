@@ -143,7 +143,7 @@ export class Sidebar implements vscode.TreeDataProvider<SidebarNode> {
       case 'suggestion': {
         const s = node.suggestion;
         const item = new vscode.TreeItem(s.operator, vscode.TreeItemCollapsibleState.None);
-        item.description = `${s.geomean.toFixed(2)}× (geomean) — review before accepting`;
+        item.description = `${s.geomean.toFixed(2)}× (geomean, ${s.timing}) — review before accepting`;
         item.tooltip = s.summary;
         item.iconPath = new vscode.ThemeIcon('git-compare');
         item.contextValue = 'suggestion';

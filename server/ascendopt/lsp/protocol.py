@@ -158,6 +158,7 @@ class StateSuggestion(_Payload):
     operatorRoot: str
     episode: str
     geomean: float
+    timing: str  # what the speedup rests on: "estimate", "measured", "mixed" (outcome.timing_of)
     summary: str
 
 

@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from ascendopt.agent.outcome import timing_of
 from ascendopt.experience.markdown import lesson_markdown
 from ascendopt.experience.schema import SchemaError
 from ascendopt.journal.listing import recent_episodes
@@ -99,6 +100,7 @@ async def workspace_state(ls: AscendServer) -> protocol.WorkspaceState:
                 operatorRoot=str(s.root),
                 episode=s.episode,
                 geomean=s.geomean_speedup,
+                timing=timing_of(c.kind for c in s.speedups),
                 summary=s.summary,
             )
             for s in ls.state(Offers).suggestions.values()
