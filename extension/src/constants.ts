@@ -12,6 +12,7 @@ export const ServerCommand = {
   showExperience: 'ascendopt.showExperience',
   episodeReport: 'ascendopt.episodeReport',
   showProfile: 'ascendopt.showProfile',
+  initSpec: 'ascendopt.initSpec',
 } as const;
 
 /** Server → client notifications. */
@@ -47,6 +48,7 @@ export const ClientCommand = {
   accept: 'ascendopt.acceptSuggestionInDiff',
   reject: 'ascendopt.rejectSuggestionInDiff',
   showReport: 'ascendopt.showReport',
+  initSpec: 'ascendopt.writeStartingSpec',
 } as const;
 
 /** Read-only documents the extension serves. */

@@ -9,7 +9,7 @@ import * as vscode from 'vscode';
 import { API_KEY_SECRET, ClientCommand, ContextKey, Notification, SECTION, Scheme, ServerCommand } from './constants';
 import { renderExperience } from './experience';
 import { type Interpreter, InterpreterError, resolveInterpreter, type InterpreterDeps } from './interpreter';
-import type { EpisodeEndedParams, EvaluatedParams, ExperienceResult, IndexedOperator, IndexedParams, SuggestionParams, Target, WorkspaceState } from './protocol';
+import type { EpisodeEndedParams, EvaluatedParams, ExperienceResult, IndexedOperator, IndexedParams, InitSpecResult, SuggestionParams, Target, WorkspaceState } from './protocol';
 import { backendChoices, initializationOptions, needsRestart, readSettings, serverEnv, type AscendSettings } from './settings';
 import type { StatusModel } from './status';
 import { ReportPanels } from './report';
@@ -332,6 +332,22 @@ export class Controller implements vscode.Disposable {
     }
   }
 
+  /** "Write a starting spec" (`ascendopt init-spec`): the server drafts, pre-checks and writes it,
+   * then opens it; an existing spec is overwritten only when the user says so. */
+  async initSpec(clicked?: vscode.Uri): Promise<void> {
+    const result = (await this.runOperatorCommand(ServerCommand.initSpec, clicked)) as InitSpecResult | undefined;
+    if (result?.status === 'exists') {
+      const overwrite = 'Overwrite';
+      const pick = await vscode.window.showWarningMessage(`AscendOptimizer: ${result.message ?? 'the spec exists'}.`, overwrite);
+      if (pick === overwrite) {
+        const again = (await this.execute(ServerCommand.initSpec, [{ operatorRoot: result.operatorRoot, name: result.name }, { force: true }])) as InitSpecResult;
+        if (again.status !== 'ok') void vscode.window.showErrorMessage(`AscendOptimizer: ${again.message ?? 'the spec was not written'}`);
+      }
+    } else if (result?.status === 'error') {
+      void vscode.window.showErrorMessage(`AscendOptimizer: ${result.message ?? 'the spec was not written'}`);
+    }
+  }
+
   async showExperience(): Promise<void> {
     const active = vscode.window.activeTextEditor?.document.uri;
     const arg = active?.scheme === 'file' ? { uri: active.toString() } : {};
@@ -433,6 +449,7 @@ export class Controller implements vscode.Disposable {
       vscode.commands.registerCommand(ClientCommand.selectBackend, () => this.selectBackend()),
       vscode.commands.registerCommand(ClientCommand.showOutput, () => this.deps.log.show()),
       vscode.commands.registerCommand(ClientCommand.openProfile, (arg?: unknown) => this.openProfile(arg)),
+      vscode.commands.registerCommand(ClientCommand.initSpec, (uri?: vscode.Uri) => this.initSpec(uri)),
       vscode.commands.registerCommand(ClientCommand.openTemplate, () => openTemplate((command, args) => this.execute(command, args))),
       vscode.commands.registerCommand(ClientCommand.review, (id?: unknown) => this.review.review(typeof id === 'string' ? id : undefined)),
       vscode.commands.registerCommand(ClientCommand.accept, (resource?: unknown) => this.review.accept(this.review.idFrom(resource))),

@@ -169,3 +169,14 @@ export interface WorkspaceState {
   lessons: StateLesson[];
   message: string | null;
 }
+
+/** `ascendopt.initSpec`'s answer (server/ascendopt/lsp/spec_init.py). */
+export interface InitSpecResult {
+  status: 'ok' | 'exists' | 'error';
+  operatorRoot?: string;
+  name?: string;
+  path?: string;
+  notes?: string[];
+  next?: string;
+  message?: string;
+}

@@ -335,8 +335,25 @@ test('registerCommands registers every palette command once, none clashing with 
   const h = harness();
   h.controller.registerCommands();
   const ids = [...mock.commands.keys()];
-  assert.equal(ids.length, 16);
-  for (const server of ['ascendopt.optimize', 'ascendopt.tuneTiling', 'ascendopt.verify', 'ascendopt.profile', 'ascendopt.acceptSuggestion', 'ascendopt.rejectSuggestion', 'ascendopt.showExperience', 'ascendopt.mineExperience', 'ascendopt.episodeReport']) {
+  assert.equal(ids.length, 17);
+  for (const server of ['ascendopt.optimize', 'ascendopt.tuneTiling', 'ascendopt.verify', 'ascendopt.profile', 'ascendopt.acceptSuggestion', 'ascendopt.rejectSuggestion', 'ascendopt.showExperience', 'ascendopt.mineExperience', 'ascendopt.episodeReport', 'ascendopt.initSpec']) {
     assert.ok(!ids.includes(server), `${server} is left to vscode-languageclient`);
   }
+});
+
+test('Write a starting spec: the server writes and opens it; an existing spec is overwritten only on Overwrite', async () => {
+  const h = harness();
+  await h.controller.start();
+  const c = h.clients[0]!;
+  c.notify('ascendopt/indexed', { folders: ['/ws'], operators: [{ name: 'add_custom', root: '/ws/add_custom', kernel: '' }] });
+  const which = { operatorRoot: '/ws/add_custom', name: 'add_custom', path: '/ws/add_custom/ascendopt.toml' };
+  c.answer = (_command, args) => ((args as unknown[])[1] ? { status: 'ok', ...which } : { status: 'exists', ...which, message: '/ws/add_custom/ascendopt.toml exists' });
+  mock.answers.push(undefined); // dismissed: nothing overwritten
+  await h.controller.initSpec();
+  assert.equal(c.requests.length, 1);
+  assert.match(mock.messages[0]!.text, /ascendopt\.toml exists/);
+  mock.answers.push('Overwrite');
+  await h.controller.initSpec();
+  assert.deepEqual(c.requests.at(-1)!.params, { command: 'ascendopt.initSpec', arguments: [{ operatorRoot: '/ws/add_custom', name: 'add_custom' }, { force: true }] });
+  assert.equal(c.requests.length, 3);
 });

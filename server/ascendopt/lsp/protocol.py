@@ -22,6 +22,7 @@ SHOW_PROFILE = "ascendopt.showProfile"  # [{operatorRoot, name}] → {status, ma
 OPEN_PROFILE = "ascendopt.openProfile"
 LIST_TEMPLATES = "ascendopt.listTemplates"  # [] → [{name, summary}]
 COPY_TEMPLATE = "ascendopt.copyTemplate"  # [{name, to}] → {status, path | message}
+INIT_SPEC = "ascendopt.initSpec"  # [{operatorRoot, name} | {uri}, {force?}] → {status, path, notes, next}
 
 # Server → client notifications.
 INDEXED = "ascendopt/indexed"  # {folders, operators: [{name, root, kernel}]}

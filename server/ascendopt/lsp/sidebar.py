@@ -27,7 +27,7 @@ EPISODES_SHOWN = 20
 
 def _spec_state(op: OperatorProject) -> tuple[str, str | None]:
     if op.files.spec is None:
-        return "missing", "no ascendopt.toml: run `ascendopt init-spec` (or Verify offers it)"
+        return "missing", "no ascendopt.toml: Write a starting spec (`ascendopt init-spec`; Verify offers it)"
     if op.spec is None:
         problem = next((i for i in op.issues if i.file == op.files.spec), None)
         return "invalid", f"{op.files.spec}:{problem.line}: {problem.message}" if problem else "unreadable"
