@@ -10,7 +10,7 @@ import { API_KEY_SECRET, ClientCommand, ContextKey, Notification, SECTION, Schem
 import { renderExperience } from './experience';
 import { type Interpreter, InterpreterError, resolveInterpreter, type InterpreterDeps } from './interpreter';
 import type { EpisodeEndedParams, EvaluatedParams, ExperienceResult, IndexedOperator, IndexedParams, InitSpecResult, SuggestionParams, Target, WorkspaceState } from './protocol';
-import { backendChoices, initializationOptions, needsRestart, readSettings, serverEnv, type AscendSettings } from './settings';
+import { backendChoices, cannPathFrom, HUAWEI_EXTENSION, initializationOptions, needsRestart, readSettings, serverEnv, type AscendSettings } from './settings';
 import type { StatusModel } from './status';
 import { ReportPanels } from './report';
 import { WORKSPACE_STATE } from './sidebar';
@@ -121,7 +121,7 @@ export class Controller implements vscode.Disposable {
     const apiKey = await this.deps.context.secrets.get(API_KEY_SECRET);
     const client = this.deps.createClient({
       python: this.interpreter.python,
-      env: serverEnv(process.env, apiKey),
+      env: serverEnv(process.env, apiKey, huaweiCannPath()),
       cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       initializationOptions: initializationOptions(this.settings),
       status,
@@ -464,4 +464,10 @@ export class Controller implements vscode.Disposable {
     this.experienceChanged.dispose();
     this.stateChanged.dispose();
   }
+}
+
+/** Where Huawei's Ascend C Toolkits extension is installed: the CANN folder it is configured with. */
+function huaweiCannPath(): string | undefined {
+  const ext = vscode.extensions.getExtension(HUAWEI_EXTENSION);
+  return ext ? cannPathFrom(ext.packageJSON, (key) => vscode.workspace.getConfiguration().get(key)) : undefined;
 }
