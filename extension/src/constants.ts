@@ -13,6 +13,8 @@ export const ServerCommand = {
   episodeReport: 'ascendopt.episodeReport',
   showProfile: 'ascendopt.showProfile',
   initSpec: 'ascendopt.initSpec',
+  resumeEpisode: 'ascendopt.resumeEpisode',
+  runCampaign: 'ascendopt.runCampaign',
 } as const;
 
 /** Server → client notifications. */
@@ -21,6 +23,7 @@ export const Notification = {
   evaluated: 'ascendopt/evaluated',
   suggestion: 'ascendopt/suggestion',
   episodeEnded: 'ascendopt/episodeEnded',
+  campaignEnded: 'ascendopt/campaignEnded',
 } as const;
 
 /**
@@ -49,6 +52,8 @@ export const ClientCommand = {
   reject: 'ascendopt.rejectSuggestionInDiff',
   showReport: 'ascendopt.showReport',
   initSpec: 'ascendopt.writeStartingSpec',
+  resumeEpisode: 'ascendopt.resumeInterruptedEpisode',
+  runCampaign: 'ascendopt.runCampaignOverWorkspace',
 } as const;
 
 /** Read-only documents the extension serves. */

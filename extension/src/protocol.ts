@@ -180,3 +180,10 @@ export interface InitSpecResult {
   next?: string;
   message?: string;
 }
+
+/** `ascendopt/campaignEnded` (server/ascendopt/lsp/campaign.py). */
+export interface CampaignEndedParams {
+  campaign: string;
+  report: string;
+  summary: string[];
+}

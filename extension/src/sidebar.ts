@@ -137,7 +137,8 @@ export class Sidebar implements vscode.TreeDataProvider<SidebarNode> {
         item.iconPath = new vscode.ThemeIcon(
           !e.ended ? 'history' : e.cancelled ? 'circle-slash' : e.bestSpeedup != null ? 'pass' : 'dash',
         );
-        item.contextValue = 'episode';
+        // Interrupted (no end recorded) or cancelled: `optimize --resume` continues it.
+        item.contextValue = !e.ended || e.cancelled ? 'episode-resumable' : 'episode';
         return item;
       }
       case 'suggestion': {

@@ -1,5 +1,5 @@
-"""init-spec from the editor (`ascendopt.initSpec`, and Verify's offer on an operator with no spec):
-the CLI's drafting, pre-check and writing, then the spec opened and the next step said."""
+"""init-spec and resuming an episode from the editor (`ascendopt.initSpec`, Verify's offer on an operator
+with no spec, `ascendopt.resumeEpisode`): the CLI's paths, then the spec opened and the next step said."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from ascendopt.journal.events import StartEvent
+from ascendopt.journal.store import EpisodeJournal
 from tests.lsp.conftest import OP, wait_for
 
 
@@ -48,3 +50,16 @@ async def test_verify_without_a_spec_offers_init_spec_which_writes_and_opens_it(
     assert step.startswith("add_custom: next: write reference.py with def add_custom(x: np.ndarray"), step
     state = await scripted.protocol.send_request_async("ascendopt/workspaceState", {})
     assert state.operators[0].spec == "ok"
+
+
+async def test_an_interrupted_episode_is_resumed_on_its_operator(scripted: LanguageClient, workspace: Path):
+    """`ascendopt.resumeEpisode` reads the operator from the episode's journal and continues it (the
+    scripted service records the id it was asked to resume)."""
+    journal = EpisodeJournal.create(workspace, "20261205-010203-add_custom-beef")
+    journal.append(StartEvent(operator=OP, root=str(workspace / OP), settings={"budget": 4}, baseline="b0"))
+    answer = await _run(scripted, "ascendopt.resumeEpisode", {"episode": journal.id})
+    assert answer["status"] == "started", answer
+    ended = await wait_for(lambda: scripted.seen.episodes, what="the episode's end")  # type: ignore[attr-defined]
+    assert ended[0]["episode"] == journal.id and ended[0]["operator"] == OP
+    unknown = await _run(scripted, "ascendopt.resumeEpisode", {"episode": "nope"})
+    assert unknown["status"] == "error" and "nope" in unknown["message"]

@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 OPTIMIZE = "ascendopt.optimize"
 TUNE_TILING = "ascendopt.tuneTiling"
+RESUME_EPISODE = "ascendopt.resumeEpisode"  # [{episode}] → {status, …} as optimize
 VERIFY = "ascendopt.verify"
 PROFILE = "ascendopt.profile"
 MINE = "ascendopt.mineExperience"
