@@ -57,7 +57,7 @@ def _around(spec: OperatorSpec, case: CaseSpec) -> list[CaseSpec]:
     out = []
     for lead in (first[0] + 1, first[0] * 2):  # type: ignore[operator]
         shape = [lead, *first[1:]]
-        if spec.domain.admits(shape) is not None:  # type: ignore[arg-type]
+        if spec.domain.admits(shape) is not None:
             continue
         shapes = {k: (shape if v == first else v) for k, v in case.shapes.items()}
         out.append(case.model_copy(update={"name": f"{case.name} ~ {shape}", "shapes": shapes}))
@@ -96,7 +96,7 @@ async def edit_check(project: OperatorProject, builder: Builder | None = None) -
         refused=[
             ShapeVerdict(
                 case=c.name.split(" ~ ", 1)[0],
-                shapes={k: v for k, v in c.shapes.items() if isinstance(v[0], int)},  # type: ignore[misc]
+                shapes={k: v for k, v in c.shapes.items() if isinstance(v[0], int)},
                 around=" ~ " in c.name,
                 refused=checks[c.name].refused or "",
             )
