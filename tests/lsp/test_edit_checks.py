@@ -12,6 +12,7 @@ import pytest
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 
+from ascendopt.report.blocks import md_literal
 from tests.lsp.conftest import KERNEL, OP, uri, wait_for
 
 pytestmark = pytest.mark.slow  # the pre-check builds the operator with g++
@@ -56,9 +57,10 @@ async def test_a_hover_on_init_buffer_gives_that_buffer_and_the_total(
         if text := await done():
             break
         await asyncio.sleep(0.2)
-    assert "UB at case large: 3 InitBuffer(s), 48.0 KiB of 192.0 KiB (25%) on Ascend910B4" in text, text
+    budget = "UB at case large: 3 InitBuffer(s), 48.0 KiB of 192.0 KiB (25%) on Ascend910B4"
+    assert md_literal(budget) in text, text
     assert "this InitBuffer: 16.0 KiB (TQue)" in text
-    assert f"| {KERNEL}:{first + 1} | 16.0 KiB |" in text
+    assert f"| {md_literal(KERNEL)}:{first + 1} | 16.0 KiB |" in text
     # no diagnostics from it: nothing overflows, every shape is taken
     assert not [d for d in scripted.diagnostics.get(uri(kernel), []) if d.source and "edit-time" in d.source]
 

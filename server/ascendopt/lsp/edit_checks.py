@@ -21,6 +21,7 @@ from ascendopt.operators.issues import Issue
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import SPEC_FILE
 from ascendopt.operators.toml_lines import TomlLineIndex
+from ascendopt.report.blocks import md_literal, md_table
 
 log = logging.getLogger(__name__)
 SOURCE = "ascendopt (edit-time pre-check)"
@@ -137,14 +138,15 @@ def hover_markdown(ls: AscendServer, path: Path, line: int, text: str) -> str | 
             return "UB budget: being computed (the tiling pre-check)…" if running else None
         ub = result.ub
         here = [b for b in ub.buffers if (op.root / b.file).resolve() == path.resolve() and b.line == line]
-        rows = [f"**{budget_line(ub)}** (CPU twin, block 0, the spec's largest case)", ""]
+        # Paths, case names and the twin's words rendered as they are (`add_custom.cpp`'s `_`s).
+        rows = [f"**{md_literal(budget_line(ub))}** (CPU twin, block 0, the spec's largest case)", ""]
         if here:
             rows.append(
                 f"this InitBuffer: {kib(sum(b.bytes for b in here))} ({'TQue' if here[0].queue else 'TBuf'})"
             )
         if ub.overflow is not None:
-            rows.append(f"overflow: {ub.overflow.file}:{ub.overflow.line}: {ub.overflow.message}")
-        rows += ["", "| buffer | UB |", "|---|---:|"]
-        rows += [f"| {b.file}:{b.line} | {kib(b.bytes)} |" for b in ub.buffers]
+            o = ub.overflow
+            rows.append("overflow: " + md_literal(f"{o.file}:{o.line}: {o.message}"))
+        rows += ["", md_table(["buffer", "UB"], [[f"{b.file}:{b.line}", kib(b.bytes)] for b in ub.buffers])]
         return "\n".join(rows)
     return None
