@@ -12,6 +12,9 @@ export const ServerCommand = {
   showExperience: 'ascendopt.showExperience',
   episodeReport: 'ascendopt.episodeReport',
   showProfile: 'ascendopt.showProfile',
+  initSpec: 'ascendopt.initSpec',
+  resumeEpisode: 'ascendopt.resumeEpisode',
+  runCampaign: 'ascendopt.runCampaign',
 } as const;
 
 /** Server → client notifications. */
@@ -20,6 +23,7 @@ export const Notification = {
   evaluated: 'ascendopt/evaluated',
   suggestion: 'ascendopt/suggestion',
   episodeEnded: 'ascendopt/episodeEnded',
+  campaignEnded: 'ascendopt/campaignEnded',
 } as const;
 
 /**
@@ -47,6 +51,9 @@ export const ClientCommand = {
   accept: 'ascendopt.acceptSuggestionInDiff',
   reject: 'ascendopt.rejectSuggestionInDiff',
   showReport: 'ascendopt.showReport',
+  initSpec: 'ascendopt.writeStartingSpec',
+  resumeEpisode: 'ascendopt.resumeInterruptedEpisode',
+  runCampaign: 'ascendopt.runCampaignOverWorkspace',
 } as const;
 
 /** Read-only documents the extension serves. */

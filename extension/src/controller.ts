@@ -9,8 +9,8 @@ import * as vscode from 'vscode';
 import { API_KEY_SECRET, ClientCommand, ContextKey, Notification, SECTION, Scheme, ServerCommand } from './constants';
 import { renderExperience } from './experience';
 import { type Interpreter, InterpreterError, resolveInterpreter, type InterpreterDeps } from './interpreter';
-import type { EpisodeEndedParams, EvaluatedParams, ExperienceResult, IndexedOperator, IndexedParams, SuggestionParams, Target, WorkspaceState } from './protocol';
-import { backendChoices, initializationOptions, needsRestart, readSettings, serverEnv, type AscendSettings } from './settings';
+import type { CampaignEndedParams, EpisodeEndedParams, EvaluatedParams, ExperienceResult, IndexedOperator, IndexedParams, InitSpecResult, SuggestionParams, Target, WorkspaceState } from './protocol';
+import { backendChoices, cannPathFrom, HUAWEI_EXTENSION, initializationOptions, needsRestart, readSettings, serverEnv, type AscendSettings } from './settings';
 import type { StatusModel } from './status';
 import { ReportPanels } from './report';
 import { WORKSPACE_STATE } from './sidebar';
@@ -121,7 +121,7 @@ export class Controller implements vscode.Disposable {
     const apiKey = await this.deps.context.secrets.get(API_KEY_SECRET);
     const client = this.deps.createClient({
       python: this.interpreter.python,
-      env: serverEnv(process.env, apiKey),
+      env: serverEnv(process.env, apiKey, huaweiCannPath()),
       cwd: vscode.workspace.workspaceFolders?.[0]?.uri.fsPath,
       initializationOptions: initializationOptions(this.settings),
       status,
@@ -131,6 +131,7 @@ export class Controller implements vscode.Disposable {
       client.onNotification(Notification.evaluated, (p: EvaluatedParams) => this.changed(() => this.onEvaluated(p))),
       client.onNotification(Notification.suggestion, (p: SuggestionParams) => this.changed(() => void this.review.offer(p))),
       client.onNotification(Notification.episodeEnded, (p: EpisodeEndedParams) => this.changed(() => this.onEpisodeEnded(p))),
+      client.onNotification(Notification.campaignEnded, (p: CampaignEndedParams) => void this.onCampaignEnded(p)),
       client.onDidChangeState((e) => {
         if (e.newState === ClientState.Running) {
           status.setState('running', `${this.interpreter?.python ?? 'python'} (${this.interpreter?.source ?? '?'})`);
@@ -332,6 +333,63 @@ export class Controller implements vscode.Disposable {
     }
   }
 
+  /** "Run a campaign over the workspace": every operator, one episode each at the budget setting; the
+   * server shows its progress (operators done, evaluations, best, ETA) with Cancel, and says at the
+   * end where the report is. */
+  async runCampaign(): Promise<void> {
+    if (!(this.client ?? (await this.start()))) return;
+    try {
+      const result = (await this.execute(ServerCommand.runCampaign, [{}])) as { status: string; message?: string; campaign?: string };
+      if (result.status !== 'started') void vscode.window.showWarningMessage(`AscendOptimizer: ${result.message ?? result.status}`);
+    } catch (err) {
+      void vscode.window.showErrorMessage(`AscendOptimizer: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  /** A campaign ended: its summary, and its report opened on request (a self-contained HTML page). */
+  async onCampaignEnded(p: CampaignEndedParams): Promise<void> {
+    this.deps.log.info(`campaign ${p.campaign} ended: ${p.summary.join('; ')} — ${p.report}`);
+    const open = 'Open report';
+    const pick = await vscode.window.showInformationMessage(`AscendOptimizer: campaign ${p.campaign}: ${p.summary.join('; ')}`, open);
+    if (pick === open) await vscode.env.openExternal(vscode.Uri.file(p.report));
+  }
+
+  /** "Resume an interrupted episode": the sidebar's episode item, or a pick among the workspace's
+   * interrupted and cancelled episodes; the server continues it as `optimize --resume` does. */
+  async resumeEpisode(arg?: unknown): Promise<void> {
+    let id = typeof arg === 'string' ? arg : (arg as { episode?: { id?: string } } | undefined)?.episode?.id;
+    if (!id) {
+      const state = await this.workspaceState();
+      const open = (state?.episodes ?? []).filter((e) => !e.ended || e.cancelled);
+      if (open.length === 0) {
+        void vscode.window.showInformationMessage('AscendOptimizer: no interrupted episode in this workspace.');
+        return;
+      }
+      const pick = await vscode.window.showQuickPick(
+        open.map((e) => ({ label: e.id, description: `${e.operator} · ${e.evaluations} evaluations` })),
+        { placeHolder: 'Episode to resume' },
+      );
+      id = pick?.label;
+    }
+    if (id) await this.execute(ServerCommand.resumeEpisode, [{ episode: id }]);
+  }
+
+  /** "Write a starting spec" (`ascendopt init-spec`): the server drafts, pre-checks and writes it,
+   * then opens it; an existing spec is overwritten only when the user says so. */
+  async initSpec(clicked?: vscode.Uri): Promise<void> {
+    const result = (await this.runOperatorCommand(ServerCommand.initSpec, clicked)) as InitSpecResult | undefined;
+    if (result?.status === 'exists') {
+      const overwrite = 'Overwrite';
+      const pick = await vscode.window.showWarningMessage(`AscendOptimizer: ${result.message ?? 'the spec exists'}.`, overwrite);
+      if (pick === overwrite) {
+        const again = (await this.execute(ServerCommand.initSpec, [{ operatorRoot: result.operatorRoot, name: result.name }, { force: true }])) as InitSpecResult;
+        if (again.status !== 'ok') void vscode.window.showErrorMessage(`AscendOptimizer: ${again.message ?? 'the spec was not written'}`);
+      }
+    } else if (result?.status === 'error') {
+      void vscode.window.showErrorMessage(`AscendOptimizer: ${result.message ?? 'the spec was not written'}`);
+    }
+  }
+
   async showExperience(): Promise<void> {
     const active = vscode.window.activeTextEditor?.document.uri;
     const arg = active?.scheme === 'file' ? { uri: active.toString() } : {};
@@ -433,6 +491,9 @@ export class Controller implements vscode.Disposable {
       vscode.commands.registerCommand(ClientCommand.selectBackend, () => this.selectBackend()),
       vscode.commands.registerCommand(ClientCommand.showOutput, () => this.deps.log.show()),
       vscode.commands.registerCommand(ClientCommand.openProfile, (arg?: unknown) => this.openProfile(arg)),
+      vscode.commands.registerCommand(ClientCommand.initSpec, (uri?: vscode.Uri) => this.initSpec(uri)),
+      vscode.commands.registerCommand(ClientCommand.runCampaign, () => this.runCampaign()),
+      vscode.commands.registerCommand(ClientCommand.resumeEpisode, (arg?: unknown) => this.resumeEpisode(arg)),
       vscode.commands.registerCommand(ClientCommand.openTemplate, () => openTemplate((command, args) => this.execute(command, args))),
       vscode.commands.registerCommand(ClientCommand.review, (id?: unknown) => this.review.review(typeof id === 'string' ? id : undefined)),
       vscode.commands.registerCommand(ClientCommand.accept, (resource?: unknown) => this.review.accept(this.review.idFrom(resource))),
@@ -447,4 +508,10 @@ export class Controller implements vscode.Disposable {
     this.experienceChanged.dispose();
     this.stateChanged.dispose();
   }
+}
+
+/** Where Huawei's Ascend C Toolkits extension is installed: the CANN folder it is configured with. */
+function huaweiCannPath(): string | undefined {
+  const ext = vscode.extensions.getExtension(HUAWEI_EXTENSION);
+  return ext ? cannPathFrom(ext.packageJSON, (key) => vscode.workspace.getConfiguration().get(key)) : undefined;
 }

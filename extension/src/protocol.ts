@@ -149,6 +149,8 @@ export interface StateSuggestion {
   operatorRoot: string;
   episode: string;
   geomean: number;
+  /** What the speedup rests on: 'estimate' (the CPU twin's timing model), 'measured', 'mixed'. */
+  timing: string;
   summary: string;
 }
 
@@ -166,4 +168,22 @@ export interface WorkspaceState {
   suggestions: StateSuggestion[];
   lessons: StateLesson[];
   message: string | null;
+}
+
+/** `ascendopt.initSpec`'s answer (server/ascendopt/lsp/spec_init.py). */
+export interface InitSpecResult {
+  status: 'ok' | 'exists' | 'error';
+  operatorRoot?: string;
+  name?: string;
+  path?: string;
+  notes?: string[];
+  next?: string;
+  message?: string;
+}
+
+/** `ascendopt/campaignEnded` (server/ascendopt/lsp/campaign.py). */
+export interface CampaignEndedParams {
+  campaign: string;
+  report: string;
+  summary: string[];
 }

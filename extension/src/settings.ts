@@ -68,13 +68,39 @@ export function initializationOptions(s: AscendSettings): Record<string, unknown
   return { ascendopt: section };
 }
 
-/** The server's environment: ours, plus the key from SecretStorage when one is set. */
-export function serverEnv(base: NodeJS.ProcessEnv, apiKey: string | undefined): NodeJS.ProcessEnv {
+/** The server's environment: ours, plus the key from SecretStorage when one is set, and the CANN
+ * folder Huawei's Ascend C Toolkits extension is configured with as `ASCEND_TOOLKIT_HOME` (what
+ * CANN's set_env.sh exports; `local:cann` builds there) unless the environment already names one. */
+export function serverEnv(base: NodeJS.ProcessEnv, apiKey: string | undefined, cannHome?: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...base, PYTHONUNBUFFERED: '1', PYTHONIOENCODING: 'utf-8' };
   if (apiKey) {
     env[API_KEY_ENV] = apiKey;
   }
+  if (cannHome && !base.ASCEND_TOOLKIT_HOME) {
+    env.ASCEND_TOOLKIT_HOME = cannHome;
+  }
   return env;
+}
+
+/** Huawei's official extension ("Ascend C Toolkits", marketplace id CANN-PUB.asc-toolkit). */
+export const HUAWEI_EXTENSION = 'CANN-PUB.asc-toolkit';
+
+/** The CANN folder that extension is configured with: the first of its own settings (read from its
+ * manifest, whatever it names them) whose key speaks of CANN or the toolkit and of a path, set to a
+ * non-empty string. `read` answers a full setting key with its value. */
+export function cannPathFrom(manifest: unknown, read: (key: string) => unknown): string | undefined {
+  const contributes = (manifest as { contributes?: { configuration?: unknown } } | undefined)?.contributes;
+  const sections = contributes?.configuration;
+  const list = (Array.isArray(sections) ? sections : sections ? [sections] : []) as { properties?: Record<string, unknown> }[];
+  for (const key of list.flatMap((c) => Object.keys(c.properties ?? {}))) {
+    if (/cann|toolkit/i.test(key) && /path|home|dir|install/i.test(key)) {
+      const value = read(key);
+      if (typeof value === 'string' && value.trim()) {
+        return value.trim();
+      }
+    }
+  }
+  return undefined;
 }
 
 /** Settings whose change needs a new server process (the rest the server re-reads itself). */

@@ -137,13 +137,14 @@ export class Sidebar implements vscode.TreeDataProvider<SidebarNode> {
         item.iconPath = new vscode.ThemeIcon(
           !e.ended ? 'history' : e.cancelled ? 'circle-slash' : e.bestSpeedup != null ? 'pass' : 'dash',
         );
-        item.contextValue = 'episode';
+        // Interrupted (no end recorded) or cancelled: `optimize --resume` continues it.
+        item.contextValue = !e.ended || e.cancelled ? 'episode-resumable' : 'episode';
         return item;
       }
       case 'suggestion': {
         const s = node.suggestion;
         const item = new vscode.TreeItem(s.operator, vscode.TreeItemCollapsibleState.None);
-        item.description = `${s.geomean.toFixed(2)}× (geomean) — review before accepting`;
+        item.description = `${s.geomean.toFixed(2)}× (geomean, ${s.timing}) — review before accepting`;
         item.tooltip = s.summary;
         item.iconPath = new vscode.ThemeIcon('git-compare');
         item.contextValue = 'suggestion';

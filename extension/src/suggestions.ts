@@ -32,14 +32,22 @@ export function notificationText(s: SuggestionParams): string {
   return `${s.title}${label} — ${files}. Review the paired diff?`;
 }
 
+/** The speedup as the CLI words it: the outcome's title ("1.42× faster (estimate)"), else the
+ * geomean and what its durations are. */
+function speedupTitle(s: SuggestionParams): string {
+  if (s.outcome) return s.outcome.title;
+  const kinds = new Set(s.speedups.map((sp) => sp.kind));
+  const timing = kinds.size === 0 ? '' : kinds.size === 1 ? ` (${[...kinds][0]})` : ' (mixed)';
+  return `${formatSpeedup(s.geomean)}${timing}`;
+}
+
 /** The title of the one editor that shows every file of a suggestion (VS Code's multi-diff editor). */
 export function reviewTitle(s: SuggestionParams): string {
-  return `${s.operator} ${formatSpeedup(s.geomean)}: ${s.files.map((f) => f.path).join(' + ')} (current ↔ proposed)`;
+  return `${s.operator} ${speedupTitle(s)}: ${s.files.map((f) => f.path).join(' + ')} (current ↔ proposed)`;
 }
 
 export function diffTitle(s: SuggestionParams, file: SuggestionFile): string {
-  const what = s.outcome?.title ?? formatSpeedup(s.geomean);
-  return `${s.operator} ${what}: ${file.path} (current ↔ proposed)`;
+  return `${s.operator} ${speedupTitle(s)}: ${file.path} (current ↔ proposed)`;
 }
 
 /** `ascendopt-proposed:/<id>/<path relative to the operator>`: the path keeps the language mode.

@@ -5,7 +5,7 @@ import { type ClientFactoryArgs, type ClientLike, Controller } from '../src/cont
 import { StatusModel } from '../src/status';
 import { SuggestionStore } from '../src/suggestions';
 import { HOST_OLD, KERNEL_OLD, suggestion } from './fixtures';
-import { mock } from './mock/vscode';
+import { mock, env as mockEnv } from './mock/vscode';
 
 class FakeClient implements ClientLike {
   handlers = new Map<string, (p: never) => void>();
@@ -335,8 +335,40 @@ test('registerCommands registers every palette command once, none clashing with 
   const h = harness();
   h.controller.registerCommands();
   const ids = [...mock.commands.keys()];
-  assert.equal(ids.length, 16);
-  for (const server of ['ascendopt.optimize', 'ascendopt.tuneTiling', 'ascendopt.verify', 'ascendopt.profile', 'ascendopt.acceptSuggestion', 'ascendopt.rejectSuggestion', 'ascendopt.showExperience', 'ascendopt.mineExperience', 'ascendopt.episodeReport']) {
+  assert.equal(ids.length, 19);
+  for (const server of ['ascendopt.optimize', 'ascendopt.tuneTiling', 'ascendopt.verify', 'ascendopt.profile', 'ascendopt.acceptSuggestion', 'ascendopt.rejectSuggestion', 'ascendopt.showExperience', 'ascendopt.mineExperience', 'ascendopt.episodeReport', 'ascendopt.initSpec', 'ascendopt.resumeEpisode', 'ascendopt.runCampaign']) {
     assert.ok(!ids.includes(server), `${server} is left to vscode-languageclient`);
   }
+});
+
+test('Write a starting spec: the server writes and opens it; an existing spec is overwritten only on Overwrite', async () => {
+  const h = harness();
+  await h.controller.start();
+  const c = h.clients[0]!;
+  c.notify('ascendopt/indexed', { folders: ['/ws'], operators: [{ name: 'add_custom', root: '/ws/add_custom', kernel: '' }] });
+  const which = { operatorRoot: '/ws/add_custom', name: 'add_custom', path: '/ws/add_custom/ascendopt.toml' };
+  c.answer = (_command, args) => ((args as unknown[])[1] ? { status: 'ok', ...which } : { status: 'exists', ...which, message: '/ws/add_custom/ascendopt.toml exists' });
+  mock.answers.push(undefined); // dismissed: nothing overwritten
+  await h.controller.initSpec();
+  assert.equal(c.requests.length, 1);
+  assert.match(mock.messages[0]!.text, /ascendopt\.toml exists/);
+  mock.answers.push('Overwrite');
+  await h.controller.initSpec();
+  assert.deepEqual(c.requests.at(-1)!.params, { command: 'ascendopt.initSpec', arguments: [{ operatorRoot: '/ws/add_custom', name: 'add_custom' }, { force: true }] });
+  assert.equal(c.requests.length, 3);
+});
+
+test('campaigns and interrupted episodes: run over the workspace, open the report at the end, resume from the sidebar', async () => {
+  const h = harness();
+  await h.controller.start();
+  const c = h.clients[0]!;
+  c.answer = (command) => (command === 'ascendopt.runCampaign' ? { status: 'started', campaign: 'c1' } : { status: 'started' });
+  await h.controller.runCampaign();
+  assert.deepEqual(c.requests.at(-1)!.params, { command: 'ascendopt.runCampaign', arguments: [{}] });
+  mock.answers.push('Open report');
+  await h.controller.onCampaignEnded({ campaign: 'c1', report: '/ws/.ascendopt/campaigns/c1/report.html', summary: ['ours: 1/1 correct'] });
+  assert.match(mock.messages.at(-1)!.text, /campaign c1: ours: 1\/1 correct/);
+  assert.deepEqual(mockEnv.opened, ['file:///ws/.ascendopt/campaigns/c1/report.html']);
+  await h.controller.resumeEpisode({ kind: 'episode', episode: { id: 'e7' } });
+  assert.deepEqual(c.requests.at(-1)!.params, { command: 'ascendopt.resumeEpisode', arguments: [{ episode: 'e7' }] });
 });

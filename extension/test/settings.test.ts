@@ -1,6 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { test } from 'node:test';
-import { backendChoices, initializationOptions, needsRestart, readSettings, serverEnv, DEFAULTS } from '../src/settings';
+import { backendChoices, cannPathFrom, initializationOptions, needsRestart, readSettings, serverEnv, DEFAULTS } from '../src/settings';
 
 function config(values: Record<string, unknown>) {
   return { get: <T>(key: string) => values[key] as T | undefined };
@@ -64,4 +64,23 @@ test('needsRestart: only a new interpreter needs a new process', () => {
 test('backendChoices: cpu-twin first, then one per SSH host', () => {
   const labels = backendChoices({ ...DEFAULTS, sshHosts: ['a', 'b'] }).map((c) => c.label);
   assert.deepEqual(labels, ['cpu-twin', 'ssh:a', 'ssh:b']);
+});
+
+test('Huawei Ascend C Toolkits: its configured CANN folder becomes ASCEND_TOOLKIT_HOME unless one is set', () => {
+  const manifest = {
+    contributes: {
+      configuration: [
+        { properties: { 'ascendc.theme': {}, 'ascendc.cannPath': {} } },
+        { properties: { 'ascendc.toolkit.installDir': {} } },
+      ],
+    },
+  };
+  const values: Record<string, unknown> = { 'ascendc.cannPath': '', 'ascendc.toolkit.installDir': ' /opt/Ascend/cann ' };
+  const cann = cannPathFrom(manifest, (key) => values[key]);
+  assert.equal(cann, '/opt/Ascend/cann'); // the empty one is skipped
+  assert.equal(cannPathFrom(undefined, () => '/x'), undefined);
+  assert.equal(cannPathFrom({ contributes: {} }, () => '/x'), undefined);
+  assert.equal(serverEnv({ PATH: '/bin' }, undefined, cann).ASCEND_TOOLKIT_HOME, '/opt/Ascend/cann');
+  // CANN's own set_env.sh already exported one: it stands
+  assert.equal(serverEnv({ ASCEND_TOOLKIT_HOME: '/usr/local/Ascend/latest' }, undefined, cann).ASCEND_TOOLKIT_HOME, '/usr/local/Ascend/latest');
 });

@@ -17,7 +17,7 @@ const STATE: WorkspaceState = {
     { id: '20261201-110000-add_custom-bbbbbb', operator: 'add_custom', ended: true, cancelled: true, message: 'cancelled', bestSpeedup: null, evaluations: 6 },
     { id: '20261201-100000-add_custom-cccccc', operator: 'add_custom', ended: false, cancelled: false, message: '', bestSpeedup: null, evaluations: 0 },
   ],
-  suggestions: [{ id: 's1', operator: 'add_custom', operatorRoot: '/ws/add_custom', episode: 'e1', geomean: 1.12, summary: 'bigger tiles' }],
+  suggestions: [{ id: 's1', operator: 'add_custom', operatorRoot: '/ws/add_custom', episode: 'e1', geomean: 1.12, timing: 'estimate', summary: 'bigger tiles' }],
   lessons: [{ id: 'l1', title: 'Double-buffer the copy-in', family: 'kernel.pipeline', markdown: '# Double-buffer the copy-in\n' }],
   message: null,
 };
@@ -48,6 +48,7 @@ test('sidebar: groups with counts, operator state, episode outcomes, lessons as 
     ['1.12× · 24 evaluations', 'cancelled after 6 evaluations', 'running or interrupted'],
   );
   assert.equal(sugg![0]!.contextValue, 'suggestion');
+  assert.equal(sugg![0]!.description, '1.12× (geomean, estimate) — review before accepting');
   assert.deepEqual(sugg![0]!.command?.arguments, ['s1']);
   assert.equal(lessons![0]!.command?.command, 'markdown.showPreview');
   const uri = lessons![0]!.command!.arguments![0] as Uri;

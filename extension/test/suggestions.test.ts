@@ -7,6 +7,7 @@ import {
   notificationText,
   parseSuggestionUri,
   proposedUri,
+  reviewTitle,
   SuggestionContentProvider,
   SuggestionReview,
   SuggestionStore,
@@ -41,7 +42,8 @@ test('texts: the notification names speedup, estimate and both files; diff title
     notificationText(s),
     'add_custom: 1.42× faster (geomean of 2 cases) (estimate) — op_host/add_custom.cpp + op_kernel/add_custom.cpp. Review the paired diff?',
   );
-  assert.equal(diffTitle(s, s.files[1]!), 'add_custom 1.42×: op_kernel/add_custom.cpp (current ↔ proposed)');
+  assert.equal(diffTitle(s, s.files[1]!), 'add_custom 1.42× (estimate): op_kernel/add_custom.cpp (current ↔ proposed)');
+  assert.equal(reviewTitle(s), 'add_custom 1.42× (estimate): op_host/add_custom.cpp + op_kernel/add_custom.cpp (current ↔ proposed)');
   const measured = { ...s, speedups: s.speedups.map((sp) => ({ ...sp, kind: 'measured' })) };
   assert.ok(!notificationText(measured).includes('(estimate)'));
 });
@@ -87,7 +89,7 @@ test('Review opens both files in one multi-diff editor: the file on disk vs the 
   assert.equal(changes.length, 1);
   assert.equal(mock.executed.filter((e) => e.command === 'vscode.diff').length, 0);
   const [title, resources] = changes[0]!.args as [string, [vscode.Uri, vscode.Uri, vscode.Uri][]];
-  assert.equal(title, 'add_custom 1.42×: op_host/add_custom.cpp + op_kernel/add_custom.cpp (current ↔ proposed)');
+  assert.equal(title, 'add_custom 1.42× (estimate): op_host/add_custom.cpp + op_kernel/add_custom.cpp (current ↔ proposed)');
   assert.equal(resources.length, 2);
   const [label, left, right] = resources[1]!;
   assert.equal(label.fsPath, '/ws/add_custom/op_kernel/add_custom.cpp');
@@ -161,6 +163,7 @@ test('with the outcome record: the toast and diff titles show the server’s wor
     'add_custom: 1.01× faster (geomean of 4 cases, estimate); slower on llama 0.98× — op_host/add_custom.cpp + op_kernel/add_custom.cpp. Review the paired diff?',
   );
   assert.equal(diffTitle(s, s.files[0]!), 'add_custom 1.01× faster, slower on 1 of 4 cases (estimate): op_host/add_custom.cpp (current ↔ proposed)');
+  assert.ok(reviewTitle(s).startsWith('add_custom 1.01× faster, slower on 1 of 4 cases (estimate): '));
 });
 
 test('Reject tells the server, changes nothing, closes the diffs', async () => {

@@ -59,9 +59,10 @@ class ScriptedEpisodes:
         tiling_only: bool,
         on_progress: Callable[[ProgressLike], None],
         cancel: asyncio.Event,
+        resume: str | None = None,
     ) -> ScriptedOutcome:
         self._count += 1
-        episode = f"scripted-{project.name}-{self._count}"
+        episode = resume or f"scripted-{project.name}-{self._count}"
         base = project.read_files()
         budget = settings.budget
         for used in range(1, budget + 1):

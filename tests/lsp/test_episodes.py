@@ -170,6 +170,21 @@ async def test_accept_of_a_stale_suggestion_refuses_and_writes_nothing(
     assert _decisions(workspace) == []
 
 
+async def test_accept_of_files_that_already_hold_the_suggestion_says_so(
+    scripted: LanguageClient, workspace: Path
+):
+    """Made by hand (or accepted from the terminal, `ascendopt accept`): nothing to re-run for."""
+    root = workspace / OP
+    s = await _suggestion(scripted, workspace)
+    for rel in (HOST, KERNEL):
+        (root / rel).write_text((root / rel).read_text().replace("BUFFER_NUM = 2", "BUFFER_NUM = 3"))
+    result = await _run(scripted, "ascendopt.acceptSuggestion", s["id"])
+    assert result["applied"] is False and "already applied" in result["message"]
+    said = await wait_for(lambda: [m for m in scripted.messages if "already applied" in m.message], what="it")
+    assert said[0].type == types.MessageType.Info
+    assert not scripted.seen.message_requests  # type: ignore[attr-defined]  # no "Re-run optimization"
+
+
 async def test_unsaved_editor_changes_make_a_suggestion_stale(scripted: LanguageClient, workspace: Path):
     root = workspace / OP
     s = await _suggestion(scripted, workspace)

@@ -464,6 +464,14 @@ export const languages = {
   },
 };
 
+export const env = {
+  opened: [] as string[],
+  async openExternal(uri: { toString(): string }): Promise<boolean> {
+    env.opened.push(uri.toString());
+    return true;
+  },
+};
+
 export const extensions = {
   getExtension(): undefined {
     return undefined;

@@ -9,6 +9,7 @@ backend), and whether kernel rewriting ran or was skipped and why. The wording l
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel, computed_field, model_validator
@@ -110,8 +111,7 @@ class Outcome(BaseModel):
     @computed_field  # type: ignore[prop-decorator]
     @property
     def timing(self) -> TimingKind:
-        kinds = {c.kind for c in self.cases}
-        return "none" if not kinds else kinds.pop() if len(kinds) == 1 else "mixed"  # type: ignore[return-value]
+        return timing_of(c.kind for c in self.cases)
 
     @property
     def regressions(self) -> list[CaseResult]:
@@ -163,6 +163,12 @@ class Outcome(BaseModel):
     def text(self) -> str:
         """The end-of-episode text (CLI): headline, then the details indented."""
         return "\n".join([self.headline, *(f"  {line}" for line in self.details)])
+
+
+def timing_of(kinds: Iterable[str]) -> TimingKind:
+    """What a set of durations are: all estimates, all measured, both, or none at all."""
+    found = set(kinds)
+    return "none" if not found else found.pop() if len(found) == 1 else "mixed"  # type: ignore[return-value]
 
 
 def cases_of(speedups: list[CaseSpeedup]) -> list[CaseResult]:

@@ -156,9 +156,10 @@ class Optimizer:
         return await self.optimize(project, EpisodeSettings(), resume=copy.id, offline=True)
 
     def load_suggestion(self, suggestion_id: str) -> Suggestion:
+        """The suggestion with this id, or the one the episode with this id ended on."""
         for path in sorted(episodes_dir(self.workspace).glob("*/suggestion.json")):
             s = Suggestion.model_validate_json(path.read_text(encoding="utf-8"))
-            if s.id == suggestion_id:
+            if suggestion_id in (s.id, s.episode):
                 return s
         raise KeyError(f"no suggestion {suggestion_id!r} in {episodes_dir(self.workspace)}")
 

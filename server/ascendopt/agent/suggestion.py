@@ -65,32 +65,37 @@ class Suggestion(BaseModel):
 
     def stale_files(self) -> list[str]:
         """Files that changed on disk since the episode started (or vanished)."""
-        stale = []
-        for c in self.changes:
-            path = self.root / c.path
-            try:
-                current = path.read_text(encoding="utf-8")
-            except OSError:
-                stale.append(c.path)
-                continue
-            if text_hash(current) != c.base_hash:
-                stale.append(c.path)
-        return stale
+        return [c.path for c in self.changes if text_hash(_current(self.root / c.path)) != c.base_hash]
+
+    def applied(self) -> bool:
+        """Every file already holds what the suggestion proposes (it was accepted, or made by hand)."""
+        return all(_current(self.root / c.path) == c.proposed_text for c in self.changes)
+
+
+def _current(path: Path) -> str:
+    """The file's text now; "" when it cannot be read (a vanished file matches no hash)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""
 
 
 class StaleSuggestion(Exception):
-    def __init__(self, files: list[str]) -> None:
+    def __init__(self, files: list[str], applied: bool = False) -> None:
         super().__init__(
-            f"the suggestion is stale: {', '.join(files)} changed since the episode started; re-run it"
+            f"already applied: {', '.join(files)} hold what the suggestion proposes"
+            if applied
+            else f"the suggestion is stale: {', '.join(files)} changed since the episode started; re-run it"
         )
         self.files = files
+        self.applied = applied
 
 
 def apply_suggestion(suggestion: Suggestion) -> list[Path]:
     """Write every changed file, or none: refuse if any is stale; roll back if a write fails."""
     stale = suggestion.stale_files()
     if stale:
-        raise StaleSuggestion(stale)
+        raise StaleSuggestion(stale, applied=suggestion.applied())
     written: list[tuple[Path, str]] = []
     try:
         for c in suggestion.changes:

@@ -6,6 +6,7 @@ One module per command group; importing them registers their commands on `app`.
 from __future__ import annotations
 
 from ascendopt.cli import (  # noqa: F401  (registers commands)
+    accept,
     campaign,
     experience,
     llm,

@@ -152,4 +152,6 @@ def load(path: Path, name: str | None, spec: Path | None = None) -> OperatorProj
         fail(exc.args[0])  # issues quote the user's text
     if spec is not None and op.external_spec is None:
         fail(f"{spec} names another operator than {op.name} (see `ascendopt discover`)")
+    if op.root in path.resolve().parents:
+        err.print(f"{path} is inside operator {op.name}: using {shown(op.root)}", soft_wrap=True)
     return op

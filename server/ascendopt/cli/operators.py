@@ -14,12 +14,10 @@ from rich.text import Text
 
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, fail, load, out, shown
 from ascendopt.cli.layout import Field, print_json, records, show
-from ascendopt.evaluation.cpu_twin.precheck import precheck_spec
+from ascendopt.evaluation.cpu_twin.spec_draft import write_starting_spec
 from ascendopt.operators import domains
 from ascendopt.operators.discovery import discover
-from ascendopt.operators.issues import SpecError
-from ascendopt.operators.spec import SPEC_FILE, parse_spec
-from ascendopt.operators.spec_init import drop_case, reference_signature, starting_spec
+from ascendopt.operators.spec import SPEC_FILE
 from ascendopt.operators.templates import TemplateError, copy_template, list_templates
 
 
@@ -146,43 +144,17 @@ def init_spec_cmd(
     target = out_path.resolve() if out_path is not None else op.root / SPEC_FILE
     if target.exists() and not force:
         fail(f"{target} exists; pass --force to overwrite it", 1)
-    draft = starting_spec(op)
-    text = draft.text
-    try:
-        spec = parse_spec(text, target)
-    except SpecError as exc:  # a draft with a TODO the schema refuses: written for the user to fix
-        spec = None
-        draft.notes.append(f"the draft does not validate yet: {exc}")
-    if spec is not None:
-        external = target if out_path is not None else None
-        refused, unchecked = asyncio.run(
-            precheck_spec(op.model_copy(update={"spec": spec, "external_spec": external}))
-        )
-        for case, why in refused.items():
-            text = drop_case(text, case, why)
-            draft.notes.append(f"case {case} left out: the operator refuses it ({why})")
-        if unchecked:
-            draft.notes.append(f"pre-check: {unchecked}")
-        if not refused and (not unchecked or "kernel launch" in unchecked):
-            draft.notes.append(f"pre-check: the operator takes every case ({', '.join(draft.case_names)})")
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(text, encoding="utf-8")
-    if out_path is not None:
-        draft.notes.append(
-            f"the reference goes beside it ({target.parent / 'reference.py'}); "
-            f"run the other commands with --spec {target}"
-        )
-    for note in draft.notes:
+    written = asyncio.run(write_starting_spec(op, target, external=out_path is not None))
+    for note in written.notes:
         out.print(f"  {note}", markup=False)
     out.print(f"wrote {target}", markup=False, highlight=False, soft_wrap=True)
-    ref = target.parent / (spec.reference.partition(":")[0] if spec is not None else "reference.py")
-    what = (
-        reference_signature(spec)
-        if spec is not None
-        else "a NumPy function of the inputs, attrs as keywords, returning the outputs"
+    step = "check that {} has" if written.reference_exists else "write {} with"
+    out.print(
+        f"next: {step.format(shown(written.reference))} {written.signature}",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
     )
-    step = f"check that {shown(ref)} has" if ref.exists() else f"write {shown(ref)} with"
-    out.print(f"next: {step} {what}", markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command("templates")

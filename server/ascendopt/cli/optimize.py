@@ -144,6 +144,8 @@ def optimize_cmd(
         repo_patch = patch.with_name(repo_patch_name(s.operator))
         where = f"git apply there; paths start {s.repo_prefix}/"
         say(f"from the repository root: {repo_patch} ({where})", whole=True)
+    if not apply:
+        say("apply it: " + report_command(s.episode, ws, "accept", s.id), whole=True)
     if apply:
         try:
             written = optimizer.accept(s.id)
@@ -169,10 +171,11 @@ def _budget_sentence(plan: ResumeBudget) -> str:
     )
 
 
-def report_command(episode: str, ws: Path) -> str:
-    """`ascendopt report EPISODE` as it works from the current folder: with `--workspace` when
-    `report`'s own search from here (the folder, its parents and children) would not find it."""
-    command = ["ascendopt", "report", episode]
+def report_command(episode: str, ws: Path, verb: str = "report", key: str | None = None) -> str:
+    """`ascendopt report EPISODE` (or `accept SUGGESTION`: `verb`, `key`) as it works from the
+    current folder: with `--workspace` when the command's own search from here (the folder, its
+    parents and children) would not find the episode there."""
+    command = ["ascendopt", verb, key or episode]
     if find_workspace(episode, Path.cwd().resolve()) != ws.resolve():
         command += ["--workspace", shown(ws)]
     return shlex.join(command)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
 
@@ -12,13 +13,17 @@ from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.report import episode as episode_report
 
 
-def find_workspace(episode: str, start: Path) -> Path | None:
-    """The folder whose `.ascendopt/episodes/` holds the episode: `start`, a parent, or a child
-    (optimize keeps episodes beside the operator unless told otherwise)."""
+def workspaces_around(start: Path) -> Iterator[Path]:
+    """The folders holding `.ascendopt/episodes/` where an episode printed here may be: `start`, a
+    parent, or a child (optimize keeps episodes beside the operator unless told otherwise)."""
     for folder in (start, *start.parents, *sorted(p for p in start.iterdir() if p.is_dir())):
-        if (episodes_dir(folder) / episode).is_dir():
-            return folder
-    return None
+        if episodes_dir(folder).is_dir():
+            yield folder
+
+
+def find_workspace(episode: str, start: Path) -> Path | None:
+    """The first of `workspaces_around(start)` that holds the episode."""
+    return next((ws for ws in workspaces_around(start) if (episodes_dir(ws) / episode).is_dir()), None)
 
 
 @app.command("report")

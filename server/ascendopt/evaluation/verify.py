@@ -58,7 +58,10 @@ async def verify(
     """Evaluate the operator as on disk (with `assignment` applied to a copy, never to the files)."""
     errors = blocking(project.issues)
     if errors:
-        raise VerifyError("; ".join(str(i) for i in errors))
+        # Each at a path the reader can open from anywhere (issues are relative to the operator).
+        raise VerifyError(
+            "; ".join(str(i.model_copy(update={"file": str(project.root / i.file)})) for i in errors)
+        )
     candidate = baseline(project)
     if assignment:
         try:

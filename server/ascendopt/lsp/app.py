@@ -17,6 +17,7 @@ from ascendopt.lsp import (
     optimize,
     report,
     sidebar,
+    spec_init,
     suggestions,
     sync,
     templates,
@@ -54,6 +55,7 @@ def build_server(
         report,
         sidebar,
         templates,
+        spec_init,
     )
     for feature in features:
         feature.register(ls)

@@ -8,6 +8,7 @@ from pathlib import Path
 from lsprotocol import types
 
 from ascendopt.evaluation.records import Evaluation
+from ascendopt.lsp import edit_checks
 from ascendopt.lsp.feature import FeatureState
 from ascendopt.lsp.index import Folders, op_key
 from ascendopt.lsp.locations import line_range, path_to_uri, read_lines
@@ -81,6 +82,9 @@ def collect(ls: AscendServer) -> dict[Path, list[types.Diagnostic]]:
                 for i, src in _evaluation_issues(op, run.evaluation)
                 if (p := _resolve(op.root, i.file))
             )
+        pending.extend(
+            (p, i, edit_checks.SOURCE) for i in edit_checks.issues(ls, op) if (p := _resolve(op.root, i.file))
+        )
     loose = ls.state(Folders).index.loose_issues()
     pending.extend((Path(i.file), i, "ascendopt") for i in loose if Path(i.file).is_absolute())
 

@@ -59,6 +59,7 @@ class EpisodeService(Protocol):
         tiling_only: bool,
         on_progress: Callable[[ProgressLike], None],
         cancel: asyncio.Event,
+        resume: str | None = None,
     ) -> OutcomeLike: ...
 
     def load_suggestion(self, suggestion_id: str) -> Suggestion: ...
@@ -87,7 +88,9 @@ class OptimizerService:
         tiling_only: bool,
         on_progress: Callable[[ProgressLike], None],
         cancel: asyncio.Event,
+        resume: str | None = None,
     ) -> OutcomeLike:
+        """`resume`: continue that interrupted episode with the settings it started with."""
         request = EpisodeSettings(
             budget=settings.budget,
             backend=settings.backend,
@@ -96,7 +99,7 @@ class OptimizerService:
             tiling_only=tiling_only,
         )
         optimizer = Optimizer(self.workspace, lambda _backend, _soc: evaluator, llm=llm_settings(settings))
-        return await optimizer.optimize(project, request, on_progress, cancel)
+        return await optimizer.optimize(project, request, on_progress, cancel, resume=resume)
 
     def load_suggestion(self, suggestion_id: str) -> Suggestion:
         return Optimizer(self.workspace).load_suggestion(suggestion_id)

@@ -41,6 +41,12 @@ async def _command(ls: AscendServer, action: Action, args: tuple[Any, ...]) -> d
     except TargetError as exc:
         ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Error, message=str(exc)))
         return {"status": "error", "message": str(exc)}
+    if op.files.spec is None and op.spec is None:
+        from ascendopt.lsp import spec_init  # the init-spec feature; imported here to keep modules acyclic
+
+        ls.background(spec_init.offer(ls, op))
+        message = f"{op.name} has no ascendopt.toml"
+        return {"status": "error", "message": message}
     await ls.current_settings()
     try:
         job = start(ls, op, action, target.case)

@@ -10,7 +10,7 @@ from urllib.parse import quote
 
 from lsprotocol import types
 
-from ascendopt.lsp import protocol, render
+from ascendopt.lsp import edit_checks, protocol, render
 from ascendopt.lsp.anchors import anchors_in, signature_lines
 from ascendopt.lsp.diagnostics import current_lines
 from ascendopt.lsp.index import Folders, op_key
@@ -100,4 +100,8 @@ def register(ls: AscendServer) -> None:
                         end=types.Position(line=span.stop - 1, character=0),
                     ),
                 )
+        lines = current_lines(ls, path)
+        line = params.position.line
+        if line < len(lines) and (ub := edit_checks.hover_markdown(ls, path, line + 1, lines[line])):
+            return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=ub))
         return None

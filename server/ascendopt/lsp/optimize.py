@@ -8,10 +8,12 @@ from typing import Any
 
 from lsprotocol import types
 
+from ascendopt.journal.events import StartEvent
+from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.lsp import output, protocol, render, suggestions
 from ascendopt.lsp.episodes import ProgressLike, record_of
 from ascendopt.lsp.evaluate import refresh_lenses
-from ascendopt.lsp.index import op_key
+from ascendopt.lsp.index import Folders, op_key
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone
 from ascendopt.lsp.server import AscendServer
 from ascendopt.lsp.settings import Configuration
@@ -27,6 +29,36 @@ def register(ls: AscendServer) -> None:
     @ls.command(protocol.TUNE_TILING)
     async def tune_command(ls: AscendServer, *args: Any) -> dict[str, Any]:
         return await _command(ls, args, tiling_only=True)
+
+    @ls.command(protocol.RESUME_EPISODE)
+    async def resume_command(ls: AscendServer, *args: Any) -> dict[str, Any]:
+        """[{episode}]: continue an interrupted episode of an operator in the workspace."""
+        episode = str(args[0].get("episode", "")) if args and isinstance(args[0], dict) else ""
+        return await resume(ls, episode)
+
+
+async def resume(ls: AscendServer, episode: str) -> dict[str, Any]:
+    """The episode's operator (as its journal's start says) continued, as `optimize --resume`."""
+    start_event = None
+    index = ls.state(Folders).index
+    places = dict.fromkeys([*index.folders, *(ls.workspace_of(op.root) for op in index.operators())])
+    for ws in places:
+        if episode and (episodes_dir(ws) / episode).is_dir():
+            starts = EpisodeJournal.open(ws, episode).events("start")
+            start_event = starts[-1].data if starts else None
+            break
+    if not isinstance(start_event, StartEvent):
+        message = f"no interrupted episode {episode!r} in this workspace"
+        _show(ls, types.MessageType.Error, message)
+        return {"status": "error", "message": message}
+    try:
+        op = await fresh(ls, Path(start_event.root), start_event.operator)
+    except TargetError as exc:
+        _show(ls, types.MessageType.Error, str(exc))
+        return {"status": "error", "message": str(exc)}
+    await ls.current_settings()
+    tiling_only = bool(start_event.settings.get("tiling_only"))
+    return start(ls, op, tiling_only=tiling_only, resume=episode)
 
 
 def _show(ls: AscendServer, kind: types.MessageType, message: str) -> None:
@@ -53,10 +85,14 @@ async def launch(ls: AscendServer, root: Path, name: str, *, tiling_only: bool) 
     return start(ls, op, tiling_only=tiling_only)
 
 
-def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[str, Any]:
+def start(
+    ls: AscendServer, op: OperatorProject, *, tiling_only: bool, resume: str | None = None
+) -> dict[str, Any]:
     workspace = ls.workspace_of(op.root)
     service = ls.service_for(workspace)
     title = f"{'Tune tiling of' if tiling_only else 'Optimize'} {op.name}"
+    if resume:
+        title = f"Resume {op.name} ({resume})"
 
     async def work(job: Job) -> None:
         progress = WorkDone(ls, job)
@@ -77,6 +113,7 @@ def start(ls: AscendServer, op: OperatorProject, *, tiling_only: bool) -> dict[s
                         tiling_only=tiling_only,
                         on_progress=on_progress,
                         cancel=job.cancel,
+                        resume=resume,
                     )
         except Exception as exc:
             progress.end("failed")

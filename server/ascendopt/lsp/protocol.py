@@ -8,6 +8,7 @@ from pydantic import BaseModel
 
 OPTIMIZE = "ascendopt.optimize"
 TUNE_TILING = "ascendopt.tuneTiling"
+RESUME_EPISODE = "ascendopt.resumeEpisode"  # [{episode}] → {status, …} as optimize
 VERIFY = "ascendopt.verify"
 PROFILE = "ascendopt.profile"
 MINE = "ascendopt.mineExperience"
@@ -22,6 +23,7 @@ SHOW_PROFILE = "ascendopt.showProfile"  # [{operatorRoot, name}] → {status, ma
 OPEN_PROFILE = "ascendopt.openProfile"
 LIST_TEMPLATES = "ascendopt.listTemplates"  # [] → [{name, summary}]
 COPY_TEMPLATE = "ascendopt.copyTemplate"  # [{name, to}] → {status, path | message}
+INIT_SPEC = "ascendopt.initSpec"  # [{operatorRoot, name} | {uri}, {force?}] → {status, path, notes, next}
 
 # Server → client notifications.
 INDEXED = "ascendopt/indexed"  # {folders, operators: [{name, root, kernel}]}
@@ -158,6 +160,7 @@ class StateSuggestion(_Payload):
     operatorRoot: str
     episode: str
     geomean: float
+    timing: str  # what the speedup rests on: "estimate", "measured", "mixed" (outcome.timing_of)
     summary: str
 
 

@@ -8,6 +8,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+from ascendopt.agent.outcome import timing_of
 from ascendopt.experience.markdown import lesson_markdown
 from ascendopt.experience.schema import SchemaError
 from ascendopt.journal.listing import recent_episodes
@@ -26,7 +27,7 @@ EPISODES_SHOWN = 20
 
 def _spec_state(op: OperatorProject) -> tuple[str, str | None]:
     if op.files.spec is None:
-        return "missing", "no ascendopt.toml: run `ascendopt init-spec` (or Verify offers it)"
+        return "missing", "no ascendopt.toml: Write a starting spec (`ascendopt init-spec`; Verify offers it)"
     if op.spec is None:
         problem = next((i for i in op.issues if i.file == op.files.spec), None)
         return "invalid", f"{op.files.spec}:{problem.line}: {problem.message}" if problem else "unreadable"
@@ -99,6 +100,7 @@ async def workspace_state(ls: AscendServer) -> protocol.WorkspaceState:
                 operatorRoot=str(s.root),
                 episode=s.episode,
                 geomean=s.geomean_speedup,
+                timing=timing_of(c.kind for c in s.speedups),
                 summary=s.summary,
             )
             for s in ls.state(Offers).suggestions.values()

@@ -243,7 +243,11 @@ async def accept(ls: AscendServer, suggestion_id: str) -> dict[str, Any]:
             accept_suggestion, s, _service(ls, s).record_decision, _unsaved(ls, s)
         )
     except StaleSuggestion as exc:
-        ls.background(_offer_rerun(ls, s, exc.files))
+        if exc.applied:  # nothing to re-run for: the files hold the suggestion already
+            message = f"{s.operator}: {exc}"
+            ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
+        else:
+            ls.background(_offer_rerun(ls, s, exc.files))
         return {"applied": False, "stale": exc.files, "message": str(exc)}
     except OSError as exc:
         message = f"{s.operator}: could not write the suggestion ({exc}); no file was changed"

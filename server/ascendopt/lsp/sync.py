@@ -10,7 +10,7 @@ from pathlib import Path
 
 from lsprotocol import types
 
-from ascendopt.lsp import diagnostics, evaluate, logs, protocol, settings
+from ascendopt.lsp import diagnostics, edit_checks, evaluate, logs, protocol, settings
 from ascendopt.lsp.buffers import Documents
 from ascendopt.lsp.index import WATCHED_SUFFIXES, Folders, op_key
 from ascendopt.lsp.locations import path_to_uri, uri_to_path
@@ -67,6 +67,13 @@ def register(ls: AscendServer) -> None:
     def did_open(ls: AscendServer, params: types.DidOpenTextDocumentParams) -> None:
         if (path := uri_to_path(params.text_document.uri)) is not None:
             index_open_document(ls, path)
+            unchecked = [
+                op
+                for op in ls.state(Folders).index.owner_of(path)
+                if op_key(op) not in ls.state(edit_checks.EditChecks).results
+                and op_key(op) not in ls.state(edit_checks.EditChecks).tasks
+            ]
+            edit_checks.schedule(ls, unchecked)
 
     @ls.feature(types.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: AscendServer, params: types.DidCloseTextDocumentParams) -> None:
@@ -88,6 +95,8 @@ def register(ls: AscendServer) -> None:
         for handle in ls.state(Documents).pending_refresh.values():
             handle.cancel()
         ls.state(Documents).pending_refresh.clear()
+        for task in ls.state(edit_checks.EditChecks).tasks.values():
+            task.cancel()
         await ls.jobs.stop_all()
         await ls.evaluators.close()
 
@@ -138,6 +147,7 @@ async def index_workspace(ls: AscendServer, folders: list[Path]) -> None:
     diagnostics.publish(ls)
     evaluate.refresh_lenses(ls)
     notify_index(ls)
+    edit_checks.schedule(ls, edit_checks.with_open_files(ls, ls.state(Folders).index.operators()))
 
 
 def notify_index(ls: AscendServer) -> None:
@@ -237,5 +247,6 @@ async def refresh_root(ls: AscendServer, root: Path) -> None:
     evaluate.refresh_lenses(ls)
     if {op_key(op) for op in ls.state(Folders).index.operators()} != before:
         notify_index(ls)
+    edit_checks.schedule(ls, edit_checks.with_open_files(ls, current))
     # Fixed (or not): re-run the last Verify/Profile of operators whose last run left problems.
     await asyncio.gather(*(evaluate.reverify(ls, op) for op in current), return_exceptions=True)

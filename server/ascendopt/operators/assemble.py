@@ -143,7 +143,7 @@ def assemble(
     if spec is not None:  # the values each knob may take, from the spec's dtypes and shapes and the SoC
         domains.refine(knobs, spec, resolve_soc(None, None, spec), flow.buffer_slots or 2)
     if spec is not None:
-        issues.extend(checks.spec_vs_kernel(spec, kernel, spec_file, spec_dir or root))
+        issues.extend(checks.spec_vs_kernel(spec, kernel, spec_file, spec_dir or root, opdef, ksrc))
     if spec is not None and spec_dir is None and (root / spec.reference.split(":", 1)[0]).exists():
         files.extra.append(spec.reference.split(":", 1)[0])
     named = set(files.named())

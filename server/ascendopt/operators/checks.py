@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ascendopt.operators import extract, launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue
-from ascendopt.operators.model import HostProgram, KernelEntry, OperatorProject
+from ascendopt.operators.model import HostProgram, KernelEntry, OpDefInfo, OperatorProject
 from ascendopt.operators.sources import KERNEL_SUFFIXES, MAX_SOURCE_BYTES, SKIP_DIRS, read_source
 from ascendopt.operators.spec import OperatorSpec
 from ascendopt.operators.toml_lines import TomlLineIndex
@@ -189,27 +190,103 @@ def unsupported(
     return out
 
 
-def spec_vs_kernel(spec: OperatorSpec, kernel: KernelEntry, spec_file: str, root: Path) -> list[Issue]:
+def spec_vs_kernel(
+    spec: OperatorSpec,
+    kernel: KernelEntry,
+    spec_file: str,
+    root: Path,
+    opdef: OpDefInfo | None = None,
+    kernel_src: CppSource | None = None,
+) -> list[Issue]:
+    """What the spec says that its operator contradicts, on the spec's line: tensor counts, tensor
+    names (CANN's build names `DTYPE_<NAME>` after the OpDef's tensors, and so does the twin after the
+    spec's: a name that differs would surface as a g++ error in the untouched kernel), the reference."""
     issues = []
+    try:
+        index = TomlLineIndex((root / spec_file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError):
+        index = TomlLineIndex("")
     for role, declared in (("input", spec.inputs), ("output", spec.outputs)):
         got = kernel.names(role)  # type: ignore[arg-type]
         if len(got) != len(declared):
             issues.append(
                 Issue(
                     file=spec_file,
-                    line=1,
+                    line=index.line_of((f"{role}s", 0)),
                     message=f"the spec declares {len(declared)} {role}(s) "
                     f"({', '.join(t.name for t in declared)}) but kernel {kernel.name} "
                     f"takes {len(got)} ({', '.join(got) or 'none'})",
                 )
             )
-    try:
-        index = TomlLineIndex((root / spec_file).read_text(encoding="utf-8"))
-    except (OSError, UnicodeDecodeError):
-        index = TomlLineIndex("")
+    issues += _tensor_names(spec, kernel, spec_file, index, opdef, kernel_src)
     line = index.line_of(("reference",))
     for message in reference_problems(root, spec.reference):
         issues.append(Issue(file=spec_file, line=line, message=message))
+    return issues
+
+
+# `DTYPE_X` in a kernel: the macro CANN's build defines per tensor (the twin from the spec's names).
+_DTYPE_USE = re.compile(r"\bDTYPE_([A-Za-z0-9_]+)\b")
+_DTYPE_DEFINED = re.compile(r"^\s*#\s*(?:define|ifn?def)\s+DTYPE_([A-Za-z0-9_]+)", re.M)
+
+
+def _tensor_names(
+    spec: OperatorSpec,
+    kernel: KernelEntry,
+    spec_file: str,
+    index: TomlLineIndex,
+    opdef: OpDefInfo | None,
+    kernel_src: CppSource | None,
+) -> list[Issue]:
+    """A spec tensor named otherwise than the OpDef declares it (or, with no OpDef, than the kernel's
+    `DTYPE_<NAME>` macros need): refused before any build (code `spec`), at the tensor's line."""
+    tensors = [("input", i, t.name) for i, t in enumerate(spec.inputs)]
+    tensors += [("output", i, t.name) for i, t in enumerate(spec.outputs)]
+    signature = f"kernel {kernel.name}({', '.join(p.name for p in kernel.params)})"
+    issues = []
+    if opdef is not None:
+        declared = {"input": [t.name for t in opdef.inputs], "output": [t.name for t in opdef.outputs]}
+        if not declared["input"] and not declared["output"]:
+            return []
+        for role, i, name in tensors:
+            if name in declared[role]:
+                continue
+            other = "output" if role == "input" else "input"
+            why = (
+                f"the OpDef declares it as an {other}"
+                if name in declared[other]
+                else f"the OpDef {opdef.op_type} declares no such {role}"
+            )
+            issues.append(
+                Issue(
+                    file=spec_file,
+                    line=index.line_of((f"{role}s", i, "name")),
+                    code="spec",
+                    message=f"{role} {name!r}: {why} (its {role}s: {', '.join(declared[role]) or 'none'}; "
+                    f"{signature}). CANN's build names DTYPE_<NAME> and the tensors after the OpDef: "
+                    "name the spec's tensors as the OpDef does",
+                )
+            )
+        return issues
+    if kernel_src is None:
+        return []
+    defined = {m.upper() for m in _DTYPE_DEFINED.findall(kernel_src.text)}
+    names = {name.upper() for _, _, name in tensors}
+    for macro in dict.fromkeys(_DTYPE_USE.findall(kernel_src.text)):
+        if macro.upper() in names or macro.upper() in defined:
+            continue
+        line = kernel_src.text[: kernel_src.text.index(f"DTYPE_{macro}")].count("\n") + 1
+        issues.append(
+            Issue(
+                file=spec_file,
+                line=index.line_of(("inputs", 0, "name")),
+                code="spec",
+                message=f"{kernel_src.path}:{line} uses DTYPE_{macro}, which the build defines for a spec "
+                f"tensor named {macro.lower()!r}, and the spec has none (its tensors: "
+                f"{', '.join(n for _, _, n in tensors)}; {signature}): name the spec's tensors as the "
+                "kernel does",
+            )
+        )
     return issues
 
 

@@ -78,11 +78,12 @@ def discover(root: Path, specs: Sequence[Path] = ()) -> Discovery:
     return result
 
 
-
 def operator_root_of(path: Path, stop: Path | None = None) -> Path | None:
-    """The folder `discover` would read as the operator holding `path` (one a layout claims: a folder
-    with op_kernel/ and op_host/, or one with main.cpp), looking no higher than `stop`."""
-    for folder in [path.parent, *path.parent.parents]:
+    """The folder `discover` would read as the operator holding `path` (a file, or a folder: itself
+    first; one a layout claims: a folder with op_kernel/ and op_host/, or one with main.cpp), looking
+    no higher than `stop`."""
+    start = path if path.is_dir() else path.parent
+    for folder in [start, *start.parents]:
         if layout_of(folder) is not None:
             return folder
         if folder == stop or (stop is not None and stop not in folder.parents):
@@ -96,6 +97,11 @@ def load_operator(path: Path, name: str | None = None, spec: Path | None = None)
     if spec is not None and not spec.is_file():
         raise KeyError(f"no spec file {spec}")
     found = discover(path, [spec] if spec is not None else [])
+    up = operator_root_of(path.resolve()) if not found.operators and path.exists() else None
+    if up is not None and up != path.resolve():
+        # A file or a folder inside an operator (`op_kernel/add.cpp`, `op_host/`): the operator
+        # holding it, not advice about that file as if it were the operator (issue 29).
+        return load_operator(up, name, spec)
     if spec is not None and not found.external_specs:
         problems = [str(i) for i in found.issues if Path(i.file) == spec]
         raise KeyError("\n".join(problems) or f"{spec}: not a usable spec")

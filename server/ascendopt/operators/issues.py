@@ -37,4 +37,6 @@ class SpecError(Exception):
 
 def blocking(issues: list[Issue]) -> list[Issue]:
     """The issues that stop an operator from being evaluated at all (verify refuses, optimize stops)."""
-    return [i for i in issues if i.severity == "error" and i.code in ("parse", "duplicate", "unsupported")]
+    return [
+        i for i in issues if i.severity == "error" and i.code in ("parse", "duplicate", "unsupported", "spec")
+    ]

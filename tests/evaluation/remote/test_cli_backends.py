@@ -112,3 +112,15 @@ def test_verify_streams_the_remote_build_live(sshd: LoopbackSshd, tmp_path: Path
     assert "[ssh:loopback install] [fake install] into" in result.stderr
     assert "[fake build]" not in result.stdout  # stdout keeps the result
     assert "correct on every case" in result.stdout
+
+
+def test_this_machines_cann_is_where_the_environment_says(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`local:cann` with no `local` host entry: the CANN folder CANN's set_env.sh exported (or the
+    editor passed on from Huawei's Ascend C Toolkits extension); a configured entry still wins."""
+    monkeypatch.delenv("ASCEND_TOOLKIT_HOME", raising=False)
+    assert RemoteSettings().host("local").cann == HostConfig(name="x").cann
+    monkeypatch.setenv("ASCEND_TOOLKIT_HOME", "/opt/Ascend/cann")
+    assert RemoteSettings().host("local").cann == "/opt/Ascend/cann"
+    assert RemoteSettings().host("npu-box").cann != "/opt/Ascend/cann"  # another host's CANN is its own
+    configured = RemoteSettings(hosts=[HostConfig(name="local", cann="/srv/cann")])
+    assert configured.host("local").cann == "/srv/cann"

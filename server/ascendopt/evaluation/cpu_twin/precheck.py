@@ -8,10 +8,13 @@ above 65535, never set) and block dims beyond what the launch allows.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import tempfile
 from pathlib import Path
 
 import numpy as np
+from pydantic import BaseModel, Field
 
 from ascendopt.evaluation.cpu_twin.build import Builder
 from ascendopt.evaluation.cpu_twin.harness import run_case
@@ -25,6 +28,7 @@ from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.soc import resolve_soc
 from ascendopt.operators.spec import ResolvedCase
+from ascendopt.untrusted import PARSE_ERRORS
 
 
 class TilingPrecheck:
@@ -95,15 +99,39 @@ class TilingPrecheck:
             return check
 
 
-async def precheck_spec(
-    project: OperatorProject, builder: Builder | None = None
-) -> tuple[dict[str, str], str | None]:
-    """(case name → why the operator refuses it, why no pre-check could run) for a spec not yet
-    written (init-spec).
+class UbBuffer(BaseModel):
+    """One `TPipe::InitBuffer` as the kernel ran it: where, and the UB it took (32 B aligned, times
+    the queue's buffer count)."""
 
-    Runs the operator's own tiling program on each case, then the kernel, keeping only what says
-    the case is outside the operator: a tiling that fails, or buffers beyond the Unified Buffer.
-    With no reference yet, every output is given the first input's shape (tiling programs and
+    file: str
+    line: int
+    bytes: int
+    queue: bool  # a TQue (else a TBuf)
+
+
+class UbOverflow(BaseModel):
+    """The InitBuffer that did not fit, as the twin found it."""
+
+    file: str
+    line: int
+    message: str
+
+
+class CaseCheck(BaseModel):
+    refused: str | None = None  # why the operator refuses the case: its tiling fails, or the UB overflows
+    overflow: UbOverflow | None = None
+    buffers: list[UbBuffer] = Field(default_factory=list)  # block 0's, when traced
+
+
+async def check_cases(
+    project: OperatorProject, builder: Builder | None = None, traced: frozenset[str] = frozenset()
+) -> tuple[dict[str, CaseCheck], str | None]:
+    """(case name → what the operator does with it, why no check could run) for the spec's cases:
+    the operator's own tiling program on each, then the kernel, keeping only what says the case is
+    outside the operator (a tiling that fails, buffers beyond the Unified Buffer) and, for the cases
+    in `traced`, every InitBuffer block 0 made.
+
+    With no reference needed, every output is given the first input's shape (tiling programs and
     buffer sizes follow the inputs); wrong values are not judged here."""
     spec = project.spec
     if spec is None:
@@ -111,7 +139,7 @@ async def precheck_spec(
     cases = spec.resolve_cases()
     builder = builder or Builder()
     model = resolve_soc(None, None, spec)
-    failed: dict[str, str] = {}
+    out: dict[str, CaseCheck] = {}
     with tempfile.TemporaryDirectory(prefix="ascendopt-precheck-") as tmp:
         files = project.read_files()
         src = write_tree(project, files, Path(tmp) / "src")
@@ -130,6 +158,7 @@ async def precheck_spec(
             first = next(iter(case.input_shapes.values()))
             shapes = {t.name: list(first) for t in spec.outputs}
             work = Path(tmp) / f"case{case.index}"
+            check = out[case.name] = CaseCheck()
             if tiling_exe is not None:
                 run = await run_case(
                     tiling_exe,
@@ -144,7 +173,7 @@ async def precheck_spec(
                     tiling_only=True,
                 )
                 if run.error:
-                    failed[case.name] = f"the tiling program: {run.error}"
+                    check.refused = f"the tiling program: {run.error}"
                     continue
             run = await run_case(
                 exes[tuple(sorted(case.dtypes.items()))],
@@ -156,8 +185,42 @@ async def precheck_spec(
                 work,
                 src,
                 Limits(wall_seconds=60),
+                trace=case.name in traced,
             )
             ub = [f for f in run.findings if f.kind == "ub_overflow"]
             if ub:
-                failed[case.name] = f"{ub[0].file}:{ub[0].line}: {ub[0].message}"
-    return failed, None if tiling else "no tiling program (kernel launch): buffers checked, tiling not"
+                f = ub[0]
+                check.overflow = UbOverflow(file=f.file or "?", line=f.line or 1, message=f.message)
+                check.refused = f"{f.file}:{f.line}: {f.message}"
+            if run.trace is not None:
+                check.buffers = _init_buffers(run.trace)
+    return out, None if tiling else "no tiling program (kernel launch): buffers checked, tiling not"
+
+
+def _init_buffers(trace: Path) -> list[UbBuffer]:
+    """Block 0's InitBuffer records (every block sets its buffers up alike)."""
+    found = []
+    for raw in trace.read_text(encoding="utf-8", errors="replace").splitlines():
+        if '"InitBuffer"' not in raw:
+            continue
+        with contextlib.suppress(*PARSE_ERRORS):
+            r = json.loads(raw)
+            if r.get("op") == "InitBuffer" and r.get("b") == 0:
+                found.append(
+                    UbBuffer(
+                        file=str(r.get("file", "?")),
+                        line=int(r.get("line", 0)),
+                        bytes=int(r["bytes"]),
+                        queue=int(r.get("queue", -1)) >= 0,
+                    )
+                )
+    return found
+
+
+async def precheck_spec(
+    project: OperatorProject, builder: Builder | None = None
+) -> tuple[dict[str, str], str | None]:
+    """(case name → why the operator refuses it, why no pre-check could run) for a spec not yet
+    written (init-spec): `check_cases`'s refusals."""
+    checks, unchecked = await check_cases(project, builder)
+    return {name: c.refused for name, c in checks.items() if c.refused}, unchecked

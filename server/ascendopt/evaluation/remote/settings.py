@@ -143,11 +143,14 @@ class RemoteSettings(_Strict):
         return v.rstrip("/")
 
     def host(self, name: str) -> HostConfig:
-        """The configured host, or an ssh-config alias with default settings."""
+        """The configured host, or an ssh-config alias with default settings. This machine
+        (`local`, unconfigured) has its CANN where the environment says: `ASCEND_TOOLKIT_HOME`, as
+        CANN's set_env.sh exports it (or the editor passes on from Huawei's Ascend C Toolkits)."""
         for h in self.hosts:
             if h.name == name:
                 return h
-        return HostConfig(name=name)
+        here = os.environ.get("ASCEND_TOOLKIT_HOME", "").strip() if name == "local" else ""
+        return HostConfig(name=name, **({"cann": here} if here else {}))
 
     def workspace_key(self) -> str:
         """The workspace's folder name on every host: readable, and unique per workspace path."""
