@@ -17,7 +17,9 @@ from ascendopt.cli.layout import Field, print_json, records, show
 from ascendopt.evaluation.cpu_twin.precheck import precheck_spec
 from ascendopt.operators.discovery import discover
 from ascendopt.operators.issues import SpecError
+from ascendopt.evaluation.task_spec import derive_task_spec, run_sync
 from ascendopt.operators.spec import SPEC_FILE, parse_spec
+from ascendopt.operators.task import TaskSpecError, task_of
 from ascendopt.operators.spec_init import drop_case, reference_signature, starting_spec
 from ascendopt.operators.templates import TemplateError, copy_template, list_templates
 
@@ -122,11 +124,18 @@ def init_spec_cmd(
     ] = None,
 ) -> None:
     """Write a starting ascendopt.toml beside the operator from its OpDef / kernel signature."""
-    op = load(op_path, name)
+    op = load(op_path, name, derive=False)
     target = out_path.resolve() if out_path is not None else op.root / SPEC_FILE
     if target.exists() and not force:
         fail(f"{target} exists; pass --force to overwrite it", 1)
-    draft = starting_spec(op)
+    task = task_of(op.root)
+    if task is not None:
+        try:
+            draft = run_sync(derive_task_spec(op))
+        except TaskSpecError as exc:
+            fail(f"{op.name}: the benchmark task gives no spec: {exc}", 1)
+    else:
+        draft = starting_spec(op)
     text = draft.text
     try:
         spec = parse_spec(text, target)
@@ -147,7 +156,7 @@ def init_spec_cmd(
             draft.notes.append(f"pre-check: the operator takes every case ({', '.join(draft.case_names)})")
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(text, encoding="utf-8")
-    if out_path is not None:
+    if out_path is not None and (spec is None or spec.oracle is None):
         draft.notes.append(
             f"the reference goes beside it ({target.parent / 'reference.py'}); "
             f"run the other commands with --spec {target}"
@@ -155,6 +164,9 @@ def init_spec_cmd(
     for note in draft.notes:
         out.print(f"  {note}", markup=False)
     out.print(f"wrote {target}", markup=False, highlight=False, soft_wrap=True)
+    if spec is not None and spec.oracle is not None:
+        out.print("next: nothing to write: the task's Model is the oracle", markup=False, highlight=False)
+        return
     ref = target.parent / (spec.reference.partition(":")[0] if spec is not None else "reference.py")
     what = (
         reference_signature(spec)

@@ -208,7 +208,7 @@ def spec_vs_kernel(spec: OperatorSpec, kernel: KernelEntry, spec_file: str, root
     except (OSError, UnicodeDecodeError):
         index = TomlLineIndex("")
     line = index.line_of(("reference",))
-    for message in reference_problems(root, spec.reference):
+    for message in reference_problems(root, spec.reference) if spec.oracle is None else []:
         issues.append(Issue(file=spec_file, line=line, message=message))
     return issues
 

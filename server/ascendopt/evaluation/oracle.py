@@ -1,0 +1,179 @@
+"""A benchmark task's PyTorch oracle: inputs from its `get_inputs`, expected outputs from its `Model`.
+
+The task's Python is third-party code: `oracle_driver.py` runs it in the sandbox (bubblewrap, no
+network, limits, only the interpreter, the task's `validation/` folder and an output folder in
+view) and hands back, per case, what the NPU binding would receive (`ModelNew`'s call) and what
+`Model` returns. `kernel_values` maps those onto the spec's tensors by the spec's `[oracle]` table:
+`args` names, in the binding's order, the OpDef input or attr each argument is (the aclnn order:
+inputs, then attrs), `outputs` the OpDef output each returned value is.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from ascendopt.evaluation.sandbox import Confinement, Limits, run_limited
+from ascendopt.evaluation.tensors import from_storage, to_storage
+from ascendopt.operators.spec import OperatorSpec, OracleSpec, ResolvedCase
+
+DRIVER = Path(__file__).with_name("oracle_driver.py")
+# Python with torch: the import alone is ~2 s of CPU; a case list is run in one process.
+ORACLE_LIMITS = Limits(wall_seconds=600, cpu_seconds=600, memory_mb=16384, file_mb=4096)
+# torch's spec names → the spec's (float64 results are compared in the output's dtype)
+TORCH_DTYPES = {
+    "float16": "float16",
+    "float32": "float32",
+    "bfloat16": "bfloat16",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "bool": "bool",
+    "float64": "float32",
+}
+
+
+class OracleError(RuntimeError):
+    pass
+
+
+@dataclass(frozen=True)
+class OracleCase:
+    """What the task's Python gave for one case: `record` describes each value (oracle_driver.py)."""
+
+    record: dict[str, object]
+    arrays: dict[str, np.ndarray]
+
+
+def oracle_paths(root: Path, oracle: OracleSpec) -> tuple[Path, Path]:
+    return (root / oracle.module).resolve(), (root / oracle.prepare).resolve()
+
+
+async def run_oracle(
+    root: Path, oracle: OracleSpec, cases: list[tuple[str, dict[str, str], int]]
+) -> dict[str, OracleCase | str]:
+    """Per case key: what the oracle gave, or why it failed (the task's traceback, shortened).
+    `cases`: (key, the CSV row handed to get_inputs, seed)."""
+    module, prepare = oracle_paths(root, oracle)
+    for path in (module, prepare):
+        if not path.is_file():
+            raise OracleError(f"{path}: the benchmark task's file is missing")
+    with tempfile.TemporaryDirectory(prefix="ascendopt-oracle-") as tmp:
+        work = Path(tmp)
+        out = work / "out"
+        out.mkdir()
+        request = {
+            "module": str(module),
+            "prepare": str(prepare),
+            "cases": [{"key": k, "params": p, "seed": s} for k, p, s in cases],
+        }
+        (work / "request.json").write_text(json.dumps(request), encoding="utf-8")
+        folders = {str(module.parent), str(prepare.parent)}
+        confine = Confinement(
+            read=sorted({sys.prefix, sys.base_prefix, str(DRIVER), str(work / "request.json"), *folders}),
+            write=[str(out)],
+            env={"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"},
+        )
+        limits = ORACLE_LIMITS.model_copy(update={"confine": confine})
+        argv = [sys.executable, "-I", str(DRIVER), str(work / "request.json"), str(out)]
+        run = await run_limited(argv, out, limits)
+        if (out / "error.txt").is_file():
+            raise OracleError(f"the task's Python does not load: {_tail(out / 'error.txt')}")
+        if run.returncode != 0:
+            why = run.killed_reason or f"exit {run.returncode}"
+            raise OracleError(f"the oracle did not run ({why}): {run.stderr.strip()[-600:]}")
+        results: dict[str, OracleCase | str] = {}
+        for key, _, _ in cases:
+            if (out / f"{key}.error.txt").is_file():
+                results[key] = f"the task's Python failed: {_tail(out / f'{key}.error.txt')}"
+                continue
+            try:
+                record = json.loads((out / f"{key}.json").read_text(encoding="utf-8"))
+                with np.load(out / f"{key}.npz", allow_pickle=False) as data:
+                    arrays = {name: data[name] for name in data.files}
+            except (OSError, ValueError) as exc:
+                results[key] = f"the oracle wrote no usable result: {exc}"
+                continue
+            results[key] = OracleCase(record, arrays)
+        return results
+
+
+def _tail(path: Path) -> str:
+    lines = path.read_text(encoding="utf-8", errors="replace").strip().splitlines()
+    return " | ".join(lines[-3:])[-600:]
+
+
+def _as(values: np.ndarray, dtype: str) -> np.ndarray:
+    """`values` as the spec dtype's numbers (bf16 rounded to its bits and back)."""
+    return from_storage(to_storage(np.asarray(values), dtype), dtype)
+
+
+def kernel_values(
+    spec: OperatorSpec, case: ResolvedCase, got: OracleCase
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """(inputs by instance name, expected outputs by name) for `case`; OracleError naming what does
+    not fit the spec (a shape other than the case's, an argument of a kind the kernel cannot take)."""
+    assert spec.oracle is not None
+    values = got.record.get("args") or got.record.get("forward")
+    if not isinstance(values, list):
+        raise OracleError("the oracle recorded no arguments")
+    inputs: dict[str, np.ndarray] = {}
+    names = {t.name for t in spec.inputs}
+    for i, (target, desc) in enumerate(zip(spec.oracle.args, values, strict=False)):
+        if target not in names:
+            continue  # an attr (its value is the case's) or an argument the kernel does not take
+        dtype = case.dtype_of(target)
+        instances = case.instances(target)
+        arrays = _arrays(desc, f"args.{i}" if "args" in got.record else f"forward.{i}", got.arrays)
+        if len(arrays) != len(instances):
+            raise OracleError(f"{target}: the oracle gave {len(arrays)} tensor(s), the case has {len(instances)}")
+        for name, a in zip(instances, arrays, strict=True):
+            shape = case.input_shapes[name]
+            if list(a.shape) != shape and not (a.size == int(np.prod(shape)) and a.ndim <= 1):
+                raise OracleError(f"{name}: get_inputs gave shape {list(a.shape)}, the case says {shape}")
+            inputs[name] = _as(a.reshape(shape), dtype)
+    missing = [n for t in spec.inputs for n in case.instances(t.name) if n not in inputs]
+    if missing:
+        raise OracleError(f"the oracle's arguments give no value for {', '.join(missing)}")
+    outs = got.record.get("outputs")
+    if not isinstance(outs, list):
+        raise OracleError("the oracle's Model returned nothing")
+    expected: dict[str, np.ndarray] = {}
+    for j, target in enumerate(spec.oracle.outputs):
+        if not target or j >= len(outs):
+            continue
+        arrays = _arrays(outs[j], f"outputs.{j}", got.arrays)
+        if len(arrays) != 1:
+            raise OracleError(f"output {target}: the Model returned {len(arrays)} tensors for it")
+        expected[target] = arrays[0].astype(np.float64) if arrays[0].dtype != np.bool_ else arrays[0]
+    missing = [t.name for t in spec.outputs if t.name not in expected]
+    if missing:
+        raise OracleError(f"the Model's results give no value for output(s) {', '.join(missing)}")
+    return inputs, expected
+
+
+def _arrays(desc: object, key: str, arrays: dict[str, np.ndarray]) -> list[np.ndarray]:
+    """The tensors one recorded value stands for: a tensor, a list of tensors, a number or numbers
+    (a scalar the binding turns into a one-element tensor or an int array)."""
+    if not isinstance(desc, dict):
+        raise OracleError(f"{key}: unreadable record")
+    kind = desc.get("kind")
+    if kind == "tensor":
+        if key not in arrays:
+            raise OracleError(f"{key}: a {desc.get('dtype')} tensor, which the spec cannot hold")
+        return [arrays[key]]
+    if kind == "list":
+        items = desc.get("items")
+        return [a for i, item in enumerate(items or []) for a in _arrays(item, f"{key}.{i}", arrays)]
+    if kind == "number":
+        return [np.array([desc["value"]])]
+    if kind == "numbers":
+        return [np.array(desc["value"])]
+    raise OracleError(f"{key}: a {desc.get('type') or kind} value, which no kernel tensor takes")
