@@ -162,3 +162,21 @@ def test_verify_passes_the_scalar_as_the_kernel_takes_it(tmp_path: Path) -> None
     assert done.exit_code == 0, done.output
 
 
+
+
+def test_an_open_repo_answer_in_a_folder_named_0(tmp_path: Path) -> None:
+    """An answer in the open repos' shape sits in `answer/0/`: its name, tiling program and tiling
+    data come from its OpDef file's name (`op_host/<op>_def.cpp`), not from the folder's."""
+    import shutil
+
+    from tests.operators.cann_open_style import write_repo
+
+    src = write_repo(tmp_path / "repo")
+    answer = tmp_path / "task" / "answer" / "0"
+    shutil.copytree(src, answer)
+    op = load_operator(answer)
+    assert (op.layout, op.files.host, op.files.tiling_data) == (
+        "cann_open",
+        "op_host/scale_norm_tiling.cpp",
+        "op_kernel/scale_norm_tiling_data.h",
+    )
