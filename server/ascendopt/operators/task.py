@@ -268,6 +268,7 @@ def _case_block(
     assert isinstance(values, list)
     shapes: dict[str, object] = {}
     seen: dict[str, str] = {}
+    results: dict[str, str] = {}
     case_attrs: dict[str, object] = {}
     for target, desc in zip(mapping.args, values, strict=False):
         if target in inputs:
@@ -283,7 +284,10 @@ def _case_block(
         d = _dtype_of(desc)
         if d is not None and d.startswith("unsupported:"):
             return [*block, params], f"output {out} is {d.split(':')[1]}, which the spec cannot hold"
-    column = next((c for c in columns if all(c.get(n) == d for n, d in seen.items())), None)
+        if d is not None:  # the Model's result dtype picks among those columns (a cast's dst_type)
+            results[out] = d
+    fits = [c for c in columns if all(c.get(n) == d for n, d in seen.items())]
+    column = next((c for c in fits if all(c.get(n) == d for n, d in results.items())), fits[0] if fits else None)
     if column is None:
         got = ", ".join(f"{n}={d}" for n, d in seen.items())
         return [*block, params], f"no OpDef dtype column takes {got}"

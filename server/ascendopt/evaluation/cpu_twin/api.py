@@ -102,7 +102,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         _H + "kernel_misc.h",
         "util",
         "GetUserWorkspace GetSysWorkSpacePtr SetSysWorkspace GetUBSizeInBytes GetRuntimeUBSize "
-        "GetDataBlockSizeInBytes GetVecLen DivCeil AlignUp ConstCeil Ceil",
+        "GetDataBlockSizeInBytes GetVecLen DivCeil AlignUp ConstCeil Ceil ToFloat ToBfloat16",
     )
     + _family(_H + "cpu_debug.h", "cpu_debug", "GmAlloc GmFree SetKernelMode")
 )

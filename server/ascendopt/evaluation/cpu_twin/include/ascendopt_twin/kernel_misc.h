@@ -62,6 +62,10 @@ __aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a
 __aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
 __aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+// Scalar bfloat16 <-> float (the docs' ToFloat / ToBfloat16: scalar work, round to nearest even).
+__aicore__ inline float ToFloat(const bfloat16_t &value) { return static_cast<float>(value); }
+__aicore__ inline bfloat16_t ToBfloat16(const float &value) { return bfloat16_t(value); }
 }  // namespace AscendC
 
 #endif
