@@ -54,7 +54,9 @@ def run_task(task: Path, timeout: float) -> dict[str, object]:
     row["passed"] = len(passed)
     if ev.get("status") == "compile_error":
         first = (ev.get("compile_errors") or [{}])[0]
-        row.update(status="compile_error", cause=f"{first.get('file')}:{first.get('line')}: {first.get('message')}")
+        row.update(
+            status="compile_error", cause=f"{first.get('file')}:{first.get('line')}: {first.get('message')}"
+        )
     elif cases and len(passed) == len(cases):
         row.update(status="verified", cause="")
     elif ev.get("status") != "ok":
@@ -62,7 +64,9 @@ def run_task(task: Path, timeout: float) -> dict[str, object]:
     else:
         bad = next(c for c in cases if c.get("status") != "passed")
         errors = [f for f in bad.get("findings") or [] if f.get("severity") == "error"]
-        where = f" {errors[0].get('file')}:{errors[0].get('line')} {errors[0].get('message')}" if errors else ""
+        where = (
+            f" {errors[0].get('file')}:{errors[0].get('line')} {errors[0].get('message')}" if errors else ""
+        )
         row.update(status="failed", cause=f"{bad['name']}: {bad.get('message')}{where}"[:400])
     return row
 
@@ -87,11 +91,16 @@ def main() -> None:
         done[str(task)] = row
         with args.out.open("a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
-        print(f"{row['status']:14s} {task.relative_to(args.tasks.resolve())}  {row.get('cause', '')}", flush=True)
+        print(
+            f"{row['status']:14s} {task.relative_to(args.tasks.resolve())}  {row.get('cause', '')}",
+            flush=True,
+        )
     rows = [done[str(t)] for t in tasks]
     status = collections.Counter(str(r["status"]) for r in rows)
-    print(f"\ntasks found {len(rows)}; with an answer {sum(bool(r['answer']) for r in rows)}; "
-          f"spec derived {sum(bool(r.get('spec')) for r in rows)}; verified {status['verified']}")
+    print(
+        f"\ntasks found {len(rows)}; with an answer {sum(bool(r['answer']) for r in rows)}; "
+        f"spec derived {sum(bool(r.get('spec')) for r in rows)}; verified {status['verified']}"
+    )
     for s, n in status.most_common():
         print(f"  {s:14s} {n}")
 

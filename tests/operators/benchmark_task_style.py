@@ -77,7 +77,9 @@ def get_inputs(param, device=None):
 SCALE_CASES = "case_id;input_shape;dtype;factor\n0;[3, 256];float32;0.5\n1;[16, 128];float16;-1.25\n"
 
 
-def make_task(root: Path, template: str, module: str, prepare: str, cases: str, with_question: bool = True) -> Path:
+def make_task(
+    root: Path, template: str, module: str, prepare: str, cases: str, with_question: bool = True
+) -> Path:
     """`root/level1/Cat/<Task>/` holding `answer/0/` (the template's op_host/op_kernel), validation/
     and, with `with_question`, a skeleton `question/` (its kernel without a tiling header)."""
     task = root / "level1" / "Cat" / ("Task" + template.title().replace("_", ""))

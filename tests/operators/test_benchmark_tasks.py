@@ -162,8 +162,6 @@ def test_verify_passes_the_scalar_as_the_kernel_takes_it(tmp_path: Path) -> None
     assert done.exit_code == 0, done.output
 
 
-
-
 def test_an_open_repo_answer_in_a_folder_named_0(tmp_path: Path) -> None:
     """An answer in the open repos' shape sits in `answer/0/`: its name, tiling program and tiling
     data come from its OpDef file's name (`op_host/<op>_def.cpp`), not from the folder's."""

@@ -12,8 +12,8 @@ from pydantic import ValidationError
 from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
-from ascendopt.experience.bank import BANK_FILE
 from ascendopt.evaluation.task_spec import run_sync, with_task_spec
+from ascendopt.experience.bank import BANK_FILE
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.task import TaskSpecError, task_of

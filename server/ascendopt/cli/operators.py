@@ -15,12 +15,12 @@ from rich.text import Text
 from ascendopt.cli.common import JsonOpt, NameOpt, OpArg, SpecOpt, app, fail, load, out, shown
 from ascendopt.cli.layout import Field, print_json, records, show
 from ascendopt.evaluation.cpu_twin.precheck import precheck_spec
+from ascendopt.evaluation.task_spec import derive_task_spec, run_sync
 from ascendopt.operators.discovery import discover
 from ascendopt.operators.issues import SpecError
-from ascendopt.evaluation.task_spec import derive_task_spec, run_sync
 from ascendopt.operators.spec import SPEC_FILE, parse_spec
-from ascendopt.operators.task import TaskSpecError, task_of
 from ascendopt.operators.spec_init import drop_case, reference_signature, starting_spec
+from ascendopt.operators.task import TaskSpecError, task_of
 from ascendopt.operators.templates import TemplateError, copy_template, list_templates
 
 
@@ -165,7 +165,8 @@ def init_spec_cmd(
         out.print(f"  {note}", markup=False)
     out.print(f"wrote {target}", markup=False, highlight=False, soft_wrap=True)
     if spec is not None and spec.oracle is not None:
-        out.print("next: nothing to write: the task's Model is the oracle", markup=False, highlight=False)
+        what = "the task's Model" if spec.oracle.kind == "kernelbench" else "the sample's golden generator"
+        out.print(f"next: nothing to write: {what} is the oracle", markup=False, highlight=False)
         return
     ref = target.parent / (spec.reference.partition(":")[0] if spec is not None else "reference.py")
     what = (

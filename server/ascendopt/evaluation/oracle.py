@@ -19,25 +19,12 @@ from pathlib import Path
 import numpy as np
 
 from ascendopt.evaluation.sandbox import Confinement, Limits, run_limited
-from ascendopt.evaluation.tensors import from_storage, to_storage
+from ascendopt.evaluation.tensors import STORAGE, decode_raw, from_storage, to_storage
 from ascendopt.operators.spec import OperatorSpec, OracleSpec, ResolvedCase
 
 DRIVER = Path(__file__).with_name("oracle_driver.py")
 # Python with torch: the import alone is ~2 s of CPU; a case list is run in one process.
 ORACLE_LIMITS = Limits(wall_seconds=600, cpu_seconds=600, memory_mb=16384, file_mb=4096)
-# torch's spec names → the spec's (float64 results are compared in the output's dtype)
-TORCH_DTYPES = {
-    "float16": "float16",
-    "float32": "float32",
-    "bfloat16": "bfloat16",
-    "int8": "int8",
-    "int16": "int16",
-    "int32": "int32",
-    "int64": "int64",
-    "uint8": "uint8",
-    "bool": "bool",
-    "float64": "float32",
-}
 
 
 class OracleError(RuntimeError):
@@ -52,8 +39,10 @@ class OracleCase:
     arrays: dict[str, np.ndarray]
 
 
-def oracle_paths(root: Path, oracle: OracleSpec) -> tuple[Path, Path]:
-    return (root / oracle.module).resolve(), (root / oracle.prepare).resolve()
+def oracle_paths(root: Path, oracle: OracleSpec) -> list[Path]:
+    """The oracle's own files (what its results depend on)."""
+    paths = [(root / oracle.module).resolve()]
+    return [*paths, (root / oracle.prepare).resolve()] if oracle.prepare else paths
 
 
 async def run_oracle(
@@ -61,15 +50,17 @@ async def run_oracle(
 ) -> dict[str, OracleCase | str]:
     """Per case key: what the oracle gave, or why it failed (the task's traceback, shortened).
     `cases`: (key, the CSV row handed to get_inputs, seed)."""
-    module, prepare = oracle_paths(root, oracle)
-    for path in (module, prepare):
+    paths = oracle_paths(root, oracle)
+    for path in paths:
         if not path.is_file():
-            raise OracleError(f"{path}: the benchmark task's file is missing")
+            raise OracleError(f"{path}: the oracle's file is missing")
+    module, prepare = paths[0], paths[-1]
     with tempfile.TemporaryDirectory(prefix="ascendopt-oracle-") as tmp:
         work = Path(tmp)
         out = work / "out"
         out.mkdir()
         request = {
+            "kind": oracle.kind,
             "module": str(module),
             "prepare": str(prepare),
             "cases": [{"key": k, "params": p, "seed": s} for k, p, s in cases],
@@ -96,13 +87,24 @@ async def run_oracle(
                 continue
             try:
                 record = json.loads((out / f"{key}.json").read_text(encoding="utf-8"))
-                with np.load(out / f"{key}.npz", allow_pickle=False) as data:
-                    arrays = {name: data[name] for name in data.files}
+                if oracle.kind == "golden_script":  # the files it wrote, as bytes (decoded per case)
+                    arrays = {t: _read_written(out / key, rel) for t, rel in oracle.files.items()}
+                else:
+                    with np.load(out / f"{key}.npz", allow_pickle=False) as data:
+                        arrays = {name: data[name] for name in data.files}
             except (OSError, ValueError) as exc:
                 results[key] = f"the oracle wrote no usable result: {exc}"
                 continue
             results[key] = OracleCase(record, arrays)
         return results
+
+
+def _read_written(folder: Path, rel: str) -> np.ndarray:
+    """A file the generator wrote in its folder, as bytes; never through a link, never outside it."""
+    path = (folder / rel).resolve()
+    if folder.resolve() not in path.parents or path.is_symlink() or not path.is_file():
+        raise ValueError(f"{rel}: the generator wrote no such file")
+    return np.fromfile(path, dtype=np.uint8)
 
 
 def _tail(path: Path) -> str:
@@ -121,6 +123,8 @@ def kernel_values(
     """(inputs by instance name, expected outputs by name) for `case`; OracleError naming what does
     not fit the spec (a shape other than the case's, an argument of a kind the kernel cannot take)."""
     assert spec.oracle is not None
+    if spec.oracle.kind == "golden_script":
+        return _golden_values(spec, case, got)
     values = got.record.get("args") or got.record.get("forward")
     if not isinstance(values, list):
         raise OracleError("the oracle recorded no arguments")
@@ -133,7 +137,9 @@ def kernel_values(
         instances = case.instances(target)
         arrays = _arrays(desc, f"args.{i}" if "args" in got.record else f"forward.{i}", got.arrays)
         if len(arrays) != len(instances):
-            raise OracleError(f"{target}: the oracle gave {len(arrays)} tensor(s), the case has {len(instances)}")
+            raise OracleError(
+                f"{target}: the oracle gave {len(arrays)} tensor(s), the case has {len(instances)}"
+            )
         for name, a in zip(instances, arrays, strict=True):
             shape = case.input_shapes[name]
             if list(a.shape) != shape and not (a.size == int(np.prod(shape)) and a.ndim <= 1):
@@ -156,6 +162,33 @@ def kernel_values(
     missing = [t.name for t in spec.outputs if t.name not in expected]
     if missing:
         raise OracleError(f"the Model's results give no value for output(s) {', '.join(missing)}")
+    return inputs, expected
+
+
+def _golden_values(
+    spec: OperatorSpec, case: ResolvedCase, got: OracleCase
+) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:
+    """A generator's files read as the case's tensors: inputs in the case's shapes, each output in the
+    shape of the input with as many elements (else flat)."""
+    inputs: dict[str, np.ndarray] = {}
+    for t in spec.inputs:
+        shape = case.input_shapes[t.name]
+        try:
+            inputs[t.name] = decode_raw(got.arrays[t.name].tobytes(), case.dtypes[t.name], shape, t.name)
+        except (KeyError, ValueError) as exc:
+            raise OracleError(f"{t.name}: {exc}") from exc
+    expected: dict[str, np.ndarray] = {}
+    for t in spec.outputs:
+        raw = got.arrays.get(t.name)
+        if raw is None:
+            raise OracleError(f"output {t.name}: the spec's [oracle] files name no file for it")
+        size = raw.size // STORAGE[case.dtypes[t.name]].itemsize
+        shape = next((s for s in case.input_shapes.values() if int(np.prod(s)) == size), [size])
+        try:
+            values = decode_raw(raw.tobytes(), case.dtypes[t.name], shape, t.name)
+        except ValueError as exc:
+            raise OracleError(f"output {t.name}: {exc}") from exc
+        expected[t.name] = values.astype(np.float64) if values.dtype != np.bool_ else values
     return inputs, expected
 
 

@@ -8,20 +8,28 @@ gets, in the binding's order), runs `Model` on copies of the inputs, and writes
 `<out>/<key>.npz` (arrays) and `<out>/<key>.json` (what each value is). The NPU-only imports the
 task makes (`torch_npu`, its `transfer_to_npu`, the binding `kernel_gen_ops`) are empty stand-ins.
 
+A request of kind `golden_script` runs a sample's golden generator instead (`run_script`).
+
 Usage: python -I oracle_driver.py REQUEST.json OUT_DIR
 """
 
 from __future__ import annotations
 
 import json
+import os
 import random
+import runpy
 import sys
 import traceback
 import types
 from pathlib import Path
 
 import numpy as np
-import torch
+
+try:  # a golden generator may need NumPy only
+    import torch
+except ImportError:
+    torch = None  # type: ignore[assignment]
 
 # NPU-only modules, and the benchmark harness's `framework.utils` (its `check_precision` is the
 # benchmark's comparison; ours replaces it): empty modules here.
@@ -58,7 +66,7 @@ def _install_stand_ins() -> None:
     sys.modules["torch_npu"].contrib = sys.modules["torch_npu.contrib"]  # type: ignore[attr-defined]
     contrib = sys.modules["torch_npu.contrib"]
     contrib.transfer_to_npu = sys.modules["torch_npu.contrib.transfer_to_npu"]  # type: ignore[attr-defined]
-    sys.modules["kernel_gen_ops"].__getattr__ = _binding  # type: ignore[attr-defined]
+    setattr(sys.modules["kernel_gen_ops"], "__getattr__", _binding)  # noqa: B010 (a module's __getattr__)
     sys.modules["framework"].utils = sys.modules["framework.utils"]  # type: ignore[attr-defined]
     sys.modules["framework.utils"].check_precision = _not_here  # type: ignore[attr-defined]
 
@@ -88,7 +96,10 @@ def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray]) -> dict
         return {"kind": "tensor", "dtype": dtype, "shape": list(value.shape)}
     if isinstance(value, list | tuple):
         if value and all(isinstance(v, torch.Tensor) for v in value):
-            return {"kind": "list", "items": [_describe(v, f"{prefix}.{i}", arrays) for i, v in enumerate(value)]}
+            return {
+                "kind": "list",
+                "items": [_describe(v, f"{prefix}.{i}", arrays) for i, v in enumerate(value)],
+            }
         if all(isinstance(v, bool | int | float) for v in value):
             return {"kind": "numbers", "value": list(value)}
         return {"kind": "other", "type": type(value).__name__}
@@ -101,11 +112,16 @@ def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray]) -> dict
     return {"kind": "other", "type": type(value).__name__}
 
 
-def _copy(value: object) -> object:
+def _copy(values: list[object]) -> list[object]:
+    """Copies of the arguments: the Model may write into its inputs (an in-place operator)."""
+    return [_copy_one(v) for v in values]
+
+
+def _copy_one(value: object) -> object:
     if isinstance(value, torch.Tensor):
         return value.clone()
     if isinstance(value, list | tuple):
-        return type(value)(_copy(v) for v in value)
+        return type(value)(_copy_one(v) for v in value)
     return value
 
 
@@ -141,9 +157,39 @@ def run_case(
     return out, arrays
 
 
+def run_script(script: Path, out_dir: Path, case: dict[str, object]) -> None:
+    """A sample's golden generator, as `python3 scripts/gen_data.py` runs it from the sample's folder
+    (it writes ./input/*.bin and ./output/golden.bin), seeded: `<out>/<key>/` is that folder."""
+    work = out_dir / str(case["key"])
+    for sub in ("input", "output", "scripts"):
+        (work / sub).mkdir(parents=True, exist_ok=True)
+    seed = int(case["seed"])  # type: ignore[call-overload]
+    np.random.seed(seed % (1 << 32))
+    random.seed(seed)
+    if torch is not None:
+        torch.manual_seed(seed)
+    os.chdir(work)
+    sys.argv = [str(script)]
+    runpy.run_path(str(script), run_name="__main__")
+    (out_dir / f"{case['key']}.json").write_text(json.dumps({"folder": str(work)}), encoding="utf-8")
+
+
 def main() -> int:
     request = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
     out_dir = Path(sys.argv[2])
+    if request.get("kind") == "golden_script":
+        script = Path(request["module"])
+        sys.path.insert(0, str(script.parent))
+        for case in request["cases"]:
+            try:
+                run_script(script, out_dir, case)
+            except BaseException:
+                text = traceback.format_exc(limit=8)
+                (out_dir / f"{case['key']}.error.txt").write_text(text, encoding="utf-8")
+        return 0
+    if torch is None:
+        (out_dir / "error.txt").write_text("torch is not installed", encoding="utf-8")
+        return 3
     torch.set_num_threads(1)
     _install_stand_ins()
     validation = Path(request["module"]).parent

@@ -25,7 +25,9 @@ async def derive_task_spec(op: OperatorProject) -> SpecDraft:
     """The spec's text for the answer `op` of a benchmark task; TaskSpecError saying why not."""
     task = task_of(op.root)
     if task is None:
-        raise TaskSpecError(f"{op.root} is not a benchmark task's answer (<task>/answer/<n>/ with validation/)")
+        raise TaskSpecError(
+            f"{op.root} is not a benchmark task's answer (<task>/answer/<n>/ with validation/)"
+        )
     try:
         rows = read_test_cases(task.cases)
     except SpecError as exc:

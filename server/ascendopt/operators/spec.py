@@ -67,16 +67,23 @@ class Tolerance(_Strict):
 
 
 class OracleSpec(_Strict):
-    """A benchmark task's PyTorch oracle in place of reference.py (KernelBench convention): inputs
-    from `get_inputs(params)` in `prepare`, expected outputs from `Model` in `module` (paths relative
-    to the spec). `args` names, in the NPU binding's order, the input or attr each argument is ("" for
-    one the kernel does not take); `outputs` the output each value `Model` returns is."""
+    """An oracle that makes the inputs and the expected outputs itself, in place of reference.py
+    (paths relative to the spec), run sandboxed:
 
-    kind: Literal["kernelbench"] = "kernelbench"
+    - `kernelbench`: a benchmark task's PyTorch oracle (KernelBench convention): inputs from
+      `get_inputs(params)` in `prepare`, expected outputs from `Model` in `module`. `args` names, in
+      the NPU binding's order, the input or attr each argument is ("" for one the kernel does not
+      take); `outputs` the output each value `Model` returns is.
+    - `golden_script`: a sample's golden generator (`scripts/gen_data.py`, in `module`), run in a
+      folder of its own under a fresh seed; `files` maps each tensor to the file it writes there
+      (`x = "input/input_x.bin"`, `z = "output/golden.bin"`)."""
+
+    kind: Literal["kernelbench", "golden_script"] = "kernelbench"
     module: str
-    prepare: str
+    prepare: str = ""
     args: list[str] = Field(default_factory=list)
     outputs: list[str] = Field(default_factory=list)
+    files: dict[str, str] = Field(default_factory=dict)
 
 
 class CaseSpec(_Strict):

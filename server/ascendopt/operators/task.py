@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascendopt.operators.issues import Issue, SpecError
-from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.model import OpDefAttr, OpDefTensor, OperatorProject
 from ascendopt.operators.spec_init import GE_DTYPES, SpecDraft, _opdef_columns
 
 # torch dtype names (oracle_driver.py's records) → the spec's; float64 values go to the OpDef's dtype
@@ -85,7 +85,11 @@ def read_test_cases(path: Path) -> list[tuple[int, dict[str, str]]]:
             continue
         if len(row) != len(header):
             raise SpecError(
-                [Issue(file=str(path), line=line, message=f"{len(row)} columns, the header has {len(header)}")]
+                [
+                    Issue(
+                        file=str(path), line=line, message=f"{len(row)} columns, the header has {len(header)}"
+                    )
+                ]
             )
         rows.append((line, {h: c.strip() for h, c in zip(header, row, strict=True)}))
     if not rows:
@@ -119,12 +123,14 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
     if clash:
         raise TaskSpecError(f"in-place output(s) {', '.join(clash)} (named like an input): not supported yet")
     if not opdef.outputs:
-        raise TaskSpecError("the OpDef declares no output (the kernel writes into its inputs): not supported yet")
+        raise TaskSpecError(
+            "the OpDef declares no output (the kernel writes into its inputs): not supported yet"
+        )
     values = record.get("args") if "args" in record else record.get("forward")
     if not isinstance(values, list):
         raise TaskSpecError("the oracle recorded no arguments")
     via = "ModelNew's call of the binding" if "args" in record else "Model.forward's arguments"
-    n_in, n_at = len(opdef.inputs), len(opdef.attrs)
+    n_in = len(opdef.inputs)
     if len(values) < n_in:
         raise TaskSpecError(
             f"{via} pass(es) {len(values)} value(s); the OpDef takes {n_in} input(s) "
@@ -136,7 +142,9 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
         kind = _kind(desc)
         attr = next((a for a in opdef.attrs if a.name == name), None)
         if attr is not None and (kind not in ("number",) or attr.type is None):
-            raise TaskSpecError(f"attr {name}: the binding passes a {kind} value, which the spec cannot carry yet")
+            raise TaskSpecError(
+                f"attr {name}: the binding passes a {kind} value, which the spec cannot carry yet"
+            )
         if attr is None and name and kind not in ("tensor", "list", "number", "numbers"):
             raise TaskSpecError(f"input {name}: the binding passes a {kind} value, which no tensor holds")
     outs = record.get("outputs")
@@ -220,7 +228,12 @@ def task_spec_text(
     for table, group in (("inputs", op.opdef.inputs), ("outputs", op.opdef.outputs)):
         for t in group:
             dtypes = sorted({c[t.name] for c in columns if t.name in c}, key=list(GE_DTYPES.values()).index)
-            lines += ["", f"[[{table}]]", f'name = "{t.name}"', "dtypes = [" + ", ".join(_q(d) for d in dtypes) + "]"]
+            lines += [
+                "",
+                f"[[{table}]]",
+                f'name = "{t.name}"',
+                "dtypes = [" + ", ".join(_q(d) for d in dtypes) + "]",
+            ]
             if t.param_type == "DYNAMIC":
                 lines.append('param_type = "dynamic"')
     for a in op.opdef.attrs:
@@ -256,8 +269,8 @@ def _case_block(
     row: dict[str, str],
     record: object,
     mapping: _Mapping,
-    inputs: dict[str, object],
-    attrs: dict[str, object],
+    inputs: dict[str, OpDefTensor],
+    attrs: dict[str, OpDefAttr],
     columns: list[dict[str, str]],
 ) -> tuple[list[str], str]:
     block = ["[[cases]]", f"name = {_q(name)}"]
@@ -287,7 +300,9 @@ def _case_block(
         if d is not None:  # the Model's result dtype picks among those columns (a cast's dst_type)
             results[out] = d
     fits = [c for c in columns if all(c.get(n) == d for n, d in seen.items())]
-    column = next((c for c in fits if all(c.get(n) == d for n, d in results.items())), fits[0] if fits else None)
+    column = next(
+        (c for c in fits if all(c.get(n) == d for n, d in results.items())), fits[0] if fits else None
+    )
     if column is None:
         got = ", ".join(f"{n}={d}" for n, d in seen.items())
         return [*block, params], f"no OpDef dtype column takes {got}"
@@ -296,8 +311,8 @@ def _case_block(
     if case_attrs:
         shown = []
         for k, v in case_attrs.items():
-            kind = getattr(attrs[k], "type", None)
-            v = bool(v) if kind == "bool" else int(v) if kind == "int" else float(v)  # type: ignore[arg-type]
+            kind = attrs[k].type
+            v = bool(v) if kind == "bool" else int(v) if kind == "int" else float(v)  # type: ignore[call-overload,arg-type]
             shown.append(f"{k} = {str(v).lower() if isinstance(v, bool) else repr(v)}")
         block.append("attrs = { " + ", ".join(shown) + " }")
     block.append(params)
