@@ -51,8 +51,8 @@ constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
 constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
 
 inline __gm__ uint8_t *GetUserWorkspace(GM_ADDR workspace) { return workspace == nullptr ? nullptr : workspace + RESERVED_WORKSPACE; }
-inline __gm__ uint8_t *GetSysWorkSpacePtr() { return nullptr; }
-inline void SetSysWorkspace(GM_ADDR) {}
+inline __gm__ uint8_t *GetSysWorkSpacePtr() { return ascendopt_twin::rt::g_blk->sysWorkspace; }
+inline void SetSysWorkspace(GM_ADDR workspace) { ascendopt_twin::rt::g_blk->sysWorkspace = workspace; }
 inline uint32_t GetUBSizeInBytes() { return ascendopt_twin::rt::g_blk->ubSize; }
 inline uint32_t GetRuntimeUBSize() { return ascendopt_twin::rt::g_blk->ubSize; }
 inline constexpr uint32_t GetDataBlockSizeInBytes() { return 32; }
