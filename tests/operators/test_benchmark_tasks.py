@@ -178,3 +178,25 @@ def test_an_open_repo_answer_in_a_folder_named_0(tmp_path: Path) -> None:
         "op_host/scale_norm_tiling.cpp",
         "op_kernel/scale_norm_tiling_data.h",
     )
+
+
+@needs_torch
+def test_a_campaign_over_tasks_plans_answers_and_lists_skeletons(tmp_path: Path) -> None:
+    """`ascendopt campaign <tasks>`: each answer runs with the spec its task gives (written in the
+    campaign's folder, never in the task); each skeleton is listed with why it is not run."""
+    from ascendopt.campaign.records import CampaignSettings
+    from ascendopt.campaign.service import CampaignService
+
+    tasks = tmp_path / "tasks"
+    add_task(tasks)
+    workspace = tmp_path / "ws"
+    workspace.mkdir()
+    before = sorted(p.relative_to(tasks) for p in tasks.rglob("*"))
+    record = CampaignService(workspace).plan(CampaignSettings(paths=[tasks], budget=4, strategies=["ours"]))
+    by_root = {e.root.relative_to(tasks).as_posix(): e for e in record.operators}
+    answer, skeleton = by_root["level1/Cat/TaskAddCustom/answer/0"], by_root["level1/Cat/TaskAddCustom/question"]
+    assert answer.usable and answer.spec is not None and workspace in answer.spec.parents
+    assert parse_spec(answer.spec.read_text(encoding="utf-8"), answer.spec).oracle is not None
+    assert not skeleton.usable and "skeleton (question/)" in skeleton.reason
+    assert [t.spec for t in record.tasks] == [answer.spec]
+    assert sorted(p.relative_to(tasks) for p in tasks.rglob("*")) == before
