@@ -79,15 +79,18 @@ class CampaignService:
                     name="?", root=Path(issue.file), layout="?", usable=False, reason=str(issue)
                 )
                 record.operators.append(entry)
+        named: dict[str, int] = {}  # kernel names repeat across a library (benchmark tasks, samples)
         for entry in record.operators:
             if entry.usable:
+                named[entry.name] = named.get(entry.name, 0) + 1
+                label = entry.name if named[entry.name] == 1 else f"{entry.name}-{named[entry.name]}"
                 for strategy in settings.strategies:
                     record.tasks.append(
                         TaskEntry(
                             operator=entry.name,
                             root=entry.root,
                             strategy=strategy,
-                            episode=f"{record.id}-{entry.name}-{strategy}",
+                            episode=f"{record.id}-{label}-{strategy}",
                             spec=entry.spec,
                         )
                     )
