@@ -46,10 +46,11 @@ def oracle_paths(root: Path, oracle: OracleSpec) -> list[Path]:
 
 
 async def run_oracle(
-    root: Path, oracle: OracleSpec, cases: list[tuple[str, dict[str, str], int]]
+    root: Path, oracle: OracleSpec, cases: list[tuple[str, dict[str, str], int]], *, values: bool = True
 ) -> dict[str, OracleCase | str]:
     """Per case key: what the oracle gave, or why it failed (the task's traceback, shortened).
-    `cases`: (key, the CSV row handed to get_inputs, seed)."""
+    `cases`: (key, the CSV row handed to get_inputs, seed). Without `values`, only what each value is
+    (shapes, dtypes, kinds: deriving a spec needs no more)."""
     paths = oracle_paths(root, oracle)
     for path in paths:
         if not path.is_file():
@@ -64,6 +65,7 @@ async def run_oracle(
             "module": str(module),
             "prepare": str(prepare),
             "cases": [{"key": k, "params": p, "seed": s} for k, p, s in cases],
+            "values": values,
         }
         (work / "request.json").write_text(json.dumps(request), encoding="utf-8")
         folders = {str(module.parent), str(prepare.parent)}
@@ -89,6 +91,8 @@ async def run_oracle(
                 record = json.loads((out / f"{key}.json").read_text(encoding="utf-8"))
                 if oracle.kind == "golden_script":  # the files it wrote, as bytes (decoded per case)
                     arrays = {t: _read_written(out / key, rel) for t, rel in oracle.files.items()}
+                elif not values:
+                    arrays = {}
                 else:
                     with np.load(out / f"{key}.npz", allow_pickle=False) as data:
                         arrays = {name: data[name] for name in data.files}

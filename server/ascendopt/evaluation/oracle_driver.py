@@ -207,7 +207,8 @@ def main() -> int:
         except BaseException:
             (out_dir / f"{key}.error.txt").write_text(traceback.format_exc(limit=8), encoding="utf-8")
             continue
-        np.savez(out_dir / f"{key}.npz", **arrays)
+        if request.get("values", True):
+            np.savez(out_dir / f"{key}.npz", **arrays)
         (out_dir / f"{key}.json").write_text(json.dumps(record), encoding="utf-8")
     return 0
 

@@ -35,7 +35,9 @@ async def derive_task_spec(op: OperatorProject) -> SpecDraft:
     oracle = OracleSpec(module=str(task.module), prepare=str(task.prepare))
     keys = [row.get("case_id", str(line)) for line, row in rows]
     try:
-        got = await run_oracle(op.root, oracle, [(k, row, 0) for k, (_, row) in zip(keys, rows, strict=True)])
+        got = await run_oracle(
+            op.root, oracle, [(k, row, 0) for k, (_, row) in zip(keys, rows, strict=True)], values=False
+        )
     except OracleError as exc:
         raise TaskSpecError(str(exc)) from exc
     records: dict[str, object] = {k: v.record if isinstance(v, OracleCase) else v for k, v in got.items()}

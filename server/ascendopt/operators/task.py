@@ -35,6 +35,10 @@ TORCH_TO_SPEC = {
 # The benchmark's tolerance (1e-3 absolute and relative), with bfloat16's 8-bit mantissa kept at the
 # product's 4e-3 (spec.DEFAULT_TOLERANCES).
 TASK_TOLERANCES = {"float16": 1e-3, "float32": 1e-3, "bfloat16": 4e-3}
+# A case whose tensors hold more elements than this is left out, saying so: the evaluation keeps its
+# inputs, the expected values (float64) and the twin's GM copies in memory at once (a 512 Mi-element
+# case took 16 GB before the OOM killer ended it), on machines shared by several jobs.
+MAX_CASE_ELEMENTS = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -299,6 +303,11 @@ def _case_block(
             return [*block, params], f"output {out} is {d.split(':')[1]}, which the spec cannot hold"
         if d is not None:  # the Model's result dtype picks among those columns (a cast's dst_type)
             results[out] = d
+    elements = sum(_elements(s) for s in shapes.values())
+    if elements > MAX_CASE_ELEMENTS:
+        return [*block, params], (
+            f"{elements} input elements, over the {MAX_CASE_ELEMENTS} a case may hold here (memory)"
+        )
     fits = [c for c in columns if all(c.get(n) == d for n, d in seen.items())]
     column = next(
         (c for c in fits if all(c.get(n) == d for n, d in results.items())), fits[0] if fits else None
@@ -317,6 +326,16 @@ def _case_block(
         block.append("attrs = { " + ", ".join(shown) + " }")
     block.append(params)
     return block, ""
+
+
+def _elements(shape: object) -> int:
+    """Elements in a shape, or in a list input's shapes."""
+    if isinstance(shape, list) and shape and all(isinstance(s, list) for s in shape):
+        return sum(_elements(s) for s in shape)
+    n = 1
+    for d in shape if isinstance(shape, list) else []:
+        n *= int(d)
+    return n
 
 
 def _q(text: str) -> str:
