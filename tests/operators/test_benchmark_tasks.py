@@ -18,7 +18,14 @@ from ascendopt.evaluation.task_spec import with_task_spec
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import SpecError
 from ascendopt.operators.spec import parse_spec
-from ascendopt.operators.task import TaskSpecError, map_arguments, read_test_cases, skeleton_of, task_of
+from ascendopt.operators.task import (
+    TaskSpecError,
+    map_arguments,
+    read_test_cases,
+    skeleton_of,
+    task_of,
+    typed_columns,
+)
 from tests.operators.benchmark_task_style import ADD_CASES, ADD_PREPARE, add_task, make_task, scale_task
 
 runner = CliRunner()
@@ -40,6 +47,20 @@ def test_case_list_errors_name_the_file_and_line(tmp_path: Path) -> None:
         read_test_cases(csv)
     csv.write_text("case_id;shape;dtype\n\n5;[4, 4];float32\n", encoding="utf-8")
     assert read_test_cases(csv) == [(3, {"case_id": "5", "shape": "[4, 4]", "dtype": "float32"})]
+
+
+def test_case_rows_are_typed_by_column_as_pandas_reads_them() -> None:
+    """get_inputs gets a row as the benchmark's harness (pandas) reads it: a whole column of integers
+    is int, one with a decimal anywhere is float, the rest text."""
+    rows = [
+        {"case_id": "0", "value": "1.2", "n": "4", "flag": "True", "shape": "[4]"},
+        {"case_id": "1", "value": "1", "n": "8", "flag": "False", "shape": "[8, 2]"},
+    ]
+    assert typed_columns(rows) == [
+        {"case_id": 0, "value": 1.2, "n": 4, "flag": True, "shape": "[4]"},
+        {"case_id": 1, "value": 1.0, "n": 8, "flag": False, "shape": "[8, 2]"},
+    ]
+    assert isinstance(typed_columns(rows)[1]["value"], float)
 
 
 def test_answer_and_skeleton_are_told_apart(tmp_path: Path) -> None:
@@ -73,7 +94,7 @@ def test_spec_derived_from_the_task(tmp_path: Path) -> None:
     assert [c.name for c in spec.cases] == ["case3", "case7"]
     assert [c.dtypes["x"] for c in spec.cases] == ["float16", "float32"]
     assert spec.cases[1].shapes == {"x": [2, 8, 96], "y": [2, 8, 96]}
-    assert spec.cases[0].params == {"case_id": "3", "size": "[4, 512]", "dtype": "float16"}
+    assert spec.cases[0].params == {"case_id": 3, "size": "[4, 512]", "dtype": "float16"}
     assert spec.tolerance("float32").rtol == 1e-3  # the benchmark's, not CANN's 1e-4
     # the complex row is left out with its CSV line, written commented out
     assert "# left out: case9 (test_cases.csv:4): input x is complex64" in draft.text
@@ -194,7 +215,10 @@ def test_a_campaign_over_tasks_plans_answers_and_lists_skeletons(tmp_path: Path)
     before = sorted(p.relative_to(tasks) for p in tasks.rglob("*"))
     record = CampaignService(workspace).plan(CampaignSettings(paths=[tasks], budget=4, strategies=["ours"]))
     by_root = {e.root.relative_to(tasks).as_posix(): e for e in record.operators}
-    answer, skeleton = by_root["level1/Cat/TaskAddCustom/answer/0"], by_root["level1/Cat/TaskAddCustom/question"]
+    answer, skeleton = (
+        by_root["level1/Cat/TaskAddCustom/answer/0"],
+        by_root["level1/Cat/TaskAddCustom/question"],
+    )
     assert answer.usable and answer.spec is not None and workspace in answer.spec.parents
     assert parse_spec(answer.spec.read_text(encoding="utf-8"), answer.spec).oracle is not None
     assert not skeleton.usable and "skeleton (question/)" in skeleton.reason

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -46,7 +47,11 @@ def oracle_paths(root: Path, oracle: OracleSpec) -> list[Path]:
 
 
 async def run_oracle(
-    root: Path, oracle: OracleSpec, cases: list[tuple[str, dict[str, str], int]], *, values: bool = True
+    root: Path,
+    oracle: OracleSpec,
+    cases: list[tuple[str, Mapping[str, str | int | float | bool], int]],
+    *,
+    values: bool = True,
 ) -> dict[str, OracleCase | str]:
     """Per case key: what the oracle gave, or why it failed (the task's traceback, shortened).
     `cases`: (key, the CSV row handed to get_inputs, seed). Without `values`, only what each value is

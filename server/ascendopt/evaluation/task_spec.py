@@ -16,7 +16,7 @@ from ascendopt.operators.issues import SpecError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import OracleSpec, parse_spec
 from ascendopt.operators.spec_init import SpecDraft
-from ascendopt.operators.task import TaskSpecError, read_test_cases, task_of, task_spec_text
+from ascendopt.operators.task import TaskSpecError, read_test_cases, task_of, task_spec_text, typed_columns
 
 T = TypeVar("T")
 
@@ -33,15 +33,16 @@ async def derive_task_spec(op: OperatorProject) -> SpecDraft:
     except SpecError as exc:
         raise TaskSpecError(str(exc.issues[0])) from exc
     oracle = OracleSpec(module=str(task.module), prepare=str(task.prepare))
-    keys = [row.get("case_id", str(line)) for line, row in rows]
+    typed = list(zip([line for line, _ in rows], typed_columns([row for _, row in rows]), strict=True))
+    keys = [str(row.get("case_id", line)) for line, row in typed]
     try:
         got = await run_oracle(
-            op.root, oracle, [(k, row, 0) for k, (_, row) in zip(keys, rows, strict=True)], values=False
+            op.root, oracle, [(k, row, 0) for k, (_, row) in zip(keys, typed, strict=True)], values=False
         )
     except OracleError as exc:
         raise TaskSpecError(str(exc)) from exc
     records: dict[str, object] = {k: v.record if isinstance(v, OracleCase) else v for k, v in got.items()}
-    return task_spec_text(op, task, rows, records)
+    return task_spec_text(op, task, typed, records)
 
 
 async def with_task_spec(op: OperatorProject) -> tuple[OperatorProject, SpecDraft]:

@@ -97,7 +97,7 @@ class CaseSpec(_Strict):
     # file, a zeroed sync buffer): flattened, as many values as the shape holds.
     values: dict[str, list[float]] = Field(default_factory=dict)
     # The benchmark's row for this case (test_cases.csv), handed to the oracle's get_inputs.
-    params: dict[str, str] = Field(default_factory=dict)
+    params: dict[str, str | int | float | bool] = Field(default_factory=dict)
 
 
 def member_name(name: str, i: int) -> str:
@@ -119,7 +119,7 @@ class ResolvedCase(BaseModel):
     attrs: dict[str, float | int | bool]
     values: dict[str, list[float]] = Field(default_factory=dict)
     lists: dict[str, int] = Field(default_factory=dict)
-    params: dict[str, str] = Field(default_factory=dict)
+    params: dict[str, str | int | float | bool] = Field(default_factory=dict)
 
     def instances(self, tensor: str) -> list[str]:
         """The instance names of an input: itself, or its list's tensors."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,6 +100,37 @@ def read_test_cases(path: Path) -> list[tuple[int, dict[str, str]]]:
     if not rows:
         raise SpecError([Issue(file=str(path), line=1, message="no case rows")])
     return rows
+
+
+Cell = str | int | float | bool
+
+
+def typed_columns(rows: list[dict[str, str]]) -> list[dict[str, Cell]]:
+    """The rows as the benchmark's harness hands them to get_inputs: read by pandas, each column
+    typed as a whole (all integers: int; all numbers: float, so `1` beside `1.2` is 1.0; all
+    True/False: bool; else the text)."""
+    kinds: dict[str, type] = {}
+    for name in rows[0] if rows else {}:
+        column = [r[name] for r in rows]
+        if all(_parses(v, int) for v in column):
+            kinds[name] = int
+        elif all(_parses(v, float) for v in column):
+            kinds[name] = float
+        elif all(v in ("True", "False", "true", "false") for v in column):
+            kinds[name] = bool
+        else:
+            kinds[name] = str
+    return [
+        {k: (v.lower() == "true" if kinds[k] is bool else kinds[k](v)) for k, v in r.items()} for r in rows
+    ]
+
+
+def _parses(text: str, kind: type) -> bool:
+    try:
+        kind(text)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass
@@ -195,7 +227,7 @@ def _dtype_of(desc: object) -> str | None:
 
 
 def task_spec_text(
-    op: OperatorProject, task: TaskFiles, rows: list[tuple[int, dict[str, str]]], got: dict[str, object]
+    op: OperatorProject, task: TaskFiles, rows: list[tuple[int, dict[str, Cell]]], got: dict[str, object]
 ) -> SpecDraft:
     """The spec's TOML for the answer `op` of `task`: `got` is, per case id, the oracle's record on
     seed 0 (or why it failed). Cases the kernel cannot take (a dtype no column has, a complex
@@ -251,7 +283,7 @@ def task_spec_text(
     lines += ["", "[domain]", "fixed = true  # the benchmark's cases (get_inputs makes their inputs)"]
     names: list[str] = []
     for line, row in rows:
-        case_id = row.get("case_id", str(line))
+        case_id = str(row.get("case_id", line))
         record = got.get(case_id)
         name = f"case{case_id}"
         block, why = _case_block(name, row, record, mapping, inputs, attrs, columns)
@@ -270,7 +302,7 @@ def task_spec_text(
 
 def _case_block(
     name: str,
-    row: dict[str, str],
+    row: dict[str, Cell],
     record: object,
     mapping: _Mapping,
     inputs: dict[str, OpDefTensor],
@@ -278,7 +310,7 @@ def _case_block(
     columns: list[dict[str, str]],
 ) -> tuple[list[str], str]:
     block = ["[[cases]]", f"name = {_q(name)}"]
-    params = "params = { " + ", ".join(f"{_key(k)} = {_q(v)}" for k, v in row.items()) + " }"
+    params = "params = { " + ", ".join(f"{_key(k)} = {_toml(v)}" for k, v in row.items()) + " }"
     if not isinstance(record, dict):
         return [*block, params], str(record)
     values = record.get("args") if "args" in record else record.get("forward")
@@ -336,6 +368,14 @@ def _elements(shape: object) -> int:
     for d in shape if isinstance(shape, list) else []:
         n *= int(d)
     return n
+
+
+def _toml(value: Cell) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and not math.isfinite(value):
+        return {math.inf: "inf", -math.inf: "-inf"}.get(value, "nan")
+    return repr(value) if isinstance(value, int | float) else _q(value)
 
 
 def _q(text: str) -> str:
