@@ -28,6 +28,9 @@ DRIVER = Path(__file__).with_name("oracle_driver.py")
 ORACLE_LIMITS = Limits(wall_seconds=600, cpu_seconds=600, memory_mb=16384, file_mb=4096)
 
 
+CPU_INFO = ("/proc/cpuinfo", "/sys/devices/system/cpu")
+
+
 class OracleError(RuntimeError):
     pass
 
@@ -74,8 +77,12 @@ async def run_oracle(
         }
         (work / "request.json").write_text(json.dumps(request), encoding="utf-8")
         folders = {str(module.parent), str(prepare.parent)}
+        # torch's cpuinfo reads what the CPU is (its half-precision kernels fail without it).
+        cpu = [p for p in CPU_INFO if Path(p).exists()]
         confine = Confinement(
-            read=sorted({sys.prefix, sys.base_prefix, str(DRIVER), str(work / "request.json"), *folders}),
+            read=sorted(
+                {sys.prefix, sys.base_prefix, str(DRIVER), str(work / "request.json"), *folders, *cpu}
+            ),
             write=[str(out)],
             env={"OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"},
         )

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.model import OpDefAttr, OpDefTensor, OperatorProject
-from ascendopt.operators.spec_init import GE_DTYPES, SpecDraft, _opdef_columns
+from ascendopt.operators.spec_init import SpecDraft, _opdef_columns
 
 # torch dtype names (oracle_driver.py's records) → the spec's; float64 values go to the OpDef's dtype
 TORCH_TO_SPEC = {
@@ -263,7 +263,7 @@ def task_spec_text(
     ]
     for table, group in (("inputs", op.opdef.inputs), ("outputs", op.opdef.outputs)):
         for t in group:
-            dtypes = sorted({c[t.name] for c in columns if t.name in c}, key=list(GE_DTYPES.values()).index)
+            dtypes = [c[t.name] for c in columns if t.name in c]  # the OpDef's columns, in order
             lines += [
                 "",
                 f"[[{table}]]",
