@@ -63,6 +63,16 @@ __aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return Di
 __aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 
+// The scalar unit's data cache (docs: DataCacheCleanAndInvalid). The twin has no such cache: a scalar
+// store through GM is seen by every block at once, so cleaning and invalidating are no-ops here (a
+// kernel missing one is not caught).
+enum class CacheLine { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
+__aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &) {}
+template <typename T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE_UB>
+__aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T> &) {}
+
 // Scalar bfloat16 <-> float (the docs' ToFloat / ToBfloat16: scalar work, round to nearest even).
 __aicore__ inline float ToFloat(const bfloat16_t &value) { return static_cast<float>(value); }
 __aicore__ inline bfloat16_t ToBfloat16(const float &value) { return bfloat16_t(value); }
