@@ -149,8 +149,7 @@ def run_case(
         except Exception as exc:  # ModelNew is only a witness of the binding's order: Model still runs
             out["binding_error"] = f"{type(exc).__name__}: {exc}"
     model = module.Model(*_copy(init))
-    with torch.no_grad():
-        result = model.forward(*_copy(inputs))
+    result = model.forward(*_copy(inputs))  # with autograd: a gradient operator's Model calls backward
     results = list(result) if isinstance(result, list | tuple) else [result]
     out["outputs"] = [_describe(v, f"outputs.{i}", arrays) for i, v in enumerate(results)]
     out["arrays"] = sorted(arrays)
