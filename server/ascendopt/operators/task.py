@@ -295,7 +295,8 @@ def task_spec_text(
             lines += ["", *block]
             names.append(name)
     if not names:
-        raise TaskSpecError(f"no case the kernel can take: {notes[-1]}")
+        whys = list(dict.fromkeys(n.split(": ", 1)[1] for n in notes if n.startswith("case ")))
+        raise TaskSpecError(f"no case the kernel can take ({len(rows)} left out): " + "; ".join(whys[:3]))
     notes.append(f"cases from {task.cases} ({len(names)} of {len(rows)})")
     return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=names)
 
