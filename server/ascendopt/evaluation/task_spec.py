@@ -16,7 +16,14 @@ from ascendopt.operators.issues import SpecError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import OracleSpec, parse_spec
 from ascendopt.operators.spec_init import SpecDraft
-from ascendopt.operators.task import TaskSpecError, read_test_cases, task_of, task_spec_text, typed_columns
+from ascendopt.operators.task import (
+    TaskSpecError,
+    read_test_cases,
+    refusal,
+    task_of,
+    task_spec_text,
+    typed_columns,
+)
 
 T = TypeVar("T")
 
@@ -28,6 +35,9 @@ async def derive_task_spec(op: OperatorProject) -> SpecDraft:
         raise TaskSpecError(
             f"{op.root} is not a benchmark task's answer (<task>/answer/<n>/ with validation/)"
         )
+    why = refusal(op)
+    if why is not None:
+        raise TaskSpecError(why)
     try:
         rows = read_test_cases(task.cases)
     except SpecError as exc:

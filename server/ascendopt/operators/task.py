@@ -148,20 +148,32 @@ def _kind(desc: object) -> str:
     return str(desc.get("kind")) if isinstance(desc, dict) else "?"
 
 
+def refusal(op: OperatorProject) -> str | None:
+    """Why the spec cannot hold this answer, read from its OpDef alone (before any of the task's
+    Python runs), or None."""
+    opdef = op.opdef
+    if opdef is None:
+        return "the answer has no OpDef to name its tensors"
+    clash = sorted({t.name for t in opdef.inputs} & {t.name for t in opdef.outputs})
+    if clash:
+        return f"in-place output(s) {', '.join(clash)} (named like an input): not supported yet"
+    if not opdef.outputs:
+        return "the OpDef declares no output (the kernel writes into its inputs): not supported yet"
+    listed = [t.name for t in opdef.outputs if t.param_type == "DYNAMIC"]
+    if listed:
+        return f"list output(s) {', '.join(listed)} (OpDef DYNAMIC): not supported yet"
+    return None
+
+
 def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
     """Which OpDef input or attr each argument the binding receives is: the aclnn order, inputs
     then attrs (pybind.cpp's EXEC_NPU_CMD hands them on so), and which output each value the Model
     returns is (in order)."""
+    why = refusal(op)
+    if why is not None:
+        raise TaskSpecError(why)
     opdef = op.opdef
-    if opdef is None:
-        raise TaskSpecError("the answer has no OpDef to name its tensors")
-    clash = sorted({t.name for t in opdef.inputs} & {t.name for t in opdef.outputs})
-    if clash:
-        raise TaskSpecError(f"in-place output(s) {', '.join(clash)} (named like an input): not supported yet")
-    if not opdef.outputs:
-        raise TaskSpecError(
-            "the OpDef declares no output (the kernel writes into its inputs): not supported yet"
-        )
+    assert opdef is not None
     values = record.get("args") if "args" in record else record.get("forward")
     if not isinstance(values, list):
         raise TaskSpecError("the oracle recorded no arguments")
