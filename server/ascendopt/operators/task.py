@@ -334,6 +334,11 @@ def _case_block(
     case_attrs: dict[str, object] = {}
     for target, desc in zip(mapping.args, values, strict=False):
         if target in inputs:
+            if _kind(desc) not in ("tensor", "list", "number", "numbers"):
+                return [
+                    *block,
+                    params,
+                ], f"input {target} is passed a {_kind(desc)} value, which no tensor holds"
             d = _dtype_of(desc)
             if d is not None and d.startswith("unsupported:"):
                 return [*block, params], f"input {target} is {d.split(':')[1]}, which the spec cannot hold"
