@@ -7,6 +7,11 @@ if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
+# torch (CPU) runs a benchmark task's PyTorch oracle (the `benchmark` extra). Only from a local wheel
+# (--no-index; pip's find-links still apply): torch from PyPI is a multi-GB CUDA build. Without one,
+# the benchmark-task tests skip and say why.
+.venv/bin/python -m pip install -q --disable-pip-version-check --no-index 'torch==2.13.0' 2>/dev/null ||
+    echo "scripts/test.sh: no local torch 2.13.0 wheel; the benchmark-task tests skip" >&2
 .venv/bin/ruff check server tests benchmarks
 .venv/bin/mypy
 # The VS Code extension (extension/): tsc --noEmit and its unit tests (node --test, mocked vscode),

@@ -36,6 +36,7 @@ class OperatorEntry(BaseModel):
     layout: str
     usable: bool
     reason: str = ""  # why not usable: no spec, a spec error with its file:line, …
+    spec: Path | None = None  # a spec kept outside the operator (derived from its benchmark task)
 
 
 class TaskResult(BaseModel):
@@ -59,6 +60,7 @@ class TaskEntry(BaseModel):
     root: Path
     strategy: Strategy
     episode: str  # its journal under .ascendopt/episodes/; a resumed task continues it
+    spec: Path | None = None  # the operator's spec when kept outside it (derived from its benchmark task)
     status: TaskStatus = "pending"
     error: str = ""
     result: TaskResult | None = None

@@ -20,7 +20,10 @@ from ascendopt.campaign.pools import TaskPool
 from ascendopt.campaign.records import CampaignRecord, CampaignSettings, OperatorEntry, TaskEntry
 from ascendopt.campaign.store import CampaignStore, new_campaign_id
 from ascendopt.campaign.tasks import EpisodeTask, progress_of
+from ascendopt.evaluation.task_spec import derive_task_spec, run_sync
 from ascendopt.operators.discovery import discover
+from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.task import TaskSpecError, skeleton_of, task_of
 
 PROGRESS_INTERVAL_S = 1.0
 
@@ -44,6 +47,7 @@ class CampaignService:
 
     def plan(self, settings: CampaignSettings) -> CampaignRecord:
         record = CampaignRecord(id=new_campaign_id(), settings=settings)
+        store = CampaignStore(self.workspace, record.id)
         seen: set[tuple[Path, str]] = set()
         for path in settings.paths:
             found = discover(path)
@@ -52,11 +56,22 @@ class CampaignService:
                     continue
                 seen.add((op.root, op.name))
                 errors = [i for i in op.issues if i.severity == "error"]
-                reason = "no ascendopt.toml (run `ascendopt init-spec`)" if op.spec is None else ""
+                spec_file, reason = None, ""
+                if skeleton_of(op.root) is not None:
+                    reason = "a benchmark task's skeleton (question/): listed, not run"
+                elif op.spec is None and task_of(op.root) is not None:
+                    spec_file, reason = self._task_spec(op, store.folder / "specs")
+                elif op.spec is None:
+                    reason = "no ascendopt.toml (run `ascendopt init-spec`)"
                 if errors and not reason:
                     reason = str(errors[0])
                 entry = OperatorEntry(
-                    name=op.name, root=op.root, layout=op.layout, usable=not reason, reason=reason
+                    name=op.name,
+                    root=op.root,
+                    layout=op.layout,
+                    usable=not reason,
+                    reason=reason,
+                    spec=spec_file,
                 )
                 record.operators.append(entry)
             for issue in found.issues:
@@ -64,19 +79,38 @@ class CampaignService:
                     name="?", root=Path(issue.file), layout="?", usable=False, reason=str(issue)
                 )
                 record.operators.append(entry)
+        named: dict[str, int] = {}  # kernel names repeat across a library (benchmark tasks, samples)
         for entry in record.operators:
             if entry.usable:
+                named[entry.name] = named.get(entry.name, 0) + 1
+                label = entry.name if named[entry.name] == 1 else f"{entry.name}-{named[entry.name]}"
                 for strategy in settings.strategies:
                     record.tasks.append(
                         TaskEntry(
                             operator=entry.name,
                             root=entry.root,
                             strategy=strategy,
-                            episode=f"{record.id}-{entry.name}-{strategy}",
+                            episode=f"{record.id}-{label}-{strategy}",
+                            spec=entry.spec,
                         )
                     )
-        CampaignStore(self.workspace, record.id).save(record)
+        store.save(record)
         return record
+
+    @staticmethod
+    def _task_spec(op: OperatorProject, folder: Path) -> tuple[Path | None, str]:
+        """(the spec derived from `op`'s benchmark task, written in the campaign's folder, "") or
+        (None, why there is none): the task's own files are never written to."""
+        try:
+            draft = run_sync(derive_task_spec(op))
+        except TaskSpecError as exc:
+            return None, f"no spec: its benchmark task gives none: {exc}"
+        task = task_of(op.root)
+        assert task is not None
+        path = folder / f"{task.name}-{op.name}.ascendopt.toml"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(draft.text, encoding="utf-8")
+        return path, ""
 
     def load(self, campaign_id: str) -> CampaignRecord:
         return CampaignStore(self.workspace, campaign_id).load()
@@ -115,6 +149,7 @@ class CampaignService:
                     operator=task.operator,
                     episode=task.episode,
                     request=request,
+                    spec=task.spec,
                 )
                 try:
                     task.result = await pool.run(job)

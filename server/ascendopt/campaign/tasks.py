@@ -27,6 +27,7 @@ class EpisodeTask(BaseModel):
     operator: str
     episode: str
     request: EpisodeSettings  # what `ascendopt optimize` would be asked: budget, strategy, backend …
+    spec: Path | None = None  # the spec kept outside the operator (`--spec`)
 
 
 def run_task_in_scratch(task: EpisodeTask) -> TaskResult:
@@ -41,7 +42,7 @@ def run_task_in_scratch(task: EpisodeTask) -> TaskResult:
 
 
 def run_task(task: EpisodeTask) -> TaskResult:
-    project = load_operator(task.root, task.operator)
+    project = load_operator(task.root, task.operator, task.spec)
     optimizer = Optimizer(task.workspace)
     outcome = asyncio.run(optimizer.optimize(project, task.request, episode_id=task.episode))
     journal = EpisodeJournal.open(task.workspace, task.episode)

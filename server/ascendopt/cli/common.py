@@ -12,9 +12,11 @@ from pydantic import ValidationError
 from rich.console import Console, ConsoleDimensions
 from rich.text import Text
 
+from ascendopt.evaluation.task_spec import run_sync, with_task_spec
 from ascendopt.experience.bank import BANK_FILE
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.task import TaskSpecError, task_of
 from ascendopt.redact import LLM_KEY, Scrubber
 from ascendopt.workspace import choose_workspace, remember_workspace
 
@@ -145,7 +147,9 @@ def invalid(exc: ValidationError) -> str:
     return f"{name}: {first['msg']}" + (f" (got {first['input']!r})" if "input" in first else "")
 
 
-def load(path: Path, name: str | None, spec: Path | None = None) -> OperatorProject:
+def load(path: Path, name: str | None, spec: Path | None = None, derive: bool = True) -> OperatorProject:
+    """The operator at `path`; a benchmark task's answer without a spec gets the one its task says
+    (derived in memory, unless `derive` is off: init-spec writes it instead)."""
     try:
         op = load_operator(path, name, spec)
     except KeyError as exc:
@@ -154,4 +158,11 @@ def load(path: Path, name: str | None, spec: Path | None = None) -> OperatorProj
         fail(f"{spec} names another operator than {op.name} (see `ascendopt discover`)")
     if op.root in path.resolve().parents:
         err.print(f"{path} is inside operator {op.name}: using {shown(op.root)}", soft_wrap=True)
+    if derive and op.spec is None and task_of(op.root) is not None:
+        try:
+            op, draft = run_sync(with_task_spec(op))
+        except TaskSpecError as exc:
+            fail(f"{op.name}: no spec, and none can be derived from its benchmark task: {exc}", 1)
+        err.print(f"spec: derived from the benchmark task ({len(draft.case_names)} case(s); "
+                  f"`ascendopt init-spec {shown(op.root)} --out FILE` writes it)")
     return op

@@ -18,6 +18,7 @@ from ascendopt.evaluation.cpu_twin.spec_draft import write_starting_spec
 from ascendopt.operators import domains
 from ascendopt.operators.discovery import discover
 from ascendopt.operators.spec import SPEC_FILE
+from ascendopt.operators.task import TaskSpecError
 from ascendopt.operators.templates import TemplateError, copy_template, list_templates
 
 
@@ -140,21 +141,18 @@ def init_spec_cmd(
     ] = None,
 ) -> None:
     """Write a starting ascendopt.toml beside the operator from its OpDef / kernel signature."""
-    op = load(op_path, name)
+    op = load(op_path, name, derive=False)
     target = out_path.resolve() if out_path is not None else op.root / SPEC_FILE
     if target.exists() and not force:
         fail(f"{target} exists; pass --force to overwrite it", 1)
-    written = asyncio.run(write_starting_spec(op, target, external=out_path is not None))
+    try:
+        written = asyncio.run(write_starting_spec(op, target, external=out_path is not None))
+    except TaskSpecError as exc:
+        fail(f"{op.name}: the benchmark task gives no spec: {exc}", 1)
     for note in written.notes:
         out.print(f"  {note}", markup=False)
     out.print(f"wrote {target}", markup=False, highlight=False, soft_wrap=True)
-    step = "check that {} has" if written.reference_exists else "write {} with"
-    out.print(
-        f"next: {step.format(shown(written.reference))} {written.signature}",
-        markup=False,
-        highlight=False,
-        soft_wrap=True,
-    )
+    out.print(written.next_step(shown), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command("templates")

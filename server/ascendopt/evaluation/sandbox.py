@@ -136,6 +136,8 @@ def sandbox_argv(argv: list[str], cwd: str, confine: Confinement, host: SandboxH
         else:
             out += ["--ro-bind-try", path, path]
     out += ["--perms", "1777", "--size", str(confine.tmp_mb * 1024 * 1024), "--tmpfs", "/tmp"]
+    # /dev walkable by the sandbox's uid (bwrap makes it 0700 root: the devices were unreachable)
+    out += ["--perms", "0755", "--dir", "/dev"]
     for dev in DEVICES:
         out += ["--dev-bind-try", dev, dev]
     # bwrap makes the folders above a bind 0700: the sandbox user (not root) could not walk through them

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ascendopt.evaluation.compare import Expected, compare_expected, expect
+from ascendopt.evaluation.oracle import OracleCase, OracleError, kernel_values, oracle_paths, run_oracle
 from ascendopt.evaluation.pool import PoolExhausted, SlotPool
 from ascendopt.evaluation.records import CaseResult, Evaluation, OutputCheck
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
 from ascendopt.evaluation.runner import RunnerError, TransportError
-from ascendopt.evaluation.tensors import decode_raw, make_inputs, tensor_bytes
+from ascendopt.evaluation.tensors import case_seed, decode_raw, make_inputs, tensor_bytes
 from ascendopt.evaluation.toolchain import CaseJob, Combo, Slot, Toolchain, combo_of
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.issues import CompileError
@@ -119,6 +120,8 @@ class ToolchainEvaluator:
         spec, case and seed, else computed (the reference loaded only then)."""
         assert project.spec is not None
         spec = project.spec
+        if spec.oracle is not None:
+            return await self._prepare_oracle(project, cases, seed)
         rel = spec.reference.split(":", 1)[0]
         source = candidate.files.get(rel)
         text = source
@@ -148,6 +151,41 @@ class ToolchainEvaluator:
             out[c.index] = self._prepared[keys[c.index]]
         while len(self._prepared) > max(PREPARED_CASES, len(cases)):
             self._prepared.popitem(last=False)
+        return out
+
+    async def _prepare_oracle(
+        self, project: OperatorProject, cases: list[ResolvedCase], seed: int
+    ) -> dict[int, Prepared]:
+        """Every case's Prepared from a benchmark task's oracle (its get_inputs and Model, sandboxed),
+        kept like the reference's: per (task files, spec, case, seed)."""
+        spec = project.spec
+        assert spec is not None and spec.oracle is not None
+        texts = []
+        for path in oracle_paths(project.spec_root, spec.oracle):
+            try:
+                texts.append(path.read_text(encoding="utf-8"))
+            except OSError:
+                texts.append("")  # run_oracle says why
+        scope = _digest(str(project.spec_root), spec.model_dump_json(), *texts, seed)
+        keys = {c.index: (f"{scope}/{_digest(c.model_dump_json())}", seed) for c in cases}
+        missing = [c for c in cases if keys[c.index] not in self._prepared]
+        if missing:
+            try:
+                got = await run_oracle(
+                    project.spec_root,
+                    spec.oracle,
+                    [(str(c.index), c.params, case_seed(seed, c, "oracle")) for c in missing],
+                )
+            except OracleError as exc:
+                raise ReferenceError(str(exc)) from exc
+            for case in missing:
+                self._prepared[keys[case.index]] = await asyncio.to_thread(
+                    _prepare_oracle_case, spec, case, got[str(case.index)]
+                )
+        out = {}
+        for c in cases:
+            self._prepared.move_to_end(keys[c.index])
+            out[c.index] = self._prepared[keys[c.index]]
         return out
 
     async def _attempt(
@@ -279,6 +317,20 @@ def _prepare_case(
         expected = run_reference(reference, spec, case, inputs)
     except ReferenceError as exc:
         return Prepared(_frozen(inputs), None, str(exc))
+    checks = {
+        t.name: expect(expected[t.name], case.dtypes[t.name], spec.tolerance(case.dtypes[t.name]))
+        for t in spec.outputs
+    }
+    return Prepared(_frozen(inputs), expected, "", checks)
+
+
+def _prepare_oracle_case(spec: OperatorSpec, case: ResolvedCase, got: OracleCase | str) -> Prepared:
+    if isinstance(got, str):
+        return Prepared({}, None, f"case {case.name}: {got}")
+    try:
+        inputs, expected = kernel_values(spec, case, got)
+    except OracleError as exc:
+        return Prepared({}, None, f"case {case.name}: {exc}")
     checks = {
         t.name: expect(expected[t.name], case.dtypes[t.name], spec.tolerance(case.dtypes[t.name]))
         for t in spec.outputs

@@ -17,6 +17,7 @@ from ascendopt.lsp.server import AscendServer
 from ascendopt.lsp.targets import TargetError, fresh, parse_target, resolve
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import SPEC_FILE
+from ascendopt.operators.task import TaskSpecError
 
 WRITE = "Write a starting spec"
 
@@ -43,8 +44,9 @@ async def init_spec(ls: AscendServer, op: OperatorProject, force: bool = False) 
         written = await write_starting_spec(op, target, external=False)
     except OSError as exc:
         return {"status": "error", **which, "message": f"could not write {target}: {exc.strerror}"}
-    step = "check that {} has" if written.reference_exists else "write {} with"
-    after = f"next: {step.format(written.reference.name)} {written.signature}"
+    except TaskSpecError as exc:
+        return {"status": "error", **which, "message": f"the benchmark task gives no spec: {exc}"}
+    after = written.next_step(lambda path: path.name)
     # The operator now has a spec: its lenses and checks change (a draft that does not validate
     # yet leaves the operator as it was; the spec's diagnostics say why).
     with contextlib.suppress(TargetError):

@@ -220,7 +220,7 @@ def spec_vs_kernel(
             )
     issues += _tensor_names(spec, kernel, spec_file, index, opdef, kernel_src)
     line = index.line_of(("reference",))
-    for message in reference_problems(root, spec.reference):
+    for message in reference_problems(root, spec.reference) if spec.oracle is None else []:
         issues.append(Issue(file=spec_file, line=line, message=message))
     return issues
 

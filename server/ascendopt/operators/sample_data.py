@@ -370,3 +370,32 @@ def _desc(items: object) -> list[tuple[str, list[str]]]:
             types = raw if isinstance(raw, list) else []
             out.append((str(t["name"]), [NP_DTYPES.get(str(x), str(x)) for x in types]))
     return out
+
+
+def golden_files(path: Path) -> tuple[dict[str, str], list[str]]:
+    """The files a golden generator writes, as paths relative to the folder it runs in: inputs by
+    tensor name (`./input/input_x.bin` → x) and the golden outputs in the order it writes them
+    (`./output/golden.bin`). Read without running it (constant paths only)."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return {}, []
+    inputs: dict[str, str] = {}
+    outputs: list[str] = []
+    calls = sorted(
+        (n for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)),
+        key=lambda n: (n.lineno, n.col_offset),
+    )
+    for call in calls:
+        assert isinstance(call.func, ast.Attribute)
+        if call.func.attr != "tofile" or not call.args:
+            continue
+        target = call.args[0]
+        if not (isinstance(target, ast.Constant) and isinstance(target.value, str)):
+            continue
+        rel = target.value.removeprefix("./")
+        if rel.startswith("input/"):
+            inputs[rel.rsplit("/", 1)[-1].removesuffix(".bin").removeprefix("input_")] = rel
+        elif rel.startswith("output/") and rel not in outputs:
+            outputs.append(rel)
+    return inputs, outputs

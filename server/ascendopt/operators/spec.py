@@ -66,6 +66,26 @@ class Tolerance(_Strict):
     mismatch_fraction: float = Field(default=0.0, ge=0, le=1)
 
 
+class OracleSpec(_Strict):
+    """An oracle that makes the inputs and the expected outputs itself, in place of reference.py
+    (paths relative to the spec), run sandboxed:
+
+    - `kernelbench`: a benchmark task's PyTorch oracle (KernelBench convention): inputs from
+      `get_inputs(params)` in `prepare`, expected outputs from `Model` in `module`. `args` names, in
+      the NPU binding's order, the input or attr each argument is ("" for one the kernel does not
+      take); `outputs` the output each value `Model` returns is.
+    - `golden_script`: a sample's golden generator (`scripts/gen_data.py`, in `module`), run in a
+      folder of its own under a fresh seed; `files` maps each tensor to the file it writes there
+      (`x = "input/input_x.bin"`, `z = "output/golden.bin"`)."""
+
+    kind: Literal["kernelbench", "golden_script"] = "kernelbench"
+    module: str
+    prepare: str = ""
+    args: list[str] = Field(default_factory=list)
+    outputs: list[str] = Field(default_factory=list)
+    files: dict[str, str] = Field(default_factory=dict)
+
+
 class CaseSpec(_Strict):
     name: str
     # A list input (param_type "dynamic") has a list of shapes, one per tensor of the list.
@@ -76,6 +96,8 @@ class CaseSpec(_Strict):
     # Fixed contents for an input instead of random values (a tiling array a sample reads from a
     # file, a zeroed sync buffer): flattened, as many values as the shape holds.
     values: dict[str, list[float]] = Field(default_factory=dict)
+    # The benchmark's row for this case (test_cases.csv), handed to the oracle's get_inputs.
+    params: dict[str, str | int | float | bool] = Field(default_factory=dict)
 
 
 def member_name(name: str, i: int) -> str:
@@ -97,6 +119,7 @@ class ResolvedCase(BaseModel):
     attrs: dict[str, float | int | bool]
     values: dict[str, list[float]] = Field(default_factory=dict)
     lists: dict[str, int] = Field(default_factory=dict)
+    params: dict[str, str | int | float | bool] = Field(default_factory=dict)
 
     def instances(self, tensor: str) -> list[str]:
         """The instance names of an input: itself, or its list's tensors."""
@@ -143,6 +166,7 @@ class OperatorSpec(_Strict):
     cases: list[CaseSpec] = Field(min_length=1)
     tolerances: dict[DType, Tolerance] = Field(default_factory=dict)
     domain: ShapeDomain = Field(default_factory=ShapeDomain)
+    oracle: OracleSpec | None = None  # a benchmark task's Model and get_inputs instead of the reference
 
     @model_validator(mode="after")
     def _check(self) -> OperatorSpec:
@@ -259,6 +283,7 @@ class OperatorSpec(_Strict):
             attrs=attrs,
             values=case.values,
             lists=lists,
+            params=case.params,
         )
 
     def _check_dtype_column(self, index: int, where: str, dtypes: dict[str, DType]) -> None:

@@ -23,6 +23,7 @@ from ascendopt.operators.sample_data import (
     TensorHint,
     aclnn_example_hints,
     gen_data_hints,
+    golden_files,
     naive_main_attrs,
     naive_main_hints,
     op_description,
@@ -67,17 +68,10 @@ def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
     """Tensor hints from the sample's own scripts, nearest first."""
     notes: list[str] = []
     root = op.root
-    places = [root / "scripts" / "gen_data.py"]
-    if op.layout != "kernel_launch":
-        places += sorted(root.parent.glob("*/scripts/gen_data.py"))
-        # cann-ops: examples/gen_data.py, examples/AclNNInvocationNaive/gen_data.py
-        places += sorted(root.glob("examples/gen_data.py")) + sorted(root.glob("examples/*/gen_data.py"))
-    for path in places:
-        if path.exists():
-            hints = gen_data_hints(path, _shown(path, root))
-            if hints:
-                notes.append(f"shapes, dtypes and ranges from {_shown(path, root)}")
-                return hints, notes
+    path = _gen_data(op)
+    if path is not None:
+        notes.append(f"shapes, dtypes and ranges from {_shown(path, root)}")
+        return gen_data_hints(path, _shown(path, root)), notes
     names = ([t.name for t in op.opdef.inputs], [t.name for t in op.opdef.outputs]) if op.opdef else None
     if op.layout == "cann_open" and names is not None:
         for path in sorted(root.glob("examples/test_aclnn_*.cpp")):
@@ -93,6 +87,36 @@ def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
             notes.append(f"shapes and dtypes from {_shown(path, root)}")
             return hints, notes
     return {}, notes
+
+
+def _gen_data(op: OperatorProject) -> Path | None:
+    """The sample's golden generator nearest the operator that writes its inputs."""
+    root = op.root
+    places = [root / "scripts" / "gen_data.py"]
+    if op.layout != "kernel_launch":
+        places += sorted(root.parent.glob("*/scripts/gen_data.py"))
+        # cann-ops: examples/gen_data.py, examples/AclNNInvocationNaive/gen_data.py
+        places += sorted(root.glob("examples/gen_data.py")) + sorted(root.glob("examples/*/gen_data.py"))
+    return next((p for p in places if p.exists() and gen_data_hints(p, _shown(p, root))), None)
+
+
+def _golden_oracle(op: OperatorProject, ins: list[Tensor], outs: list[Tensor]) -> list[str]:
+    """The `[oracle]` table when the sample's generator writes every input and as many golden files
+    as the operator has outputs (the generator is then the reference, at its own shapes); else []."""
+    path = _gen_data(op)
+    if path is None:
+        return []
+    inputs, outputs = golden_files(path)
+    if not outputs or len(outputs) != len(outs) or any(t.name not in inputs for t in ins):
+        return []
+    files = {t.name: inputs[t.name] for t in ins} | {t.name: f for t, f in zip(outs, outputs, strict=True)}
+    return [
+        "",
+        "[oracle]  # the sample's golden generator, re-run under a fresh seed for fresh values",
+        'kind = "golden_script"',
+        f"module = {json.dumps(str(path.resolve()))}",
+        "files = { " + ", ".join(f"{n} = {json.dumps(f)}" for n, f in files.items()) + " }",
+    ]
 
 
 def _opdef_columns(lists: list[list[str]]) -> tuple[list[list[str]], list[str]]:
@@ -290,7 +314,14 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
                 "  # TODO: the OpDef gives no default (a required attr, or a type the spec does not take)",
             ]
             notes.append(f"TODO attr {attr.name}: no default in the OpDef")
-    lines += _domain(op, ins)
+    golden = _golden_oracle(op, ins, outs)
+    if golden:
+        where = _shown(_gen_data(op) or op.root, op.root)
+        notes.append(f"the oracle: {where} writes the inputs and the golden output(s); no reference.py")
+        lines += golden
+        lines += ["", "[domain]", "fixed = true  # the generator's own shapes"]
+    else:
+        lines += _domain(op, ins)
     case_attrs: dict[str, int] = {}
     if op.opdef is not None and op.opdef.attrs and op.layout != "kernel_launch":
         for path in _naive_mains(op):
@@ -298,7 +329,7 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
             if case_attrs:
                 notes.append(f"attr values of the sample's call from {_shown(path, op.root)}")
                 break
-    case_lines, case_names, case_notes = _cases(op, ins, case_attrs, outs)
+    case_lines, case_names, case_notes = _cases(op, ins, case_attrs, outs, grow=not golden)
     lines += case_lines
     notes += case_notes
     return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=case_names)
@@ -339,7 +370,11 @@ def _domain(op: OperatorProject, ins: list[Tensor]) -> list[str]:
 
 
 def _cases(
-    op: OperatorProject, ins: list[Tensor], attrs: dict[str, int], outs: list[Tensor] | None = None
+    op: OperatorProject,
+    ins: list[Tensor],
+    attrs: dict[str, int],
+    outs: list[Tensor] | None = None,
+    grow: bool = True,
 ) -> tuple[list[str], list[str], list[str]]:
     outs = outs or []
     notes: list[str] = []
@@ -407,7 +442,7 @@ def _cases(
     attr_line = ("attrs = { " + ", ".join(f"{k} = {v}" for k, v in attrs.items()) + " }") if attrs else ""
     if attr_line:
         out.append(attr_line)
-    if op.layout != "kernel_launch" and not todo:
+    if op.layout != "kernel_launch" and not todo and grow:
         # A second, larger case for the search to weigh, when the inputs grow alike.
         grown = {n: [s[0] * 4, *s[1:]] for n, s in shapes.items()}
         alike = all(len({tuple(m) for m in ms}) == 1 for ms in lists.values())

@@ -694,3 +694,10 @@ def test_shifts_are_logical_for_unsigned_and_arithmetic_for_signed_and_not_flips
     assert row == [0x5556, 0x5555, 0xD554, 0xD550, 0xD555, 0xF555, 0x5556, 0x5554]
     errors = {f["kind"] for f in findings if f["severity"] == "error"}
     assert errors <= {"output_not_written"}  # z is written only where shown
+
+
+def test_sys_workspace_is_what_was_set_and_bf16_scalars_round_to_nearest(cases_runner, tmp_path):
+    """A kernel that checks `GetSysWorkSpacePtr()` after `SetSysWorkspace(workspace)` (16 benchmark
+    answers return early when it is null) gets the workspace back; before the call it is unset."""
+    z, _, _ = run_case(cases_runner, tmp_path, 33, [0.0])
+    assert struct.unpack_from("<3f", z, 0) == (1.0, 1.0, 1.0 + 1.0 / 128)

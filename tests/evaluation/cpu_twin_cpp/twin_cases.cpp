@@ -593,9 +593,20 @@ static void CasePadUnPad(Ctx &c)
     c.Out(c.z, o, 128);
 }
 
+// Case 33: SetSysWorkspace / GetSysWorkSpacePtr, DataCacheCleanAndInvalid (a no-op on the twin) (unset until set, then the workspace it was given), and
+// the scalar ToBfloat16 / ToFloat (1 + 2^-8 + 2^-10 rounds up to 1 + 2^-7).
+static void CaseSysWorkspace(Ctx &c, GM_ADDR workspace)
+{
+    c.z.SetValue(0, GetSysWorkSpacePtr() == nullptr ? 1.0f : 0.0f);
+    SetSysWorkspace(workspace);
+    c.z.SetValue(1, GetSysWorkSpacePtr() == workspace ? 1.0f : 0.0f);
+    c.z.SetValue(2, ToFloat(ToBfloat16(1.0f + 1.0f / 256 + 1.0f / 1024)));
+    DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(c.z);  // builds
+}
+
 extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
 {
-    (void)workspace; (void)tiling;
+    (void)tiling;
     Ctx c(x, y, z);
     if (TILING_KEY_IS(1)) CaseCastF16(c);
     else if (TILING_KEY_IS(2)) CaseCastI32(c);
@@ -629,4 +640,5 @@ extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(30)) CasePadUnPad(c);
     else if (TILING_KEY_IS(31)) CaseWrappedParams(c);
     else if (TILING_KEY_IS(32)) CaseShifts(c);
+    else if (TILING_KEY_IS(33)) CaseSysWorkspace(c, workspace);
 }

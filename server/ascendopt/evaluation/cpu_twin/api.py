@@ -102,7 +102,8 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         _H + "kernel_misc.h",
         "util",
         "GetUserWorkspace GetSysWorkSpacePtr SetSysWorkspace GetUBSizeInBytes GetRuntimeUBSize "
-        "GetDataBlockSizeInBytes GetVecLen DivCeil AlignUp ConstCeil Ceil",
+        "GetDataBlockSizeInBytes GetVecLen DivCeil AlignUp ConstCeil Ceil ToFloat ToBfloat16 "
+        "DataCacheCleanAndInvalid",
     )
     + _family(_H + "cpu_debug.h", "cpu_debug", "GmAlloc GmFree SetKernelMode")
 )

@@ -57,16 +57,21 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
     def_src = read_source(def_path, issues) if def_path is not None else None
     if def_src is not None and def_path is not None:
         def_src = relative(def_src, root, def_path)
-    external = result.external_specs.get(root.name)
+    # The operator's name is its folder's in a repository; a folder named otherwise (a benchmark
+    # task's `answer/0/`) takes it from its OpDef file, `op_host/<op>_def.cpp`.
+    op_name = root.name
+    if def_path is not None and not (hdir / f"{root.name}_def.cpp").exists():
+        op_name = def_path.name.removesuffix("_def.cpp")
+    external = result.external_specs.get(op_name)
     soc = external[1].soc if external else spec_soc(root)
     family = soc_family(soc)
-    choice = kernel_choice(def_src, root.name, family)
+    choice = kernel_choice(def_src, op_name, family)
     # op_kernel/<opFile>.cpp, or in the SoC's architecture folder (arch22/ for 910B, arch35/ for 950).
     arch = ARCH_DIRS.get(family, "")
     places = [
         kdir / f"{choice.stem}.cpp",
         kdir / arch / f"{choice.stem}.cpp",
-        kdir / arch / f"{root.name}.cpp",
+        kdir / arch / f"{op_name}.cpp",
     ]
     kpath = next((p for p in places if p.is_file()), places[0])
     if not kpath.exists() and (def_src is None or family in choice.socs):
@@ -85,7 +90,7 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
                 file=str(def_path or root),
                 severity="warning",
                 code="other-soc",
-                message=f"{root.name}: the OpDef builds no kernel for {family} (it configures "
+                message=f"{op_name}: the OpDef builds no kernel for {family} (it configures "
                 f"{', '.join(choice.socs)}); set `soc` in the spec to one of those to use it",
             )
         )
@@ -121,14 +126,14 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
     # The host program: the tiling source registering the tiling function; the other tiling
     # sources (per-architecture ones it calls into) are linked with it, as CANN's host library is.
     tiling_paths = tiling_sources(root, family)
-    preferred = hdir / f"{root.name}_tiling.cpp"
+    preferred = hdir / f"{op_name}_tiling.cpp"
     host_path = (
         preferred
         if preferred.exists()
         else next((p for p in tiling_paths if not is_arch_variant(str(p.relative_to(root)))), None)
     )
-    if host_path is None and (hdir / f"{root.name}.cpp").exists():
-        host_path = hdir / f"{root.name}.cpp"  # the older cann-ops: TilingFunc beside InferShape there
+    if host_path is None and (hdir / f"{op_name}.cpp").exists():
+        host_path = hdir / f"{op_name}.cpp"  # the older cann-ops: TilingFunc beside InferShape there
     files = OperatorFiles(kernel=ksrc.path)
     hsrc = dsrc = None
     if host_path is not None:
@@ -142,14 +147,14 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
         issues.append(
             Issue(
                 file=ksrc.path,
-                message=f"no tiling program: expected op_host/{root.name}_tiling.cpp or {root.name}.cpp",
+                message=f"no tiling program: expected op_host/{op_name}_tiling.cpp or {op_name}.cpp",
             )
         )
     for data_path in (
         kdir / f"{choice.stem}_tiling_data.h",
-        kdir / f"{root.name}_tiling_data.h",
-        hdir / f"{root.name}_tiling.h",
-        hdir / f"{root.name}_tiling_def.h",  # ops-math is_inf & co
+        kdir / f"{op_name}_tiling_data.h",
+        hdir / f"{op_name}_tiling.h",
+        hdir / f"{op_name}_tiling_def.h",  # ops-math is_inf & co
     ):
         if data_path.exists():
             dsrc = read_source(data_path, issues)

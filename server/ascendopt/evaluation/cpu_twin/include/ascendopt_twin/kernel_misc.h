@@ -51,8 +51,8 @@ constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
 constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
 
 inline __gm__ uint8_t *GetUserWorkspace(GM_ADDR workspace) { return workspace == nullptr ? nullptr : workspace + RESERVED_WORKSPACE; }
-inline __gm__ uint8_t *GetSysWorkSpacePtr() { return nullptr; }
-inline void SetSysWorkspace(GM_ADDR) {}
+inline __gm__ uint8_t *GetSysWorkSpacePtr() { return ascendopt_twin::rt::g_blk->sysWorkspace; }
+inline void SetSysWorkspace(GM_ADDR workspace) { ascendopt_twin::rt::g_blk->sysWorkspace = workspace; }
 inline uint32_t GetUBSizeInBytes() { return ascendopt_twin::rt::g_blk->ubSize; }
 inline uint32_t GetRuntimeUBSize() { return ascendopt_twin::rt::g_blk->ubSize; }
 inline constexpr uint32_t GetDataBlockSizeInBytes() { return 32; }
@@ -62,6 +62,20 @@ __aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a
 __aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
 __aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
 __aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+
+// The scalar unit's data cache (docs: DataCacheCleanAndInvalid). The twin has no such cache: a scalar
+// store through GM is seen by every block at once, so cleaning and invalidating are no-ops here (a
+// kernel missing one is not caught).
+enum class CacheLine { SINGLE_CACHE_LINE = 0, ENTIRE_DATA_CACHE };
+enum class DcciDst { CACHELINE_ALL = 0, CACHELINE_UB, CACHELINE_OUT, CACHELINE_ATOMIC };
+template <typename T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE_OUT>
+__aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T> &) {}
+template <typename T, CacheLine entireType, DcciDst dcciDst = DcciDst::CACHELINE_UB>
+__aicore__ inline void DataCacheCleanAndInvalid(const LocalTensor<T> &) {}
+
+// Scalar bfloat16 <-> float (the docs' ToFloat / ToBfloat16: scalar work, round to nearest even).
+__aicore__ inline float ToFloat(const bfloat16_t &value) { return static_cast<float>(value); }
+__aicore__ inline bfloat16_t ToBfloat16(const float &value) { return bfloat16_t(value); }
 }  // namespace AscendC
 
 #endif

@@ -26,6 +26,9 @@ struct BlockPublic {
     // DEQSCALE register (SetDeqScale(half)): the scale of the int32 -> half Cast. Unset at block start.
     float deqScale = 0.0f;
     bool deqScaleSet = false;
+    // SetSysWorkspace's pointer (the launch's workspace, whose first RESERVED_WORKSPACE bytes are the
+    // system's), read back by GetSysWorkSpacePtr; unset at block start, as on the NPU before the call.
+    uint8_t *sysWorkspace = nullptr;
 };
 extern BlockPublic *g_blk;
 extern bool g_trace_on;

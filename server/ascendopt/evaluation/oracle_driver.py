@@ -1,0 +1,216 @@
+"""Run a benchmark task's PyTorch oracle on its cases; the sandbox runs this file with `python -I`.
+
+Standalone on purpose (stdlib, NumPy and torch only: it never imports ascendopt), since it runs
+third-party code: the task's `prepare_inputs.py` and `module.py` (KernelBench convention). For each
+case of the request it seeds torch, NumPy and `random`, calls `get_inputs(param)` and
+`get_init_inputs(param)`, records what `ModelNew` hands the NPU binding (the arguments the kernel
+gets, in the binding's order), runs `Model` on copies of the inputs, and writes
+`<out>/<key>.npz` (arrays) and `<out>/<key>.json` (what each value is). The NPU-only imports the
+task makes (`torch_npu`, its `transfer_to_npu`, the binding `kernel_gen_ops`) are empty stand-ins.
+
+A request of kind `golden_script` runs a sample's golden generator instead (`run_script`).
+
+Usage: python -I oracle_driver.py REQUEST.json OUT_DIR
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import runpy
+import sys
+import traceback
+import types
+from pathlib import Path
+
+import numpy as np
+
+try:  # a golden generator may need NumPy only
+    import torch
+except ImportError:
+    torch = None  # type: ignore[assignment]
+
+# NPU-only modules, and the benchmark harness's `framework.utils` (its `check_precision` is the
+# benchmark's comparison; ours replaces it): empty modules here.
+STAND_INS = (
+    "torch_npu",
+    "torch_npu.contrib",
+    "torch_npu.contrib.transfer_to_npu",
+    "kernel_gen_ops",
+    "framework",
+    "framework.utils",
+)
+
+
+class _Called(Exception):
+    """Raised by the binding stand-in: ModelNew reached the kernel with these arguments."""
+
+    def __init__(self, name: str, args: tuple[object, ...]) -> None:
+        super().__init__(name)
+        self.name = name
+        self.args_seen = args
+
+
+def _binding(name: str) -> object:
+    def call(*args: object, **kwargs: object) -> object:
+        raise _Called(name, (*args, *kwargs.values()))
+
+    return call
+
+
+def _install_stand_ins() -> None:
+    for name in STAND_INS:
+        module = types.ModuleType(name)
+        sys.modules[name] = module
+    sys.modules["torch_npu"].contrib = sys.modules["torch_npu.contrib"]  # type: ignore[attr-defined]
+    contrib = sys.modules["torch_npu.contrib"]
+    contrib.transfer_to_npu = sys.modules["torch_npu.contrib.transfer_to_npu"]  # type: ignore[attr-defined]
+    setattr(sys.modules["kernel_gen_ops"], "__getattr__", _binding)  # noqa: B010 (a module's __getattr__)
+    sys.modules["framework"].utils = sys.modules["framework.utils"]  # type: ignore[attr-defined]
+    sys.modules["framework.utils"].check_precision = _not_here  # type: ignore[attr-defined]
+
+
+def _not_here(*args: object, **kwargs: object) -> object:
+    raise NotImplementedError("the benchmark's own precision check: ascendopt compares with its tolerances")
+
+
+def _load(path: Path, name: str) -> types.ModuleType:
+    module = types.ModuleType(name)
+    module.__file__ = str(path)
+    sys.modules[name] = module
+    exec(compile(path.read_text(encoding="utf-8"), str(path), "exec"), module.__dict__)
+    return module
+
+
+def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray]) -> dict[str, object]:
+    """What a value is, its arrays stored in `arrays` under `prefix` (bfloat16 as float32: exact)."""
+    if isinstance(value, torch.Tensor):
+        t = value.detach().cpu()
+        dtype = str(t.dtype).removeprefix("torch.")
+        if t.is_complex():
+            return {"kind": "tensor", "dtype": dtype, "shape": list(t.shape)}
+        if t.dtype == torch.bfloat16:
+            t = t.float()
+        arrays[prefix] = t.numpy().copy()
+        return {"kind": "tensor", "dtype": dtype, "shape": list(value.shape)}
+    if isinstance(value, list | tuple):
+        if value and all(isinstance(v, torch.Tensor) for v in value):
+            return {
+                "kind": "list",
+                "items": [_describe(v, f"{prefix}.{i}", arrays) for i, v in enumerate(value)],
+            }
+        if all(isinstance(v, bool | int | float) for v in value):
+            return {"kind": "numbers", "value": list(value)}
+        return {"kind": "other", "type": type(value).__name__}
+    if isinstance(value, bool | int | float):
+        return {"kind": "number", "value": value}
+    if isinstance(value, str):
+        return {"kind": "str", "value": value}
+    if value is None:
+        return {"kind": "none"}
+    return {"kind": "other", "type": type(value).__name__}
+
+
+def _copy(values: list[object]) -> list[object]:
+    """Copies of the arguments: the Model may write into its inputs (an in-place operator)."""
+    return [_copy_one(v) for v in values]
+
+
+def _copy_one(value: object) -> object:
+    if isinstance(value, torch.Tensor):
+        return value.clone()
+    if isinstance(value, list | tuple):
+        return type(value)(_copy_one(v) for v in value)
+    return value
+
+
+def run_case(
+    module: types.ModuleType, prepare: types.ModuleType, case: dict[str, object]
+) -> tuple[dict[str, object], dict[str, np.ndarray]]:
+    seed = int(case["seed"])  # type: ignore[call-overload]
+    torch.manual_seed(seed)
+    np.random.seed(seed % (1 << 32))
+    random.seed(seed)
+    param = dict(case["params"])  # type: ignore[call-overload]
+    inputs = prepare.get_inputs(param)
+    inputs = list(inputs) if isinstance(inputs, list | tuple) else [inputs]
+    init_fn = getattr(prepare, "get_init_inputs", None)
+    init = list(init_fn(param)) if init_fn is not None else []
+    arrays: dict[str, np.ndarray] = {}
+    out: dict[str, object] = {"forward": [_describe(v, f"forward.{i}", arrays) for i, v in enumerate(inputs)]}
+    new = getattr(module, "ModelNew", None)
+    if new is not None:
+        try:
+            new(*_copy(init)).forward(*_copy(inputs))
+        except _Called as called:
+            out["binding"] = called.name
+            out["args"] = [_describe(v, f"args.{i}", arrays) for i, v in enumerate(called.args_seen)]
+        except Exception as exc:  # ModelNew is only a witness of the binding's order: Model still runs
+            out["binding_error"] = f"{type(exc).__name__}: {exc}"
+    model = module.Model(*_copy(init))
+    result = model.forward(*_copy(inputs))  # with autograd: a gradient operator's Model calls backward
+    results = list(result) if isinstance(result, list | tuple) else [result]
+    out["outputs"] = [_describe(v, f"outputs.{i}", arrays) for i, v in enumerate(results)]
+    out["arrays"] = sorted(arrays)
+    return out, arrays
+
+
+def run_script(script: Path, out_dir: Path, case: dict[str, object]) -> None:
+    """A sample's golden generator, as `python3 scripts/gen_data.py` runs it from the sample's folder
+    (it writes ./input/*.bin and ./output/golden.bin), seeded: `<out>/<key>/` is that folder."""
+    work = out_dir / str(case["key"])
+    for sub in ("input", "output", "scripts"):
+        (work / sub).mkdir(parents=True, exist_ok=True)
+    seed = int(case["seed"])  # type: ignore[call-overload]
+    np.random.seed(seed % (1 << 32))
+    random.seed(seed)
+    if torch is not None:
+        torch.manual_seed(seed)
+    os.chdir(work)
+    sys.argv = [str(script)]
+    runpy.run_path(str(script), run_name="__main__")
+    (out_dir / f"{case['key']}.json").write_text(json.dumps({"folder": str(work)}), encoding="utf-8")
+
+
+def main() -> int:
+    request = json.loads(Path(sys.argv[1]).read_text(encoding="utf-8"))
+    out_dir = Path(sys.argv[2])
+    if request.get("kind") == "golden_script":
+        script = Path(request["module"])
+        sys.path.insert(0, str(script.parent))
+        for case in request["cases"]:
+            try:
+                run_script(script, out_dir, case)
+            except BaseException:
+                text = traceback.format_exc(limit=8)
+                (out_dir / f"{case['key']}.error.txt").write_text(text, encoding="utf-8")
+        return 0
+    if torch is None:
+        (out_dir / "error.txt").write_text("torch is not installed", encoding="utf-8")
+        return 3
+    torch.set_num_threads(1)
+    _install_stand_ins()
+    validation = Path(request["module"]).parent
+    sys.path.insert(0, str(validation))  # module.py may import its neighbours
+    try:
+        prepare = _load(Path(request["prepare"]), "prepare_inputs")
+        module = _load(Path(request["module"]), "module")
+    except BaseException:
+        (out_dir / "error.txt").write_text(traceback.format_exc(limit=8), encoding="utf-8")
+        return 3
+    for case in request["cases"]:
+        key = case["key"]
+        try:
+            record, arrays = run_case(module, prepare, case)
+        except BaseException:
+            (out_dir / f"{key}.error.txt").write_text(traceback.format_exc(limit=8), encoding="utf-8")
+            continue
+        if request.get("values", True):
+            np.savez(out_dir / f"{key}.npz", **arrays)
+        (out_dir / f"{key}.json").write_text(json.dumps(record), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,405 @@
+"""Benchmark tasks as they sit (NPUKernelBench, KernelBench convention): `<task>/answer/<n>/` is an
+operator (msOpGen layout) whose spec comes from the task itself; `<task>/question/` is the skeleton
+a contestant fills in, listed and never run.
+
+A task holds `validation/module.py` (a PyTorch `Model`, and a `ModelNew` that calls the NPU binding),
+`validation/prepare_inputs.py` (`get_inputs(param)`, `get_init_inputs(param)`) and
+`validation/test_cases.csv` (`case_id;shape;dtype…`, `;`-separated, one row per case). This module
+reads those files and writes the spec's text from what the oracle gave on every case
+(`evaluation/task_spec.py` runs it); it runs nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ascendopt.operators.issues import Issue, SpecError
+from ascendopt.operators.model import OpDefAttr, OpDefTensor, OperatorProject
+from ascendopt.operators.spec_init import SpecDraft, _opdef_columns
+
+# torch dtype names (oracle_driver.py's records) → the spec's; float64 values go to the OpDef's dtype
+TORCH_TO_SPEC = {
+    "float16": "float16",
+    "float32": "float32",
+    "bfloat16": "bfloat16",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "uint8": "uint8",
+    "bool": "bool",
+}
+# The benchmark's tolerance (1e-3 absolute and relative), with bfloat16's 8-bit mantissa kept at the
+# product's 4e-3 (spec.DEFAULT_TOLERANCES).
+TASK_TOLERANCES = {"float16": 1e-3, "float32": 1e-3, "bfloat16": 4e-3}
+# A case whose tensors hold more elements than this is left out, saying so: the evaluation keeps its
+# inputs, the expected values (float64) and the twin's GM copies in memory at once (a 512 Mi-element
+# case took 16 GB before the OOM killer ended it), on machines shared by several jobs.
+MAX_CASE_ELEMENTS = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class TaskFiles:
+    root: Path  # the task folder
+    module: Path
+    prepare: Path
+    cases: Path
+
+    @property
+    def name(self) -> str:
+        return self.root.name
+
+
+def task_of(op_root: Path) -> TaskFiles | None:
+    """The benchmark task `op_root` is the answer of (`<task>/answer/<n>`), else None."""
+    if op_root.parent.name != "answer":
+        return None
+    return _task_files(op_root.parent.parent)
+
+
+def skeleton_of(op_root: Path) -> TaskFiles | None:
+    """The benchmark task `op_root` is the skeleton of (`<task>/question`), else None."""
+    return _task_files(op_root.parent) if op_root.name == "question" else None
+
+
+def _task_files(root: Path) -> TaskFiles | None:
+    v = root / "validation"
+    files = TaskFiles(root, v / "module.py", v / "prepare_inputs.py", v / "test_cases.csv")
+    return files if files.module.is_file() and files.prepare.is_file() and files.cases.is_file() else None
+
+
+def read_test_cases(path: Path) -> list[tuple[int, dict[str, str]]]:
+    """(line, row) for every case of `test_cases.csv`; SpecError naming the file and line."""
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise SpecError([Issue(file=str(path), line=1, message=f"cannot read the case list: {exc}")]) from exc
+    lines = text.splitlines()
+    if not lines or "case_id" not in lines[0]:
+        raise SpecError([Issue(file=str(path), line=1, message="no header `case_id;…` (columns split by ;)")])
+    reader = csv.reader(io.StringIO(text), delimiter=";")
+    header = [h.strip() for h in next(reader)]
+    rows: list[tuple[int, dict[str, str]]] = []
+    for row in reader:
+        line = reader.line_num
+        if not any(c.strip() for c in row):
+            continue
+        if len(row) != len(header):
+            raise SpecError(
+                [
+                    Issue(
+                        file=str(path), line=line, message=f"{len(row)} columns, the header has {len(header)}"
+                    )
+                ]
+            )
+        rows.append((line, {h: c.strip() for h, c in zip(header, row, strict=True)}))
+    if not rows:
+        raise SpecError([Issue(file=str(path), line=1, message="no case rows")])
+    return rows
+
+
+Cell = str | int | float | bool
+
+
+def typed_columns(rows: list[dict[str, str]]) -> list[dict[str, Cell]]:
+    """The rows as the benchmark's harness hands them to get_inputs: read by pandas, each column
+    typed as a whole (all integers: int; all numbers: float, so `1` beside `1.2` is 1.0; all
+    True/False: bool; else the text)."""
+    kinds: dict[str, type] = {}
+    for name in rows[0] if rows else {}:
+        column = [r[name] for r in rows]
+        if all(_parses(v, int) for v in column):
+            kinds[name] = int
+        elif all(_parses(v, float) for v in column):
+            kinds[name] = float
+        elif all(v in ("True", "False", "true", "false") for v in column):
+            kinds[name] = bool
+        else:
+            kinds[name] = str
+    return [
+        {k: (v.lower() == "true" if kinds[k] is bool else kinds[k](v)) for k, v in r.items()} for r in rows
+    ]
+
+
+def _parses(text: str, kind: type) -> bool:
+    try:
+        kind(text)
+    except ValueError:
+        return False
+    return True
+
+
+@dataclass
+class _Mapping:
+    args: list[str]  # per binding argument: the OpDef input or attr it is, or ""
+    outputs: list[str]
+    notes: list[str] = field(default_factory=list)
+
+
+class TaskSpecError(ValueError):
+    """The task cannot be turned into a spec (why, in one sentence)."""
+
+
+def _kind(desc: object) -> str:
+    return str(desc.get("kind")) if isinstance(desc, dict) else "?"
+
+
+def refusal(op: OperatorProject) -> str | None:
+    """Why the spec cannot hold this answer, read from its OpDef alone (before any of the task's
+    Python runs), or None."""
+    opdef = op.opdef
+    if opdef is None:
+        return "the answer has no OpDef to name its tensors"
+    clash = sorted({t.name for t in opdef.inputs} & {t.name for t in opdef.outputs})
+    if clash:
+        return f"in-place output(s) {', '.join(clash)} (named like an input): not supported yet"
+    if not opdef.outputs:
+        return "the OpDef declares no output (the kernel writes into its inputs): not supported yet"
+    listed = [t.name for t in opdef.outputs if t.param_type == "DYNAMIC"]
+    if listed:
+        return f"list output(s) {', '.join(listed)} (OpDef DYNAMIC): not supported yet"
+    return None
+
+
+def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
+    """Which OpDef input or attr each argument the binding receives is: the aclnn order, inputs
+    then attrs (pybind.cpp's EXEC_NPU_CMD hands them on so), and which output each value the Model
+    returns is (in order)."""
+    why = refusal(op)
+    if why is not None:
+        raise TaskSpecError(why)
+    opdef = op.opdef
+    assert opdef is not None
+    values = record.get("args") if "args" in record else record.get("forward")
+    if not isinstance(values, list):
+        raise TaskSpecError("the oracle recorded no arguments")
+    via = "ModelNew's call of the binding" if "args" in record else "Model.forward's arguments"
+    n_in = len(opdef.inputs)
+    if len(values) < n_in:
+        raise TaskSpecError(
+            f"{via} pass(es) {len(values)} value(s); the OpDef takes {n_in} input(s) "
+            f"({', '.join(t.name for t in opdef.inputs)})"
+        )
+    names = [t.name for t in opdef.inputs] + [a.name for a in opdef.attrs][: len(values) - n_in]
+    names += [""] * (len(values) - len(names))
+    for name, desc in zip(names, values, strict=True):
+        kind = _kind(desc)
+        attr = next((a for a in opdef.attrs if a.name == name), None)
+        if attr is not None and (kind not in ("number",) or attr.type is None):
+            raise TaskSpecError(
+                f"attr {name}: the binding passes a {kind} value, which the spec cannot carry yet"
+            )
+        if attr is None and name and kind not in ("tensor", "list", "number", "numbers"):
+            raise TaskSpecError(f"input {name}: the binding passes a {kind} value, which no tensor holds")
+    outs = record.get("outputs")
+    n = len(outs) if isinstance(outs, list) else 0
+    if n != len(opdef.outputs):
+        raise TaskSpecError(
+            f"Model returns {n} value(s); the OpDef declares {len(opdef.outputs)} output(s) "
+            f"({', '.join(t.name for t in opdef.outputs)})"
+        )
+    notes = [
+        f"tensors and attrs from {via} (aclnn order: inputs, then attrs): "
+        + ", ".join(n or "-" for n in names)
+    ]
+    return _Mapping(names, [t.name for t in opdef.outputs], notes)
+
+
+def _shape_of(desc: object) -> list[int] | list[list[int]]:
+    kind = _kind(desc)
+    assert isinstance(desc, dict)
+    if kind == "tensor":
+        return list(desc["shape"]) or [1]
+    if kind == "list":
+        return [list(i["shape"]) or [1] for i in desc["items"]]
+    if kind == "number":
+        return [1]
+    return [len(desc["value"])]
+
+
+def _dtype_of(desc: object) -> str | None:
+    """The spec dtype a recorded value was (None: a number, or a float64 tensor: it takes the column's)."""
+    if not isinstance(desc, dict):
+        return None
+    if desc.get("kind") == "list":
+        items = desc.get("items") or []
+        return _dtype_of(items[0]) if items else None
+    if desc.get("kind") == "tensor":
+        d = str(desc.get("dtype"))
+        if d in TORCH_TO_SPEC:
+            return TORCH_TO_SPEC[d]
+        if d == "float64":
+            return None
+        return f"unsupported:{d}"
+    return None
+
+
+def task_spec_text(
+    op: OperatorProject, task: TaskFiles, rows: list[tuple[int, dict[str, Cell]]], got: dict[str, object]
+) -> SpecDraft:
+    """The spec's TOML for the answer `op` of `task`: `got` is, per case id, the oracle's record on
+    seed 0 (or why it failed). Cases the kernel cannot take (a dtype no column has, a complex
+    tensor) or the oracle failed on are left commented out, with the reason."""
+    assert op.opdef is not None
+    first = next((r for r in got.values() if isinstance(r, dict)), None)
+    if first is None:
+        why = next((str(r) for r in got.values()), "no case")
+        raise TaskSpecError(f"the oracle ran on no case: {why}")
+    mapping = map_arguments(op, first)
+    notes = [f"benchmark task {task.root}: the oracle is its Model (validation/module.py), sandboxed"]
+    notes += mapping.notes
+    tensors = [*op.opdef.inputs, *op.opdef.outputs]
+    kept, left_out = _opdef_columns([t.dtypes for t in tensors])
+    columns = [dict(zip([t.name for t in tensors], col, strict=False)) for col in zip(*kept, strict=False)]
+    if left_out:
+        notes.append(f"dtype columns left out: {', '.join(left_out)} (no spec dtype)")
+    inputs = {t.name: t for t in op.opdef.inputs}
+    attrs = {a.name: a for a in op.opdef.attrs}
+    lines = [
+        "# AscendOptimizer operator spec, derived from the benchmark task around the operator.",
+        "schema_version = 1",
+        f'name = "{op.name}"',
+        'soc = "Ascend910B4"',
+        'reference = "reference.py:unused"  # the [oracle] below is the reference',
+        "",
+        "[oracle]",
+        'kind = "kernelbench"',
+        f"module = {_q(str(task.module))}",
+        f"prepare = {_q(str(task.prepare))}",
+        "args = [" + ", ".join(_q(a) for a in mapping.args) + "]",
+        "outputs = [" + ", ".join(_q(a) for a in mapping.outputs) + "]",
+    ]
+    for table, group in (("inputs", op.opdef.inputs), ("outputs", op.opdef.outputs)):
+        for t in group:
+            dtypes = [c[t.name] for c in columns if t.name in c]  # the OpDef's columns, in order
+            lines += [
+                "",
+                f"[[{table}]]",
+                f'name = "{t.name}"',
+                "dtypes = [" + ", ".join(_q(d) for d in dtypes) + "]",
+            ]
+            if t.param_type == "DYNAMIC":
+                lines.append('param_type = "dynamic"')
+    for a in op.opdef.attrs:
+        if a.type is None:
+            raise TaskSpecError(f"attr {a.name}: a list or string attr, which the spec cannot carry yet")
+        default = a.default if a.default is not None else (False if a.type == "bool" else 0)
+        shown = str(default).lower() if a.type == "bool" else repr(default)
+        lines += ["", "[[attrs]]", f'name = "{a.name}"', f'type = "{a.type}"', f"default = {shown}"]
+    for dtype, tol in TASK_TOLERANCES.items():
+        lines += ["", f"[tolerances.{dtype}]", f"rtol = {tol!r}", f"atol = {tol!r}"]
+    lines += ["", "[domain]", "fixed = true  # the benchmark's cases (get_inputs makes their inputs)"]
+    names: list[str] = []
+    for line, row in rows:
+        case_id = str(row.get("case_id", line))
+        record = got.get(case_id)
+        name = f"case{case_id}"
+        block, why = _case_block(name, row, record, mapping, inputs, attrs, columns)
+        if why:
+            lines += ["", f"# left out: {name} ({task.cases.name}:{line}): {why}"]
+            lines += [f"# {x}" for x in block]
+            notes.append(f"case {name} left out: {why}")
+        else:
+            lines += ["", *block]
+            names.append(name)
+    if not names:
+        whys = list(dict.fromkeys(n.split(": ", 1)[1] for n in notes if n.startswith("case ")))
+        raise TaskSpecError(f"no case the kernel can take ({len(rows)} left out): " + "; ".join(whys[:3]))
+    notes.append(f"cases from {task.cases} ({len(names)} of {len(rows)})")
+    return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=names)
+
+
+def _case_block(
+    name: str,
+    row: dict[str, Cell],
+    record: object,
+    mapping: _Mapping,
+    inputs: dict[str, OpDefTensor],
+    attrs: dict[str, OpDefAttr],
+    columns: list[dict[str, str]],
+) -> tuple[list[str], str]:
+    block = ["[[cases]]", f"name = {_q(name)}"]
+    params = "params = { " + ", ".join(f"{_key(k)} = {_toml(v)}" for k, v in row.items()) + " }"
+    if not isinstance(record, dict):
+        return [*block, params], str(record)
+    values = record.get("args") if "args" in record else record.get("forward")
+    assert isinstance(values, list)
+    shapes: dict[str, object] = {}
+    seen: dict[str, str] = {}
+    results: dict[str, str] = {}
+    case_attrs: dict[str, object] = {}
+    for target, desc in zip(mapping.args, values, strict=False):
+        if target in inputs:
+            if _kind(desc) not in ("tensor", "list", "number", "numbers"):
+                return [
+                    *block,
+                    params,
+                ], f"input {target} is passed a {_kind(desc)} value, which no tensor holds"
+            d = _dtype_of(desc)
+            if d is not None and d.startswith("unsupported:"):
+                return [*block, params], f"input {target} is {d.split(':')[1]}, which the spec cannot hold"
+            if d is not None:
+                seen[target] = d
+            shapes[target] = _shape_of(desc)
+        elif target in attrs and isinstance(desc, dict):
+            case_attrs[target] = desc.get("value")
+    for out, desc in zip(mapping.outputs, record.get("outputs") or [], strict=False):
+        d = _dtype_of(desc)
+        if d is not None and d.startswith("unsupported:"):
+            return [*block, params], f"output {out} is {d.split(':')[1]}, which the spec cannot hold"
+        if d is not None:  # the Model's result dtype picks among those columns (a cast's dst_type)
+            results[out] = d
+    elements = sum(_elements(s) for s in shapes.values())
+    if elements > MAX_CASE_ELEMENTS:
+        return [*block, params], (
+            f"{elements} input elements, over the {MAX_CASE_ELEMENTS} a case may hold here (memory)"
+        )
+    fits = [c for c in columns if all(c.get(n) == d for n, d in seen.items())]
+    column = next(
+        (c for c in fits if all(c.get(n) == d for n, d in results.items())), fits[0] if fits else None
+    )
+    if column is None:
+        got = ", ".join(f"{n}={d}" for n, d in seen.items())
+        return [*block, params], f"no OpDef dtype column takes {got}"
+    block.append("dtypes = { " + ", ".join(f"{n} = {_q(d)}" for n, d in column.items()) + " }")
+    block.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in shapes.items()) + " }")
+    if case_attrs:
+        shown = []
+        for k, v in case_attrs.items():
+            kind = attrs[k].type
+            v = bool(v) if kind == "bool" else int(v) if kind == "int" else float(v)  # type: ignore[call-overload,arg-type]
+            shown.append(f"{k} = {str(v).lower() if isinstance(v, bool) else repr(v)}")
+        block.append("attrs = { " + ", ".join(shown) + " }")
+    block.append(params)
+    return block, ""
+
+
+def _elements(shape: object) -> int:
+    """Elements in a shape, or in a list input's shapes."""
+    if isinstance(shape, list) and shape and all(isinstance(s, list) for s in shape):
+        return sum(_elements(s) for s in shape)
+    n = 1
+    for d in shape if isinstance(shape, list) else []:
+        n *= int(d)
+    return n
+
+
+def _toml(value: Cell) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, float) and not math.isfinite(value):
+        return {math.inf: "inf", -math.inf: "-inf"}.get(value, "nan")
+    return repr(value) if isinstance(value, int | float) else _q(value)
+
+
+def _q(text: str) -> str:
+    """A TOML basic string."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def _key(text: str) -> str:
+    return text if text.replace("_", "").replace("-", "").isalnum() else _q(text)

@@ -1,0 +1,107 @@
+"""Look-alikes of a KernelBench-style benchmark task (NPUKernelBench's layout), written here: an
+answer in msOpGen layout (our own templates under other folder names), `validation/module.py` with a
+PyTorch `Model` and a `ModelNew` calling the NPU binding, `prepare_inputs.py`, a `;`-separated
+`test_cases.csv`, and the skeleton folder `question/`."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "operators"
+
+ADD_MODULE = """\
+import torch
+import torch_npu
+from torch_npu.contrib import transfer_to_npu
+import torch.nn as nn
+
+
+class Model(nn.Module):
+    def __init__(self):
+        super().__init__()
+
+    def forward(self, left: torch.Tensor, right: torch.Tensor) -> torch.Tensor:
+        return {expr}
+
+
+class ModelNew(nn.Module):
+    def forward(self, left, right):
+        import kernel_gen_ops
+        return kernel_gen_ops.add_custom(left, right)
+"""
+
+ADD_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    size = eval(param.get("size", "[1]"))
+    dtype = getattr(torch, param.get("dtype", "float16"))
+    if dtype == torch.complex64:
+        return torch.randn(size, dtype=dtype), torch.randn(size, dtype=dtype)
+    return torch.randn(size, dtype=dtype), torch.randn(size, dtype=dtype)
+
+
+def get_init_inputs(param, device=None):
+    return []
+"""
+
+ADD_CASES = "case_id;size;dtype\n3;[4, 512];float16\n7;[2, 8, 96];float32\n9;[4, 64];complex64\n"
+
+SCALE_MODULE = """\
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, x: torch.Tensor, factor: float) -> torch.Tensor:
+        return x * factor
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, factor):
+        return kernel_gen_ops.muls_custom(x, factor)
+"""
+
+SCALE_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    shape = eval(param["input_shape"])
+    return torch.randn(shape, dtype=getattr(torch, param["dtype"])), float(param["factor"])
+"""
+
+SCALE_CASES = "case_id;input_shape;dtype;factor\n0;[3, 256];float32;0.5\n1;[16, 128];float16;-1.25\n"
+
+
+def make_task(
+    root: Path, template: str, module: str, prepare: str, cases: str, with_question: bool = True
+) -> Path:
+    """`root/level1/Cat/<Task>/` holding `answer/0/` (the template's op_host/op_kernel), validation/
+    and, with `with_question`, a skeleton `question/` (its kernel without a tiling header)."""
+    task = root / "level1" / "Cat" / ("Task" + template.title().replace("_", ""))
+    answer = task / "answer" / "0"
+    for part in ("op_host", "op_kernel"):
+        shutil.copytree(TEMPLATES / template / part, answer / part)
+    (answer / "CMakeLists.txt").write_text("# the benchmark's build\n", encoding="utf-8")
+    if with_question:
+        (task / "question" / "op_host").mkdir(parents=True)
+        shutil.copy(TEMPLATES / template / "op_host" / f"{template}.cpp", task / "question" / "op_host")
+        shutil.copytree(TEMPLATES / template / "op_kernel", task / "question" / "op_kernel")
+    v = task / "validation"
+    v.mkdir(parents=True)
+    (v / "module.py").write_text(module, encoding="utf-8")
+    (v / "prepare_inputs.py").write_text(prepare, encoding="utf-8")
+    (v / "test_cases.csv").write_text(cases, encoding="utf-8")
+    return task
+
+
+def add_task(root: Path, expr: str = "left + right") -> Path:
+    return make_task(root, "add_custom", ADD_MODULE.format(expr=expr), ADD_PREPARE, ADD_CASES)
+
+
+def scale_task(root: Path) -> Path:
+    return make_task(root, "muls_custom", SCALE_MODULE, SCALE_PREPARE, SCALE_CASES, with_question=False)
