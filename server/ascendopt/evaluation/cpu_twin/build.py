@@ -29,6 +29,7 @@ from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
 from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits
 from ascendopt.operators.dtypes import DTYPES
+from ascendopt.operators.includes import OPERATOR_FOLDERS, closure, resolve_in_files
 from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.repository import repo_places
@@ -324,7 +325,7 @@ class Builder:
         self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], sources: list[str]
     ) -> str:
         twin = await self.twin_dir()
-        headers = _headers(files)
+        headers = read_headers(project, files, sources)
         key = _digest(self._twin_digest, "host", *(f"{s}\0{files[s]}" for s in sources), *headers)
         if key in self._failed:
             raise self._failed[key]
@@ -396,7 +397,7 @@ class Builder:
             "kernel",
             kernel,
             files[kernel],
-            *_headers(files),
+            *read_headers(project, files, [kernel, *include_tiling[1::2]]),
             *macros,
             *include_tiling,
             shim,
@@ -667,6 +668,51 @@ def _macro_free_head(text: str) -> bool:
     of it (the host PCH) cannot change what that API means."""
     first = _DIRECTIVE.search(text)
     return first is None or first.group(1) == "include"
+
+
+_ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include(?:_next)?\b[ \t]*(?:"([^"]*)"|<([^>]*)>|(.*))', re.M)
+
+
+def read_headers(project: OperatorProject, files: dict[str, str], sources: list[str]) -> list[str]:
+    """The operator's files a compile of `sources` reads (them included), with their text, for
+    its cache key: the quoted includes followed from them (every `#if` branch counted), so that a
+    header edit rebuilds only the side that includes it. Every header of the operator when an include
+    may reach one in a way not followed here: inside a repository (its own include folders), an
+    include by a computed name, one that two of the operator's files could answer, or one in quotes or
+    brackets that names a header of the operator it did not resolve to."""
+    if project.repo is not None:
+        return _headers(files)
+    folders = [*dict.fromkeys(posixpath.dirname(s) for s in sources), *OPERATOR_FOLDERS]
+    ambiguous = False
+
+    def resolve(at: str, name: str) -> str | None:
+        nonlocal ambiguous
+        found = {
+            c
+            for d in (posixpath.dirname(at), *folders)
+            if (c := posixpath.normpath(posixpath.join(d, name))) in files
+        }
+        ambiguous = ambiguous or len(found) > 1  # g++'s folder order decides: not followed here
+        return resolve_in_files(files, at, name)
+
+    walk = closure(sources, files.get, resolve)
+    if ambiguous:
+        return _headers(files)
+    names = {PurePosixPath(f).name for f in files}
+    for text in walk.texts.values():
+        for m in _ANY_INCLUDE.finditer(text):
+            quoted, bracketed, other = m.groups()
+            name = quoted if quoted is not None else bracketed
+            if name is None or (other is not None and other.strip()):
+                return _headers(files)  # `#include MACRO`
+            if PurePosixPath(name).name in names and (
+                bracketed is not None or m.group(0).lstrip().startswith("#include_next")
+            ):
+                return _headers(files)
+    unresolved = [i.name for i in walk.includes if i.target is None]
+    if any(PurePosixPath(n).name in names for n in unresolved):
+        return _headers(files)
+    return [f"{p}\0{files[p]}" for p in sorted(walk.texts)]
 
 
 def _headers(files: dict[str, str]) -> list[str]:
