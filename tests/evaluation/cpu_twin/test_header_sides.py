@@ -86,7 +86,7 @@ async def test_a_header_edit_rebuilds_only_its_side(tmp_path: Path) -> None:
     runner = Recording()
     builder = Builder(BuildCache(root=tmp_path / "cache"), runner=runner)
     soc = resolve_soc(None, None, op.spec)
-    dtypes = dict(op.spec.resolve_cases()[0].dtypes)
+    dtypes: dict[str, str] = dict(op.spec.resolve_cases()[0].dtypes)
 
     async def compiled(files: dict[str, str], name: str) -> list[str]:
         src = tmp_path / name
