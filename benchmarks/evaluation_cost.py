@@ -1,6 +1,6 @@
 """What one evaluation costs, in units of the machine's compile: issue 27's ratio and its phases.
 
-    .venv/bin/python benchmarks/evaluation_cost.py [template ...] [--budget 12] [--seed 0] [--units 3]
+    .venv/bin/python benchmarks/evaluation_cost.py [template or operator folder ...] [--budget 12] [--units 3]
 
 The unit: the CPU seconds of one plain `g++ -O1 -c` of a file that only includes the twin's
 `kernel_operator.h` (the twin's own flags: -std=c++17 -O1 and the CPU-debug defines), median of
@@ -247,6 +247,11 @@ async def warm_shared(project: Any) -> None:
         await builder.runtime_objects()
 
 
+def operator_dir(name: str) -> Path:
+    """A template's name, or an operator folder with its spec (an official sample after `init-spec`)."""
+    return Path(name).resolve() if os.sep in name else TEMPLATES / name
+
+
 async def episode(name: str, budget: int, seed: int) -> tuple[int, int, str]:
     from ascendopt.agent.llm import LLMSettings
     from ascendopt.agent.service import Optimizer
@@ -262,10 +267,11 @@ async def episode(name: str, budget: int, seed: int) -> tuple[int, int, str]:
         calls += 1
         return await original(self, *args, **kwargs)
 
-    with tempfile.TemporaryDirectory(prefix=f"ascendopt-cost-{name}-") as tmp:
+    source = operator_dir(name)
+    with tempfile.TemporaryDirectory(prefix=f"ascendopt-cost-{source.name}-") as tmp:
         workspace = Path(tmp)
-        root = workspace / name
-        shutil.copytree(TEMPLATES / name, root)
+        root = workspace / source.name
+        shutil.copytree(source, root)
         project = load_operator(root)
         ToolchainEvaluator.evaluate = counting  # type: ignore[method-assign]
         try:
@@ -279,7 +285,11 @@ async def episode(name: str, budget: int, seed: int) -> tuple[int, int, str]:
 
 def main() -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
-    ap.add_argument("templates", nargs="*", help=f"template names (default: {' '.join(DEFAULT_TEMPLATES)})")
+    ap.add_argument(
+        "templates",
+        nargs="*",
+        help=f"template names or operator folders (default: {' '.join(DEFAULT_TEMPLATES)})",
+    )
     ap.add_argument("--budget", type=int, default=12)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--units", type=int, default=3, help="plain compiles for the unit (median)")
@@ -300,7 +310,7 @@ def main() -> int:
     rows = []
     for name in args.templates or DEFAULT_TEMPLATES:
         with fresh_cache():
-            asyncio.run(warm_shared(load_operator(TEMPLATES / name)))
+            asyncio.run(warm_shared(load_operator(operator_dir(name))))
             CPU.clear()
             COUNT.clear()
             INSIDE[0] = 0.0
@@ -311,7 +321,7 @@ def main() -> int:
         phases = dict(CPU)
         python = sum(v for k, v in phases.items() if k in ("inputs+reference", "compare", "timing model"))
         phases["python other"] = max(0.0, me - python)
-        rows.append((name, evals, calls, cpu / n, wall / n, phases, COUNT.copy(), message))
+        rows.append((Path(name).name, evals, calls, cpu / n, wall / n, phases, COUNT.copy(), message))
     print(header)
     for name, evals, calls, cpu_ev, wall_ev, _, _, message in rows:
         print(

@@ -1,24 +1,12 @@
 """`ascendopt …`: the terminal face. Each command parses arguments, calls a service, renders.
 
-One module per command group; importing them registers their commands on `app`.
+One module per command group; importing one registers its commands on `app`. Modules are imported
+when their command runs (common.COMMANDS, LazyGroup): `--version` and `--help` import none of them.
 """
 
 from __future__ import annotations
 
-from ascendopt.cli import (  # noqa: F401  (registers commands)
-    accept,
-    campaign,
-    experience,
-    llm,
-    mine,
-    operators,
-    optimize,
-    remote,
-    report,
-    serve,
-    verify,
-)
-from ascendopt.cli.common import app
+from ascendopt.cli.common import app, load_all
 from ascendopt.scratch import own_process
 
 
@@ -28,4 +16,4 @@ def main() -> None:
         app()
 
 
-__all__ = ["app", "main"]
+__all__ = ["app", "load_all", "main"]

@@ -2,26 +2,127 @@
 
 from __future__ import annotations
 
+import importlib
 import os
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Annotated, NoReturn
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console, ConsoleDimensions
 from rich.text import Text
+from typer import _click  # the click Typer vendors (its groups are built on it)
+from typer.core import TyperCommand, TyperGroup
 
-from ascendopt.evaluation.task_spec import run_sync, with_task_spec
-from ascendopt.experience.bank import BANK_FILE
-from ascendopt.operators.discovery import load_operator
-from ascendopt.operators.model import OperatorProject
-from ascendopt.operators.task import TaskSpecError, task_of
 from ascendopt.redact import LLM_KEY, Scrubber
-from ascendopt.workspace import choose_workspace, remember_workspace
+
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from ascendopt.operators.model import OperatorProject
+
+# Every command, in the order `--help` lists them: the module (ascendopt.cli.<module>) that registers
+# it on `app`, and its help as that module gives it (tests/cli/test_startup.py keeps the two equal).
+# A command's module, and what it imports, is loaded only when that command runs: `ascendopt
+# --version` and `--help` import none of them.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "campaign": (
+        "campaign",
+        "Optimize every operator under PATHS with each strategy; write report.html/.md/.json.",
+    ),
+    "mine": (
+        "mine",
+        "De-optimize the operator step by step; keep the steps that measurably hurt as lessons.",
+    ),
+    "discover": (
+        "operators",
+        "Find the AscendC operators under PATH: layout, entry, tiling fields, knobs, problems.",
+    ),
+    "knobs": (
+        "operators",
+        "The tunable choices of one operator: where each lives, its value and the values it may take.",
+    ),
+    "init-spec": (
+        "operators",
+        "Write a starting ascendopt.toml beside the operator from its OpDef / kernel signature.",
+    ),
+    "templates": (
+        "operators",
+        "List the shipped operator templates (one line each), or copy one into a workspace.",
+    ),
+    "optimize": (
+        "optimize",
+        "Tune the operator (tiling search; kernel rewriting with an LLM) and suggest one paired edit.",
+    ),
+    "accept": (
+        "accept",
+        "Apply a suggestion to your files (both files or neither), as the editor's Accept does.\n"
+        "Exit 0 applied (or, with --dry-run, would apply), 1 refused: a file changed since the episode,\n"
+        "2 no such suggestion.",
+    ),
+    "replay": (
+        "optimize",
+        "Re-run a recorded episode offline and deterministically (to debug a prompt or the search).",
+    ),
+    "report": (
+        "report",
+        "Write one episode's report: outcome, best speedup over evaluations, per-case timings, every\n"
+        "candidate with its verdict, lessons retrieved and written, the paired diff.",
+    ),
+    "serve": ("serve", "Run the AscendOptimizer language server (what the VS Code extension starts)."),
+    "verify": (
+        "verify",
+        "Build the operator, run every case, compare with the reference, report findings.",
+    ),
+    "profile": (
+        "verify",
+        "Verify, then time every case: the 910B timing model on the twin (an estimate, labelled so),\n"
+        "msprof op on a CANN backend (measured).",
+    ),
+    "experience": ("experience", "The experience bank: lessons that guide kernel rewriting."),
+    "llm": ("llm", "The LLM endpoint kernel rewriting talks to."),
+    "remote": ("remote", "SSH hosts for the ssh:HOST backends."),
+}
+
+
+class LazyGroup(TyperGroup):
+    """The top-level group: a command's module is imported when the command is looked up to run;
+    the help lists every command from COMMANDS without importing any."""
+
+    _listing = False
+
+    def list_commands(self, ctx: _click.Context) -> list[str]:
+        return [*COMMANDS, *(n for n in self.commands if n not in COMMANDS)]
+
+    def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
+        if cmd_name in self.commands or cmd_name not in COMMANDS:
+            return self.commands.get(cmd_name)
+        module, help_text = COMMANDS[cmd_name]
+        if self._listing:
+            return TyperCommand(name=cmd_name, help=help_text)
+        importlib.import_module(f"ascendopt.cli.{module}")  # registers its commands on `app`
+        built = typer.main.get_command(app)
+        assert isinstance(built, TyperGroup)
+        for name, command in built.commands.items():
+            self.commands.setdefault(name, command)
+        return self.commands.get(cmd_name)
+
+    def format_help(self, ctx: _click.Context, formatter: Any) -> None:
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
+
+def load_all() -> None:
+    """Import every command's module (what `typer.main.get_command(app)` then sees in full)."""
+    for module in dict.fromkeys(m for m, _ in COMMANDS.values()):
+        importlib.import_module(f"ascendopt.cli.{module}")
+
 
 # Locals stay out of tracebacks: they may hold an API key.
 app = typer.Typer(
+    cls=LazyGroup,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_show_locals=False,
@@ -55,6 +156,8 @@ err = _Console(stderr=True, markup=False, emoji=False, highlight=False)
 
 def _version(value: bool) -> None:
     if value:
+        from importlib.metadata import PackageNotFoundError, version
+
         try:
             number = version("ascendopt")
         except PackageNotFoundError:  # run from a source tree that was never installed
@@ -118,6 +221,9 @@ def workspace_for(
     from the current folder used; else the workspace holding `start` (the one rule the language
     server uses too: `ascendopt.workspace`). Says on stderr which bank that means and why.
     `remember`: record the choice for the current folder (what `optimize` does)."""
+    from ascendopt.experience.bank import BANK_FILE
+    from ascendopt.workspace import choose_workspace, remember_workspace
+
     if explicit is not None:
         ws, why = explicit.resolve(), "--workspace"
     else:
@@ -150,6 +256,10 @@ def invalid(exc: ValidationError) -> str:
 def load(path: Path, name: str | None, spec: Path | None = None, derive: bool = True) -> OperatorProject:
     """The operator at `path`; a benchmark task's answer without a spec gets the one its task says
     (derived in memory, unless `derive` is off: init-spec writes it instead)."""
+    from ascendopt.evaluation.task_spec import run_sync, with_task_spec
+    from ascendopt.operators.discovery import load_operator
+    from ascendopt.operators.task import TaskSpecError, task_of
+
     try:
         op = load_operator(path, name, spec)
     except KeyError as exc:

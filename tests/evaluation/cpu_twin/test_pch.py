@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ascendopt.evaluation.cpu_twin.build import NO_PCH_ENV, PCH_SUFFIX, BuildCache, Builder
+from ascendopt.evaluation.cpu_twin.build import HOST_PCH_HEADER, NO_PCH_ENV, PCH_SUFFIX, BuildCache, Builder
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
 from ascendopt.evaluation.runner import LocalRunner
 from ascendopt.evaluation.sandbox import Limits, RunResult
@@ -122,3 +122,62 @@ async def test_a_sample_s_own_program_uses_its_pch_too(tmp_path: Path) -> None:
     probe = [a.replace("{out}", str(tmp_path / "probe.o")) for a in argv] + ["-H"]
     shown = subprocess.run(probe, cwd=cwd, capture_output=True, text=True, check=True).stderr
     assert shown.splitlines()[0] == f"! {pch[2]}", shown[:300]
+
+
+async def _host_build(
+    op_name: str, cache: Path, src: Path, prefix: str = ""
+) -> tuple[Recording, str, str, str]:
+    op = load_operator(TEMPLATES / op_name)
+    assert op.spec is not None and op.files.host is not None
+    files = dict(baseline(op).files)
+    files[op.files.host] = prefix + files[op.files.host]
+    for rel, text in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text, encoding="utf-8")
+    runner = Recording()
+    [obj], _ = await Builder(BuildCache(root=cache), runner=runner).host_objects(
+        op, src, files, resolve_soc(None, None, op.spec)
+    )
+    argv, cwd, _ = next(p for p in runner.produced if p[2] == obj)
+    return runner, obj, " ".join(argv), cwd
+
+
+async def test_the_host_object_is_the_same_with_the_host_pch_and_g_plus_plus_uses_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for name in ("add_custom", "layer_norm_custom"):
+        runner, out, argv, cwd = await _host_build(name, tmp_path / "with", tmp_path / name / "a")
+        [pch] = [p[2] for p in runner.produced if p[2].endswith(f"/{HOST_PCH_HEADER}.gch")]
+        assert f"-include {HOST_PCH_HEADER}" in argv
+        probe = [a.replace("{out}", str(tmp_path / "probe.o")) for a in argv.split()] + ["-H"]
+        shown = subprocess.run(probe, cwd=cwd, capture_output=True, text=True, check=True).stderr
+        assert shown.splitlines()[0] == f"! {pch}", shown[:300]  # "!": the PCH was used
+        with monkeypatch.context() as m:
+            m.setenv(NO_PCH_ENV, "1")
+            _, plain, plain_argv, _ = await _host_build(name, tmp_path / "without", tmp_path / name / "b")
+        assert HOST_PCH_HEADER not in plain_argv
+        assert Path(out).read_bytes() == Path(plain).read_bytes(), name
+
+
+async def test_a_host_source_that_defines_a_macro_first_builds_without_the_host_pch(tmp_path: Path) -> None:
+    """A macro defined ahead of the twin's host API could change it: no PCH read ahead of that."""
+    _, _, argv, _ = await _host_build("add_custom", tmp_path / "c", tmp_path / "a", "#define TWIN_KNOB 1\n")
+    assert HOST_PCH_HEADER not in argv
+
+
+async def test_a_host_source_the_host_pch_breaks_builds_as_without_it(tmp_path: Path) -> None:
+    """A tiling program that cannot follow the host API (it declares a `ge` of its own, which it never
+    includes): the PCH attempt fails, the plain compile decides."""
+    own_ge = "namespace ge { int graphStatus; }\n"
+    runner = Recording()
+    op = load_operator(TEMPLATES / "add_custom")
+    assert op.files.host is not None and op.spec is not None
+    files = {op.files.host: own_ge + "int f() { return ge::graphStatus; }\n"}
+    src = tmp_path / "src"
+    (src / op.files.host).parent.mkdir(parents=True)
+    (src / op.files.host).write_text(files[op.files.host], encoding="utf-8")
+    [obj], _ = await Builder(BuildCache(root=tmp_path / "c"), runner=runner).host_objects(
+        op, src, files, resolve_soc(None, None, op.spec)
+    )
+    tries = [" ".join(p[0]) for p in runner.produced if p[2] == obj]
+    assert len(tries) == 2 and HOST_PCH_HEADER in tries[0] and HOST_PCH_HEADER not in tries[1]

@@ -10,6 +10,7 @@ that lives in the host file does not recompile the kernel.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import os
 import posixpath
@@ -28,6 +29,7 @@ from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
 from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits
 from ascendopt.operators.dtypes import DTYPES
+from ascendopt.operators.includes import OPERATOR_FOLDERS, closure, resolve_in_files
 from ascendopt.operators.issues import CompileError, Issue
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.repository import repo_places
@@ -116,6 +118,8 @@ MAX_COMPILES = 4
 # Under a cache entry's own folder, where `-include ascendopt_twin/seal.h` finds it.
 PCH_HEADER = "ascendopt_twin/seal.h"
 PCH_SUFFIX = f"/{PCH_HEADER}.gch"
+# The host compile's precompiled header: the twin's host API, which every tiling program reads.
+HOST_PCH_HEADER = "ascendopt_twin/host.h"
 
 
 class Builder:
@@ -231,10 +235,24 @@ class Builder:
         the seal are the twin's CXXFLAGS and `defines` (the SoC's, ASCENDOPT_TWIN_KERNEL): g++ looks
         there for `ascendopt_twin/seal.h.gch` before the twin's include folder. Nothing when the PCH
         is turned off (NO_PCH_ENV) or could not be built (g++ then reads the headers, as without it)."""
+        return await self._pch_flags(PCH_HEADER, defines)
+
+    async def host_pch_flags(self) -> list[str]:
+        """`-I` the folder holding the twin's host API (host.h) precompiled with the host compile's
+        flags, and `-include` it: every tiling program reads it (through register/op_def_registry.h,
+        tiling/platform/platform_ascendc.h, …), and its include guard makes the later `#include` a
+        no-op. Nothing when turned off or unbuildable, as for the seal."""
+        flags = await self._pch_flags(HOST_PCH_HEADER, [])
+        return [*flags, "-include", HOST_PCH_HEADER] if flags else []
+
+    async def _pch_flags(self, header: str, defines: list[str]) -> list[str]:
+        """`-I` the cache folder where g++ finds `header` (a twin header) precompiled with the twin's
+        CXXFLAGS and `defines`: built once per twin and flags, shared by operators."""
         if os.environ.get(NO_PCH_ENV):
             return []
         twin = await self.twin_dir()
-        key = _digest(self._twin_digest, "seal-pch", *defines)
+        key = _digest(self._twin_digest, "seal-pch" if header == PCH_HEADER else f"pch {header}", *defines)
+        suffix = f"/{header}.gch"
         argv = [
             CXX,
             *CXXFLAGS,
@@ -243,7 +261,7 @@ class Builder:
             *defines,
             "-x",
             "c++-header",
-            f"{twin}/include/ascendopt_twin/seal.h",
+            f"{twin}/include/{header}",
             "-o",
             "{out}",
         ]
@@ -253,23 +271,26 @@ class Builder:
             file="(cpu twin headers)", message="the CPU twin's precompiled header failed to build"
         )
         try:
-            out = await self._cached(key, PCH_SUFFIX, argv, f"{twin}/include", set(), fallback)
+            out = await self._cached(key, suffix, argv, f"{twin}/include", set(), fallback)
         except CompileError:
-            self._pch_failed.add(key)  # tried once per builder; every kernel compiles without it
+            self._pch_failed.add(key)  # tried once per builder; every compile goes without it
             return []
-        folder = out.removesuffix(PCH_SUFFIX)
+        folder = out.removesuffix(suffix)
         if key not in self._pch_stubbed:
-            # g++ that finds `seal.h.gch` in a folder opens `seal.h` there for any later `#include` of it
-            # (a kernel may include the seal again: a no-op without the PCH): this one passes it on.
-            stub = f'#include_next "{PCH_HEADER}"\n'.encode()
-            await self.runner.put(folder, {PCH_HEADER: stub})
+            # g++ that finds `<header>.gch` in a folder opens `<header>` there for any later `#include` of
+            # it (a no-op without the PCH, by its include guard): this one passes it on.
+            stub = f'#include_next "{header}"\n'.encode()
+            await self.runner.put(folder, {header: stub})
             self._pch_stubbed.add(key)
         return ["-I", folder]
 
     async def prepare_shared(self, soc: Soc) -> None:
-        """Build what every operator's build on `soc` shares (the runtime, the precompiled seal), ahead."""
+        """Build what every operator's build on `soc` shares (the runtime, the precompiled seal and host
+        API), ahead."""
         await asyncio.gather(
-            self.runtime_objects(), self.seal_pch_flags(["-DASCENDOPT_TWIN_KERNEL", *soc.arch_defines])
+            self.runtime_objects(),
+            self.seal_pch_flags(["-DASCENDOPT_TWIN_KERNEL", *soc.arch_defines]),
+            self.host_pch_flags(),
         )
 
     async def host_objects(
@@ -304,7 +325,7 @@ class Builder:
         self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], sources: list[str]
     ) -> str:
         twin = await self.twin_dir()
-        headers = _headers(files)
+        headers = read_headers(project, files, sources)
         key = _digest(self._twin_digest, "host", *(f"{s}\0{files[s]}" for s in sources), *headers)
         if key in self._failed:
             raise self._failed[key]
@@ -321,7 +342,13 @@ class Builder:
             line=project.tiling.range.start_line if own and project.tiling else 1,
             message="the tiling program failed to build",
         )
+        pch = await self.host_pch_flags() if all(_macro_free_head(files[s]) for s in sources) else []
         try:
+            if pch:
+                with contextlib.suppress(CompileError):  # then as without it: the errors as g++ says them
+                    return await self._cached(
+                        key, ".o", [*argv[:1], *pch, *argv[1:]], str(src_dir), set(files), fallback, project
+                    )
             return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback, project)
         except CompileError as e:
             if len(sources) == 1 and sources[0] != project.files.host:
@@ -370,7 +397,7 @@ class Builder:
             "kernel",
             kernel,
             files[kernel],
-            *_headers(files),
+            *read_headers(project, files, [kernel, *include_tiling[1::2]]),
             *macros,
             *include_tiling,
             shim,
@@ -631,6 +658,61 @@ def explain_missing_headers(issues: list[Issue], project: OperatorProject) -> li
         message = f"header `{header}`{origin}: No such file or directory; searched: {dirs}. {verdict}"
         out.append(issue.model_copy(update={"message": message}))
     return out
+
+
+_DIRECTIVE = re.compile(r"^[ \t]*#[ \t]*(include|define|undef)\b", re.MULTILINE)
+
+
+def _macro_free_head(text: str) -> bool:
+    """No `#define` or `#undef` before the source's first `#include`: reading the twin's host API ahead
+    of it (the host PCH) cannot change what that API means."""
+    first = _DIRECTIVE.search(text)
+    return first is None or first.group(1) == "include"
+
+
+_ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include(?:_next)?\b[ \t]*(?:"([^"]*)"|<([^>]*)>|(.*))', re.M)
+
+
+def read_headers(project: OperatorProject, files: dict[str, str], sources: list[str]) -> list[str]:
+    """The operator's files a compile of `sources` reads (them included), with their text, for
+    its cache key: the quoted includes followed from them (every `#if` branch counted), so that a
+    header edit rebuilds only the side that includes it. Every header of the operator when an include
+    may reach one in a way not followed here: inside a repository (its own include folders), an
+    include by a computed name, one that two of the operator's files could answer, or one in quotes or
+    brackets that names a header of the operator it did not resolve to."""
+    if project.repo is not None:
+        return _headers(files)
+    folders = [*dict.fromkeys(posixpath.dirname(s) for s in sources), *OPERATOR_FOLDERS]
+    ambiguous = False
+
+    def resolve(at: str, name: str) -> str | None:
+        nonlocal ambiguous
+        found = {
+            c
+            for d in (posixpath.dirname(at), *folders)
+            if (c := posixpath.normpath(posixpath.join(d, name))) in files
+        }
+        ambiguous = ambiguous or len(found) > 1  # g++'s folder order decides: not followed here
+        return resolve_in_files(files, at, name)
+
+    walk = closure(sources, files.get, resolve)
+    if ambiguous:
+        return _headers(files)
+    names = {PurePosixPath(f).name for f in files}
+    for text in walk.texts.values():
+        for m in _ANY_INCLUDE.finditer(text):
+            quoted, bracketed, other = m.groups()
+            name = quoted if quoted is not None else bracketed
+            if name is None or (other is not None and other.strip()):
+                return _headers(files)  # `#include MACRO`
+            if PurePosixPath(name).name in names and (
+                bracketed is not None or m.group(0).lstrip().startswith("#include_next")
+            ):
+                return _headers(files)
+    unresolved = [i.name for i in walk.includes if i.target is None]
+    if any(PurePosixPath(n).name in names for n in unresolved):
+        return _headers(files)
+    return [f"{p}\0{files[p]}" for p in sorted(walk.texts)]
 
 
 def _headers(files: dict[str, str]) -> list[str]:

@@ -52,6 +52,8 @@ _EVENT_NAME_FIELDS = ("hevent", "hard_event", "hardEvent", "event_name", "evt", 
 _CONV_SRC = {"F32": "float32", "F16": "float16", "BF1": "bfloat16", "S32": "int32", "DEQ": None}
 
 Record = tuple[int, int, float, float, Any, int]
+_OUTSIDE = object()  # a line outside any block: skipped
+_MEMO_LINES = 1 << 16  # distinct lines remembered per trace (a trace of all-distinct lines stays bounded)
 
 
 class TraceFormatError(ValueError):
@@ -159,6 +161,9 @@ def parse_trace(
     count = 0
     small: set[int] = set()
     bad = 0
+    # A line's record depends on the line alone (and on what its first reading added: its line id, a
+    # note, a packet size), so a line seen before is not parsed again.
+    memo: dict[str, tuple[list[Record], Record] | object] = {}
     with open(path, encoding="utf-8") as fh:
         first = fh.readline()
         try:
@@ -170,6 +175,12 @@ def parse_trace(
         if head.get("version", 1) != 1:
             notes.append(f"trace version {head.get('version')} read as version 1")
         for raw in fh:
+            seen = memo.get(raw)
+            if seen is not None:  # the same line again (a loop's same call in the same block): same record
+                if isinstance(seen, tuple):
+                    count += 1
+                    seen[0].append(seen[1])
+                continue
             if not raw or raw.isspace():
                 continue
             try:
@@ -188,6 +199,8 @@ def parse_trace(
                 continue
             b = r.get("b", 0)
             if not isinstance(b, int) or b < 0:  # outside any block (b = -1)
+                if len(memo) < _MEMO_LINES:
+                    memo[raw] = _OUTSIDE
                 continue
             count += 1
             op = r.get("op") or "?"
@@ -203,14 +216,15 @@ def parse_trace(
             blk = blocks.get(b)
             if blk is None:
                 blk = blocks[b] = []
+            rec: Record
             kind = _SYNC_KINDS.get(op)
             if kind is not None:
                 if kind in (SETF, WAITF):
-                    blk.append((kind, pipe, 0.0, 0.0, _event_key(r), lid))
+                    rec = (kind, pipe, 0.0, 0.0, _event_key(r), lid)
                 elif kind in (BAR, SYNCALL):
-                    blk.append((kind, pipe, 0.0, 0.0, None, lid))
+                    rec = (kind, pipe, 0.0, 0.0, None, lid)
                 else:
-                    blk.append((kind, pipe, 0.0, 0.0, (r.get("queue", -1), r.get("buf", -1)), lid))
+                    rec = (kind, pipe, 0.0, 0.0, (r.get("queue", -1), r.get("buf", -1)), lid)
             elif pipe in (MTE2, MTE3):
                 nbytes = r.get("bytes")
                 if nbytes is None:
@@ -219,7 +233,7 @@ def parse_trace(
                 pkt = nbytes / rep if rep > 0 else nbytes
                 if pkt < 256:
                     small.add(int(pkt))
-                blk.append((MOVE, pipe, float(nbytes), float(pkt), None, lid))
+                rec = (MOVE, pipe, float(nbytes), float(pkt), None, lid)
             elif pipe == V:
                 dtype = r.get("dtype") or "float32"
                 rep = r.get("repeat")
@@ -229,16 +243,19 @@ def parse_trace(
                         nbytes = (r.get("n") or 0) * costs.DTYPE_BYTES.get(dtype, 2)
                     rep = max(1, math.ceil(nbytes / 256))
                 stalled, steady = vec(op, dtype, int(rep), r.get("src_dtype"))
-                blk.append((VEC, V, stalled, steady, None, lid))
+                rec = (VEC, V, stalled, steady, None, lid)
             elif op == _RAW_GM_STORES:
                 # Stores through a raw `__gm__ T *` the twin found after a block's slice: each element one
                 # scalar GM store, costed as GlobalTensor::SetValue is.
-                blk.append((SCALAR, S, gm_cycles * max(1, int(r.get("n") or 1)), 0.0, None, lid))
+                rec = (SCALAR, S, gm_cycles * max(1, int(r.get("n") or 1)), 0.0, None, lid)
             elif op.endswith(_SCALAR_WORK):
                 cyc = gm_cycles if op.startswith("GlobalTensor") else scalar_cycles
-                blk.append((SCALAR, S, cyc, 0.0, None, lid))
+                rec = (SCALAR, S, cyc, 0.0, None, lid)
             else:
-                blk.append((NOP, pipe, 0.0, 0.0, None, lid))
+                rec = (NOP, pipe, 0.0, 0.0, None, lid)
+            blk.append(rec)
+            if len(memo) < _MEMO_LINES:
+                memo[raw] = (blk, rec)
     if bad > 3:
         notes.append(f"{bad} unparsable trace lines skipped in all")
     return ParsedTrace(blocks=blocks, lines=lines, notes=notes, records=count, small_packets=small)
