@@ -40,6 +40,9 @@ async def test_llm_tiling_mutants_inside_the_tiling_function_only(add_op: Path) 
             _block(INSIDE, INSIDE.replace("TILE_LENGTH < maxTile ? TILE_LENGTH", "8192 < maxTile ? 8192")),
         ]
     )
+    # The tile pinned: the knob search would reach the mutant's 8192 first, leaving it no gain to show.
+    host = add_op / HOST
+    host.write_text(host.read_text().replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 4096;  // ascendopt: fixed"))
     with ScriptedLLMServer(lambda messages: next(replies, "nothing")) as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted", api_key=SecretStr("k"))
         journal = EpisodeJournal.create(add_op.parent, "tiling")

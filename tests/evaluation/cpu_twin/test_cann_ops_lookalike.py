@@ -46,8 +46,10 @@ def test_init_spec_reads_shapes_from_the_samples_aclnn_call(tmp_path: Path) -> N
 @pytest.mark.skipif(shutil.which("g++") is None, reason="g++ not available")
 async def test_it_verifies_where_it_sits(tmp_path: Path) -> None:
     root = write_cann_ops_repo(tmp_path)
-    (root / "ascendopt.toml").write_text(starting_spec(load_operator(root)).text + _FP32_CASE)
+    # the reference first: with one, init-spec does not make the sample's generator the oracle
+    # (which would fix the shapes to its own and refuse the added fp32 case)
     (root / "reference.py").write_text(REFERENCE)
+    (root / "ascendopt.toml").write_text(starting_spec(load_operator(root)).text + _FP32_CASE)
     project = load_operator(root)
     ev = await verify(CpuTwinEvaluator(), project)
     assert ev.status == "ok", ev.model_dump_json(indent=1)
