@@ -42,7 +42,8 @@ async def test_llm_tiling_mutants_inside_the_tiling_function_only(add_op: Path) 
     )
     # The tile pinned: the knob search would reach the mutant's 8192 first, leaving it no gain to show.
     host = add_op / HOST
-    host.write_text(host.read_text().replace("TILE_LENGTH = 4096;", "TILE_LENGTH = 4096;  // ascendopt: fixed"))
+    pinned = "TILE_LENGTH = 4096;"
+    host.write_text(host.read_text().replace(pinned, pinned + "  // ascendopt: fixed"))
     with ScriptedLLMServer(lambda messages: next(replies, "nothing")) as server:
         llm = LLMSettings(base_url=server.base_url, model="scripted", api_key=SecretStr("k"))
         journal = EpisodeJournal.create(add_op.parent, "tiling")
