@@ -7,11 +7,14 @@ if [ ! -x .venv/bin/python ]; then
     "$PY" -m venv .venv
 fi
 .venv/bin/python -m pip install -q --disable-pip-version-check -e '.[test]'
-# torch (CPU) runs a benchmark task's PyTorch oracle (the `benchmark` extra). Only from a local wheel
-# (--no-index; pip's find-links still apply): torch from PyPI is a multi-GB CUDA build. Without one,
-# the benchmark-task tests skip and say why.
-.venv/bin/python -m pip install -q --disable-pip-version-check --no-index 'torch==2.13.0' 2>/dev/null ||
+# torch (CPU) runs a benchmark task's PyTorch oracle (the `benchmark` extra), and only from a local
+# wheel: torch from PyPI is a multi-GB CUDA build. So torch itself with --no-index (find-links
+# only), then its dependencies from the index. Without a local wheel the benchmark-task tests skip.
+if .venv/bin/python -m pip install -q --disable-pip-version-check --no-index --no-deps 'torch==2.13.0' 2>/dev/null; then
+    .venv/bin/python -m pip install -q --disable-pip-version-check 'torch==2.13.0'
+else
     echo "scripts/test.sh: no local torch 2.13.0 wheel; the benchmark-task tests skip" >&2
+fi
 .venv/bin/ruff check server tests benchmarks
 .venv/bin/mypy
 # The VS Code extension (extension/): tsc --noEmit and its unit tests (node --test, mocked vscode),

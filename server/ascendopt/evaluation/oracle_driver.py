@@ -29,7 +29,7 @@ import numpy as np
 try:  # a golden generator may need NumPy only
     import torch
 except ImportError:
-    torch = None  # type: ignore[assignment]
+    torch = None  # type: ignore[assignment, unused-ignore]  # (unused where torch is absent)
 
 # NPU-only modules, and the benchmark harness's `framework.utils` (its `check_precision` is the
 # benchmark's comparison; ours replaces it): empty modules here.
