@@ -31,12 +31,13 @@ from ascendopt.report.campaign import (
 )
 
 
-def _strategies(text: str) -> list[Strategy]:
-    names = [s.strip() for s in text.split(",") if s.strip()]
+def _strategies(given: list[str]) -> list[Strategy]:
+    """Every `--strategy` given (repeated, comma-separated, or both), in the registry's order."""
+    names = [s.strip() for text in given for s in text.split(",") if s.strip()]
     bad = [n for n in names if n not in STRATEGIES]
     if bad or not names:
         choices = ", ".join(STRATEGIES)
-        raise typer.BadParameter(f"unknown strategy {', '.join(bad) or text!r}; choose from {choices}")
+        raise typer.BadParameter(f"unknown strategy {', '.join(bad) or repr(given)}; choose from {choices}")
     return [n for n in STRATEGIES if n in names]
 
 
@@ -47,9 +48,12 @@ def campaign_cmd(
         int, typer.Option("--budget", min=MIN_BUDGET, help="evaluations per operator and strategy")
     ] = 24,
     strategy: Annotated[
-        str,
-        typer.Option("--strategy", help="ours, random, tpe; best-of-n, openevolve (need an LLM)"),
-    ] = DEFAULT_STRATEGY,
+        list[str] | None,
+        typer.Option(
+            "--strategy",
+            help="ours, random, tpe; best-of-n, openevolve (need an LLM); repeat it or separate by commas",
+        ),
+    ] = None,
     backend: Annotated[str, typer.Option("--backend", help="cpu-twin (default) or ssh:HOST")] = "cpu-twin",
     soc: Annotated[str | None, typer.Option("--soc", help="platform model, e.g. Ascend910B4")] = None,
     model: Annotated[str | None, typer.Option("--model", help="LLM model for `ours`")] = None,
@@ -74,7 +78,7 @@ def campaign_cmd(
             settings = CampaignSettings(
                 paths=[p.resolve() for p in paths],
                 budget=budget,
-                strategies=_strategies(strategy),
+                strategies=_strategies(strategy or [DEFAULT_STRATEGY]),
                 backend=backend,
                 soc=soc,
                 seed=seed,
