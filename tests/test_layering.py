@@ -95,12 +95,12 @@ def test_the_registry_is_what_the_cli_accepts() -> None:
     from ascendopt.agent.strategies import STRATEGIES, strategy_class
     from ascendopt.cli.campaign import _strategies
 
-    assert _strategies(",".join(STRATEGIES)) == list(STRATEGIES)
+    assert _strategies([",".join(STRATEGIES)]) == list(STRATEGIES)
     for name in STRATEGIES:
-        assert _strategies(name) == [name] and strategy_class(name).name == name
+        assert _strategies([name]) == [name] and strategy_class(name).name == name
         assert EpisodeSettings(strategy=name).strategy == name
     with pytest.raises(typer.BadParameter):
-        _strategies("greedy")
+        _strategies(["greedy"])
 
 
 # Lowest first. A module imports only from its own floor or one below; the faces (cli/, lsp/) are at
