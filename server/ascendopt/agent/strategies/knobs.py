@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import math
 from abc import abstractmethod
 from typing import Protocol
 
@@ -20,6 +19,7 @@ from ascendopt.agent.ledger import BudgetExhausted
 from ascendopt.agent.strategies.base import EpisodeFace, SearchStrategy, Tools
 from ascendopt.agent.strategies.signals import Signals
 from ascendopt.journal.events import ConvergedEvent, KnobRejected
+from ascendopt.operators import domains
 from ascendopt.operators.candidate import Candidate, KnobError, apply_knobs
 from ascendopt.operators.model import Knob, OperatorProject
 from ascendopt.operators.soc import resolve_soc
@@ -70,7 +70,7 @@ class ScoreBook:
 
     @property
     def space_size(self) -> int:
-        return math.prod(len(k.values) for k in self.knobs)
+        return domains.space_size(self.knobs)
 
     def every_point(self) -> list[Assignment] | None:
         """The whole space in order, or None when it is larger than ENUMERATE_LIMIT."""
