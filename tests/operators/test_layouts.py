@@ -10,7 +10,7 @@ import pytest
 
 from ascendopt.operators.discovery import Discovery, operator_root_of
 from ascendopt.operators.layouts import LAYOUTS, layout_of
-from tests.operators import official_style, synthetic
+from tests.operators import official_style, synthetic, torch_ext_style
 from tests.operators.cann_open_style import write_repo
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "operators"
@@ -22,11 +22,13 @@ LOOKALIKES: list[tuple[str, Callable[[Path], Path]]] = [
     ("msopgen", official_style.write_msopgen_sample),
     ("kernel_launch", official_style.write_launch_sample),
     ("kernel_launch", synthetic.write_kernel_launch),
+    ("torch_extension", torch_ext_style.write_aclrt_extension),
+    ("torch_extension", torch_ext_style.write_do_extension),
 ]
 
 
 def test_the_registry_lists_each_layout_once() -> None:
-    assert [layout.name for layout in LAYOUTS] == ["cann_open", "msopgen", "kernel_launch"]
+    assert [layout.name for layout in LAYOUTS] == ["cann_open", "msopgen", "kernel_launch", "torch_extension"]
 
 
 @pytest.mark.parametrize(("name", "write"), LOOKALIKES)
@@ -38,7 +40,7 @@ def test_each_layout_claims_its_lookalike_and_no_other_does(
     layout = layout_of(folder)
     assert layout is not None
     ops = layout.describe(folder, Discovery())
-    assert ops and {op.layout for op in ops} == {name}
+    assert ops and {op.layout for op in ops} == {layout.carries}
     assert all(op.root == folder for op in ops)
     assert operator_root_of(folder / "op_kernel" / "x.cpp") == folder
     # Folders around and inside it are no layout's.

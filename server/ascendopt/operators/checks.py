@@ -111,6 +111,15 @@ def flag_duplicate_names(result: Discovery) -> None:
 
 
 def runs_main_note(main: CppSource, program: HostProgram) -> Issue:
+    if program.call is not None:
+        return Issue(
+            file=main.path,
+            line=program.line,
+            severity="info",
+            message=f"a torch extension: {program.call.function} fills what the kernel gets; the CPU twin "
+            f"builds {main.path} against its stand-in of torch and calls the function with each case's "
+            "tensors (its tensor parameters are the inputs, its scalars attrs, what it returns the outputs)",
+        )
     return Issue(
         file=main.path,
         line=program.line,

@@ -6,7 +6,9 @@ Each folder is offered to the layouts (layouts/, in `LAYOUTS` order; at most one
   (a plain struct), kernel with GET_TILING_DATA_WITH_STRUCT / tiling keys;
 * ``msopgen`` — ``op_host/<op>.cpp`` (TilingFunc + OpDef), ``op_host/<op>_tiling.h``
   (BEGIN_TILING_DATA_DEF…), ``op_kernel/<op>.cpp``;
-* ``kernel_launch`` — a kernel ``.cpp`` plus ``main.cpp`` launching it with ``<<<…>>>``.
+* ``kernel_launch`` — a kernel ``.cpp`` plus ``main.cpp`` launching it with ``<<<…>>>``;
+* ``torch_extension`` — a kernel ``.cpp`` plus a ``pybind11.cpp`` whose function launches it (its
+  operators run as kernel-launch samples whose main computes the tiling).
 
 A problem in one operator becomes an Issue on that operator (file and line);
 the rest of the tree is still discovered. What is checked across operators: checks.py.

@@ -45,6 +45,19 @@ class KernelEntry(BaseModel):
         return [p.name for p in self.params if p.role == role]
 
 
+class TorchCall(BaseModel):
+    """A torch extension's launch function (`at::Tensor run_add(const at::Tensor &x, …)` in pybind11.cpp):
+    the twin builds the extension source against its stand-in of torch and pybind11 and calls this
+    function with each case's tensors and attrs, as the Python test calls it (cpu_twin/torch_ext.py)."""
+
+    function: str  # qualified: `my_add::run_add_custom`
+    params: list[tuple[str, str]]  # (name, "tensor" | "scalar") in order: an input, or an attr
+    outputs: list[str]  # the tensors it returns, in order
+    line: int  # of the function's definition
+    glue: str = ""  # C++ the CPU-debug build lacks after the source: its `k_do` wrappers (guarded out there)
+    headers: dict[str, str] = Field(default_factory=dict)  # generated `aclrtlaunch_<k>.h` → its text
+
+
 class HostProgram(BaseModel):
     """A kernel-launch sample whose main.cpp computes what the kernel gets (`GenerateTiling(…)` into the
     tiling buffer): the twin builds and runs main.cpp itself in CPU-debug mode, as `run.sh -r cpu` does.
@@ -54,6 +67,7 @@ class HostProgram(BaseModel):
     line: int = 1  # main.cpp's line of the first such call
     files: dict[str, str] = Field(default_factory=dict)  # tensor → the path main.cpp reads or writes
     sources: list[str] = Field(default_factory=list)  # main.cpp's own host sources (`*_tiling.cpp`)
+    call: TorchCall | None = None  # a torch extension: the function the twin calls instead of a main
 
 
 class TilingProgram(BaseModel):

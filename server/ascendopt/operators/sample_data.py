@@ -18,6 +18,7 @@ from ascendopt.operators.launch import int_value
 
 NP_DTYPES = {
     "float16": "float16",
+    "half": "float16",
     "float32": "float32",
     "float": "float32",
     "bfloat16": "bfloat16",
@@ -251,6 +252,81 @@ def _scale(v: object, k: float) -> object:
 def _shift(v: _Arr, k: float) -> _Arr:
     rng = (v.range[0] + k, v.range[1] + k) if v.range else None
     return _Arr(v.shape, v.dtype, rng, None, v.mutated)
+
+
+_TORCH_MAKERS = {"rand", "randn", "ones", "zeros", "empty", "full", "randint", "tensor"}
+
+
+def torch_test_hints(path: Path, rel: str, function: str, tensors: list[str]) -> dict[str, TensorHint]:
+    """A torch extension's Python test: `x = torch.rand([8, 2048], dtype=torch.float16).npu()` and
+    `ext.run_add_custom(x, y)` → the function's tensor parameters `tensors` (in order) take x's shape
+    and dtype."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError, ValueError):
+        return {}
+    made: dict[str, tuple[list[int], str | None, int]] = {}
+    literals: dict[str, object] = {}  # `length = [8, 2048]`
+    assigns = [n for n in ast.walk(tree) if isinstance(n, ast.Assign) and len(n.targets) == 1]
+    for node in sorted(assigns, key=lambda n: n.lineno):
+        target, call = node.targets[0], node.value
+        if not isinstance(target, ast.Name):
+            continue
+        try:
+            literals[target.id] = ast.literal_eval(call)
+            continue
+        except ValueError:
+            pass
+        while isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and not (
+            isinstance(call.func.value, ast.Name) and call.func.value.id == "torch"
+        ):
+            call = call.func.value  # `.npu()`, `.to(…)` after the maker
+        if isinstance(call, ast.Name) and call.id in made:  # `x_npu = x.npu()`
+            made[target.id] = made[call.id]
+            continue
+        if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) and call.args):
+            continue
+        if call.func.attr not in _TORCH_MAKERS:
+            continue
+        arg = call.args[1] if call.func.attr == "randint" and len(call.args) > 2 else call.args[0]
+        try:
+            shape = literals.get(arg.id) if isinstance(arg, ast.Name) else ast.literal_eval(arg)
+        except ValueError:
+            continue
+        if isinstance(shape, int):
+            shape = [shape]
+        if not (isinstance(shape, (list, tuple)) and all(isinstance(d, int) for d in shape)):
+            continue
+        dtype = next(
+            (
+                NP_DTYPES.get(k.value.attr)
+                for k in call.keywords
+                if k.arg == "dtype" and isinstance(k.value, ast.Attribute)
+            ),
+            None,
+        )
+        made[target.id] = (list(shape), dtype or "float32", node.lineno)
+    short = function.rsplit("::", 1)[-1]
+    for use in ast.walk(tree):
+        if not isinstance(use, ast.Call):
+            continue
+        name = use.func.attr if isinstance(use.func, ast.Attribute) else getattr(use.func, "id", None)
+        args = [_base_name(a) for a in use.args]
+        if name != short or len(args) < len(tensors) or not all(a in made for a in args[: len(tensors)] if a):
+            continue
+        return {
+            t: TensorHint(shape=made[a][0], dtype=made[a][1], source=f"{rel}:{made[a][2]}")
+            for t, a in zip(tensors, args, strict=False)
+            if a
+        }
+    return {}
+
+
+def _base_name(node: ast.expr) -> str | None:
+    """`x`, `x.npu()`, `x.to(dev)` → x."""
+    while isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+        node = node.func.value
+    return node.id if isinstance(node, ast.Name) else None
 
 
 _NAIVE_SHAPE = re.compile(r"std::vector<int64_t>\s+input(\w+?)Shape\s*=\s*\{([^}]*)\}")

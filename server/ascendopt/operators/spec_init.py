@@ -27,6 +27,7 @@ from ascendopt.operators.sample_data import (
     naive_main_attrs,
     naive_main_hints,
     op_description,
+    torch_test_hints,
 )
 from ascendopt.operators.soc import DEFAULT_SOC
 from ascendopt.operators.spec import OperatorSpec
@@ -79,6 +80,14 @@ def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
             if hints:
                 notes.append(f"shapes from {_shown(path, root)}")
                 return hints, notes
+    call = op.tiling.host_program.call if op.tiling and op.tiling.host_program else None
+    tensors = [n for n, kind in call.params if kind == "tensor"] if call is not None else []
+    function = call.function if call is not None else ""
+    for path in sorted(root.glob("*.py")) if call is not None else []:  # a torch extension's test
+        hints = torch_test_hints(path, _shown(path, root), function, tensors)
+        if hints:
+            notes.append(f"shapes and dtypes from {_shown(path, root)}")
+            return hints, notes
     for path in _naive_mains(op) if op.layout != "kernel_launch" else []:
         hints = naive_main_hints(path, _shown(path, root))
         if not hints and names is not None:  # cann-ops names the shapes after the tensors (xShape)
@@ -215,6 +224,17 @@ def _tensors(
             for t in (*ins, *outs):
                 t.dtypes = columns[t.name]
             notes.append(f"dtype columns the SoC builds from {where}")
+    elif (call := op.tiling.host_program.call if op.tiling and op.tiling.host_program else None) is not None:
+        notes.append(
+            f"tensors from {call.function} ({op.files.host}:{call.line}): its tensor parameters are the "
+            "inputs, what it returns the outputs"
+        )
+        dtype = _kernel_dtype(op) or "float16"
+        tensors = [n for n, k in call.params if k == "tensor"]
+        ins = [Tensor(n, [(hints[n].dtype if n in hints else None) or dtype]) for n in tensors]
+        outs = [Tensor(n, [dtype]) for n in call.outputs]
+        for n in (n for n, k in call.params if k == "scalar"):
+            notes.append(f"TODO attr {n}: a scalar parameter of {call.function}; add it under [[attrs]]")
     elif desc is not None:
         notes.append(f"tensors and dtypes from the op description {op.op_type}.json")
         ins = [Tensor(n, d) for n, d in desc[0]]
@@ -347,13 +367,16 @@ def _list_params(op: OperatorProject) -> set[str]:
 
 
 def _domain(op: OperatorProject, ins: list[Tensor]) -> list[str]:
-    if op.tiling is not None and op.tiling.host_program is not None:
+    # A torch extension's function computes the sizes from whatever shape it is called with.
+    host = op.tiling.host_program if op.tiling is not None else None
+    if host is not None and host.call is None:
         return [
             "",
             "[domain]",
             "fixed = true  # main.cpp runs and fixes the shapes (its host code computes tiling and sizes)",
         ]
-    if op.layout == "kernel_launch" and not any(p.role == "tiling" for p in op.kernel.params):
+    tiling = any(p.role == "tiling" for p in op.kernel.params)
+    if host is None and op.layout == "kernel_launch" and not tiling:
         data_hints = [t.hint for t in ins if t.hint is not None and t.hint.values is None]
         if data_hints or _kernel_length(op)[0]:
             return [

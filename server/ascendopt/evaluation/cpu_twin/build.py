@@ -21,7 +21,7 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel
 
-from ascendopt.evaluation.cpu_twin import stand_ins
+from ascendopt.evaluation.cpu_twin import stand_ins, torch_ext
 from ascendopt.evaluation.cpu_twin.api import supported_names
 from ascendopt.evaluation.cpu_twin.launcher import entry_shim, launcher_source
 from ascendopt.evaluation.diagnostics import map_diagnostics
@@ -532,12 +532,28 @@ class Builder:
         defines = [*soc.arch_defines, f'-DSOC_VERSION="{soc.name}"']
         headers = _headers(files)
         main = project.files.host or "main.cpp"
+        call = project.tiling.host_program.call
+        generated: dict[str, str] = {}
+        included = ""  # what the driver includes besides headers: the extension source (in its cache key)
+        if call is not None:
+            # A torch extension: a generated driver includes the extension source and calls its function;
+            # CANN's generated launch headers are generated here too, beside that source.
+            folder = posixpath.dirname(main)
+            generated = {posixpath.join(folder, name): text for name, text in call.headers.items()}
+            driver = torch_ext.driver_source(call, posixpath.basename(main))
+            generated[posixpath.join(folder, torch_ext.DRIVER)] = driver
+            await self.runner.put(str(src_dir), {k: v.encode("utf-8") for k, v in generated.items()})
+            files = {**files, **generated}
+            headers = _headers(files)
+            included = files.get(main, "")
+            main = posixpath.join(folder, torch_ext.DRIVER)
         sources = list(dict.fromkeys([main, *project.tiling.host_program.sources, project.files.kernel]))
 
         async def compile_one(source: str) -> str:
             # main.cpp's main becomes a function the twin's main calls (runtime/cpu_debug_main.cpp)
             own = [*defines, *(["-Dmain=ascendopt_twin_user_main"] if source == main else [])]
-            key = _digest(self._twin_digest, "cpu-debug", source, files.get(source, ""), *headers, *own)
+            text = files.get(source, "") + (included if source == main else "")
+            key = _digest(self._twin_digest, "cpu-debug", source, text, *headers, *own)
             kernel = source == project.files.kernel
             argv = [
                 CXX,

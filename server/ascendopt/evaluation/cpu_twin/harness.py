@@ -15,6 +15,7 @@ from pathlib import Path, PurePosixPath
 import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
+from ascendopt.evaluation.cpu_twin import torch_ext
 from ascendopt.evaluation.evidence import EvidenceError, parse_evidence
 from ascendopt.evaluation.manifest import manifest_files
 from ascendopt.evaluation.records import Finding
@@ -139,6 +140,8 @@ async def run_main_case_on(
         listed = ", ".join(missing)
         raise ValueError(f"main.cpp reads or writes no file for {listed} (its ReadFile / WriteFile calls)")
     files = {paths[name]: encode_raw(values, case.dtypes[name]) for name, values in inputs.items()}
+    if (call := project.tiling.host_program.call) is not None:  # a torch extension: the case's arguments
+        files[torch_ext.CALL_FILE] = torch_ext.call_file(call, case, paths)
     # main.cpp writes into folders it expects to exist; run.sh makes them (`mkdir -p input output`), and so
     # does this, as the sandbox's user (a folder made here would not be writable there).
     out_dirs = sorted({str(PurePosixPath(paths[name]).parent) for name in output_shapes})
@@ -157,17 +160,18 @@ async def run_main_case_on(
     run, proc, got = await _run_sandboxed(runner, argv, exe, files, work, src_dir, limits, names, env)
     result = run.result
     tail = " | ".join(proc.stderr.strip().splitlines()[-3:])
+    main = project.files.host or "main.cpp"
     if result.status == "hostile":
         run.error = result.message
     elif proc.killed_reason or result.status == "crashed":
-        exited = f"main.cpp exited with {proc.returncode} and launched no kernel"
+        exited = f"{main} exited with {proc.returncode} and launched no kernel"
         run.error = proc.killed_reason or result.message or exited
     elif result.status != "ok":
         run.error = result.message or result.status
     elif proc.returncode != 0:
-        run.error = f"main.cpp exited with {proc.returncode}"
+        run.error = f"{main} exited with {proc.returncode}"
     elif (result.model_extra or {}).get("launches", 1) == 0:
-        run.error = "main.cpp launched no kernel"
+        run.error = f"{main} launched no kernel"
     if run.error and tail:
         run.error += ": " + tail
     out = {f"out_{name}.bin": got.get(path) for name, path in outs.items()}

@@ -14,14 +14,16 @@ from typing import TYPE_CHECKING, Protocol
 from ascendopt.operators.layouts.cann_open import CannOpen
 from ascendopt.operators.layouts.kernel_launch import KernelLaunch
 from ascendopt.operators.layouts.msopgen import MsOpGen
-from ascendopt.operators.model import OperatorProject
+from ascendopt.operators.layouts.torch_extension import TorchExtension
+from ascendopt.operators.model import Layout, OperatorProject
 
 if TYPE_CHECKING:
     from ascendopt.operators.discovery import Discovery
 
 
 class OperatorLayout(Protocol):
-    name: str  # the layout its operators carry (model.Layout)
+    name: str  # the layout's own name
+    carries: Layout  # the layout its operators carry (model.Layout): how the rest of the product runs them
     owns: tuple[str, ...]  # subfolders of a claimed folder that hold no operator of their own
 
     def matches(self, folder: Path) -> bool:
@@ -34,7 +36,7 @@ class OperatorLayout(Protocol):
         ...
 
 
-LAYOUTS: tuple[OperatorLayout, ...] = (CannOpen(), MsOpGen(), KernelLaunch())
+LAYOUTS: tuple[OperatorLayout, ...] = (CannOpen(), MsOpGen(), KernelLaunch(), TorchExtension())
 
 
 def layout_of(folder: Path) -> OperatorLayout | None:

@@ -18,7 +18,7 @@ from ascendopt.operators.assemble import assemble, spec_soc
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import call_args
 from ascendopt.operators.issues import Issue
-from ascendopt.operators.model import OperatorFiles, OperatorProject
+from ascendopt.operators.model import Layout, OperatorFiles, OperatorProject
 from ascendopt.operators.repository import ARCH_DIRS, is_arch_variant, soc_family
 from ascendopt.operators.sources import read_source, relative
 
@@ -39,6 +39,7 @@ def is_open_repo_operator(root: Path) -> bool:
 
 class CannOpen:
     name: str = "cann_open"
+    carries: Layout = "cann_open"
     owns: tuple[str, ...] = ("op_kernel", "op_host", "tests")  # an operator's own tests hold no operator
 
     def matches(self, folder: Path) -> bool:

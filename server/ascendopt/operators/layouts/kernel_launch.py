@@ -17,7 +17,7 @@ from ascendopt.operators.assemble import assemble
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue
 from ascendopt.operators.knobs import launch_block_dim_knob
-from ascendopt.operators.model import HostProgram, OperatorFiles, OperatorProject, TilingProgram
+from ascendopt.operators.model import HostProgram, Layout, OperatorFiles, OperatorProject, TilingProgram
 from ascendopt.operators.sources import KERNEL_SUFFIXES, read_source, relative
 
 if TYPE_CHECKING:
@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 class KernelLaunch:
     name: str = "kernel_launch"
+    carries: Layout = "kernel_launch"
     owns: tuple[str, ...] = ()
 
     def matches(self, folder: Path) -> bool:
@@ -54,17 +55,21 @@ def _file_names(folder: Path) -> list[str]:
     return sorted(out)
 
 
-def _describe(root: Path, filenames: list[str], result: Discovery) -> list[OperatorProject]:
-    """A kernel-launch sample: kernels in this folder, launched from main.cpp (launch.py's forms)."""
-    main = read_source(root / "main.cpp", result.issues)
+def _describe(
+    root: Path, filenames: list[str], result: Discovery, host: Host | None = None
+) -> list[OperatorProject]:
+    """A kernel-launch sample: kernels in this folder, launched from main.cpp (launch.py's forms), or
+    from another host file `host` reads (a torch extension's pybind11.cpp)."""
+    host = host or Host()
+    main = read_source(root / host.file, result.issues)
     if main is None:
         return []
-    main = relative(main, root, root / "main.cpp")
+    main = relative(main, root, root / host.file)
     ops: list[OperatorProject] = []
     kernels: list[tuple[CppSource, list[tuple[str, Node]]]] = []
     wrappers: dict[str, launch.Wrapper] = {}
     for fname in filenames:
-        if not fname.endswith(KERNEL_SUFFIXES) or fname == "main.cpp":
+        if not fname.endswith(KERNEL_SUFFIXES) or fname == host.file:
             continue
         ksrc = read_source(root / fname, result.issues)
         if ksrc is None:
@@ -75,14 +80,14 @@ def _describe(root: Path, filenames: list[str], result: Discovery) -> list[Opera
             kernels.append((ksrc, entries))
             wrappers.update(launch.wrappers_in(ksrc))
     sites = launch.launch_sites(main, wrappers)
-    bindings = launch.file_bindings(main)
-    kernel_files = {"main.cpp", *(k.path for k, _ in kernels)}
+    bindings = host.bindings(main)
+    kernel_files = {host.file, *(k.path for k, _ in kernels)}
     for ksrc, entries in kernels:
         for name, fn in entries:
             mine = [s for s in sites if s.kernel == name]
             if not mine:
                 result.unclaimed[(str((root / ksrc.path).resolve()), name)] = (
-                    f"kernel entry {name!r} is not launched from main.cpp "
+                    f"kernel entry {name!r} is not launched from {host.file} "
                     "(looked for k<<<…>>>(…), ACLRT_LAUNCH_KERNEL(k)(…), ICPU_RUN_KF(k, …) "
                     "and k_do(…) wrappers)"
                 )
@@ -90,12 +95,13 @@ def _describe(root: Path, filenames: list[str], result: Discovery) -> list[Opera
             # The CPU-debug launch binds the host variables main.cpp reads and writes files with.
             site = next((s for s in mine if s.form == "ICPU_RUN_KF"), mine[0])
             issues: list[Issue] = list(ksrc.syntax_issues())
-            host_program = _host_program(main, site, [f for f in filenames if f not in kernel_files])
+            others = [f for f in filenames if f not in kernel_files]
+            host_program = host.program(main, site, others, ksrc, wrappers)
             files = OperatorFiles(
                 kernel=ksrc.path, host=main.path, host_sources=host_program.sources if host_program else []
             )
             block_dim = launch.int_value(site.block_dim, main)
-            own_bindings = launch.file_bindings(main, keep_handed=True) if host_program else bindings
+            own_bindings = host.bindings(main, keep_handed=True) if host_program else bindings
             tiling = TilingProgram(
                 function="main",
                 range=main.range_of(site.token.node),
@@ -112,7 +118,7 @@ def _describe(root: Path, filenames: list[str], result: Discovery) -> list[Opera
                         file=main.path,
                         line=site.line,
                         severity="warning",
-                        message=f"block dim {site.block_dim!r} of the launch is not a constant main.cpp "
+                        message=f"block dim {site.block_dim!r} of the launch is not a constant {host.file} "
                         "determines; set block_dim in ascendopt.toml",
                     )
                 )
@@ -128,13 +134,37 @@ def _describe(root: Path, filenames: list[str], result: Discovery) -> list[Opera
                 issues,
                 result,
                 tiling=tiling,
-                launch_site=(site, own_bindings),
+                launch_site=(host.site(site), own_bindings),
             )
             knob = launch_block_dim_knob(main, site.block_dim, {s.line for s in mine}, ksrc)
             if knob is not None and all(k.range != knob.range for k in op.knobs):
                 op.knobs.append(knob)
             ops.append(op)
     return ops
+
+
+class Host:
+    """The host file that launches the kernels and how it is read: main.cpp by default (tensors named by
+    the files it reads and writes, run when its CPU-debug code fills what the kernel gets); the torch
+    extension layout reads its pybind11.cpp through a subclass."""
+
+    file: str = "main.cpp"
+
+    def bindings(self, main: CppSource, keep_handed: bool = False) -> dict[str, tuple[str, str]]:
+        return launch.file_bindings(main, keep_handed=keep_handed)
+
+    def program(
+        self,
+        main: CppSource,
+        site: launch.LaunchSite,
+        others: list[str],
+        ksrc: CppSource,
+        wrappers: dict[str, launch.Wrapper],
+    ) -> HostProgram | None:
+        return _host_program(main, site, others)
+
+    def site(self, site: launch.LaunchSite) -> launch.LaunchSite:
+        return site
 
 
 def _host_program(main: CppSource, site: launch.LaunchSite, others: list[str]) -> HostProgram | None:

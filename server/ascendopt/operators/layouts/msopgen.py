@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
 class MsOpGen:
     name: str = "msopgen"
+    carries: Layout = "msopgen"
     owns: tuple[str, ...] = ("op_kernel", "op_host", "tests")  # an operator's own tests hold no operator
 
     def matches(self, folder: Path) -> bool:

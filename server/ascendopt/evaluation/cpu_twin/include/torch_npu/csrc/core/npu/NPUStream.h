@@ -1,0 +1,5 @@
+// AscendOptimizer CPU twin: what a torch extension uses of this header (ascendopt_twin/torch_ext.h).
+#ifndef ASCENDOPT_TWIN_TORCH_NPU_CSRC_CORE_NPU_NPUSTREAM_H
+#define ASCENDOPT_TWIN_TORCH_NPU_CSRC_CORE_NPU_NPUSTREAM_H
+#include "ascendopt_twin/torch_ext.h"
+#endif
