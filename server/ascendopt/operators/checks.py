@@ -82,7 +82,8 @@ def _why_unclaimed(folder: Path, name: str) -> str:
         return f"kernel entry {name!r} is not launched from main.cpp"
     return (
         f"kernel entry {name!r} is outside every layout ascendopt reads: expected op_host/ + op_kernel/ "
-        "(msOpGen, CANN open repos) or a main.cpp beside it that launches it (kernel launch)"
+        "(msOpGen, CANN open repos), a main.cpp beside it that launches it (kernel launch), or a "
+        "pybind11 source beside it (PYBIND11_MODULE) whose function launches it (torch extension)"
     )
 
 
