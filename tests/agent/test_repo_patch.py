@@ -6,6 +6,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from ascendopt.agent.suggestion import make_suggestion
 from ascendopt.journal.store import EpisodeJournal, patch_name, repo_patch_name
 from ascendopt.operators.files import repo_prefix
@@ -77,3 +79,42 @@ def test_no_repository_no_second_patch(tmp_path: Path) -> None:
     journal = EpisodeJournal.create(tmp_path / "ws", "e2")
     journal.write_suggestion(s, "alone", s.patch(), s.repo_patch())
     assert not (journal.folder / repo_patch_name("alone")).exists()
+
+
+def test_accept_dry_run_and_the_report_name_the_repository_root_patch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from ascendopt.cli import app
+    from ascendopt.report import episode as episode_report
+
+    repo = tmp_path / "repo"
+    op = repo / "vector" / "scale_thing"
+    (op / "op_kernel").mkdir(parents=True)
+    (op / "op_kernel" / "scale_thing.cpp").write_text(KERNEL)
+    assert _git(repo, "init", "-q").returncode == 0
+    s = make_suggestion(
+        operator="scale_thing",
+        root=op,
+        episode="20261205-000000-scale_thing-bbbb",
+        candidate_id="c1",
+        base_files={"op_kernel/scale_thing.cpp": KERNEL},
+        proposed_files={"op_kernel/scale_thing.cpp": KERNEL.replace("64", "128")},
+        speedups=[],
+        geomean=1.1,
+        summary="TILE 64 -> 128",
+        repo_prefix=repo_prefix(op),
+    )
+    ws = tmp_path / "ws"
+    journal = EpisodeJournal.create(ws, s.episode)
+    journal.write_suggestion(s, s.operator, s.patch(), s.repo_patch())
+    at_root = journal.folder / repo_patch_name("scale_thing")
+    said = f"from the repository root: {at_root} (git apply there; paths start vector/scale_thing/)"
+    monkeypatch.chdir(ws)
+    result = CliRunner().invoke(app, ["accept", s.id, "--dry-run"])
+    assert result.exit_code == 0, result.output
+    assert said in " ".join(result.output.split())
+    report = episode_report.build(ws, s.episode)
+    assert report.repo_patch_file == str(at_root)
+    assert said in episode_report.render(report, "md") and said in episode_report.render(report, "html")

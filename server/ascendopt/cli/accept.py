@@ -12,7 +12,8 @@ from ascendopt.agent.service import Optimizer
 from ascendopt.agent.suggestion import StaleSuggestion, Suggestion
 from ascendopt.cli.common import app, error, fail, print_raw, say
 from ascendopt.cli.report import workspaces_around
-from ascendopt.journal.store import episodes_dir
+from ascendopt.journal.store import episodes_dir, repo_patch_name
+from ascendopt.report import episode as episode_report
 
 
 def _find(key: str, workspace: Path | None) -> tuple[Optimizer, Suggestion]:
@@ -46,6 +47,9 @@ def accept_cmd(
     files = ", ".join(c.path for c in s.changes)
     if dry_run:
         print_raw(s.patch())
+        if s.repo_prefix:  # a repository's user applies it where they stand
+            repo_patch = episodes_dir(optimizer.workspace) / s.episode / repo_patch_name(s.operator)
+            say(episode_report.repo_patch_line(str(repo_patch), s.repo_prefix), whole=True)
         if stale := s.stale_files():
             exc = StaleSuggestion(stale, applied=s.applied())
             error(str(exc), "would not apply:")

@@ -142,8 +142,7 @@ def optimize_cmd(
     say(f"patch written to {patch} (git apply in {s.root})", whole=True)
     if s.repo_prefix:
         repo_patch = patch.with_name(repo_patch_name(s.operator))
-        where = f"git apply there; paths start {s.repo_prefix}/"
-        say(f"from the repository root: {repo_patch} ({where})", whole=True)
+        say(episode_report.repo_patch_line(str(repo_patch), s.repo_prefix), whole=True)
     if not apply:
         say("apply it: " + report_command(s.episode, ws, "accept", s.id), whole=True)
     if apply:

@@ -25,7 +25,7 @@ from ascendopt.evaluation.timing.model import STATED_ERROR
 from ascendopt.experience.bank import BANK_FILE, Bank
 from ascendopt.journal import view as journal_view
 from ascendopt.journal.events import EvaluationEvent, StartEvent
-from ascendopt.journal.store import EpisodeJournal, episodes_dir
+from ascendopt.journal.store import EpisodeJournal, episodes_dir, repo_patch_name
 from ascendopt.journal.view import CandidateRow, CurvePoint, LessonRow, Measurement
 from ascendopt.report import svg
 from ascendopt.report.blocks import fmt_x, html_diff, html_page, html_table, md_diff, md_literal, md_table
@@ -54,6 +54,9 @@ class EpisodeReport(BaseModel):
     retrieved: list[LessonRow]
     written: list[LessonRow]
     patch: str = ""
+    # The same patch with paths from the repository root around the operator (`git apply` there)
+    repo_patch_file: str = ""
+    repo_prefix: str = ""
     llm: str = ""  # the episode's LLM calls and tokens (and cost, with a price set)
     measurements: list[Measurement] = []  # the baseline's, its noise run's and the re-check's evaluations
     noise: float = 0.0  # the baseline's measured noise band
@@ -92,6 +95,8 @@ def build(workspace: Path, episode: str) -> EpisodeReport:
         retrieved=[titles.get(i, LessonRow(lesson=i)) for i in view.retrieved],
         written=view.written,
         patch=_patch(journal, suggestion),
+        repo_patch_file=_repo_patch_file(journal, suggestion),
+        repo_prefix=str(suggestion.get("repo_prefix") or ""),
         llm=llm_line(journal),
         measurements=view.measurements,
         noise=view.noise.band if view.noise else 0.0,
@@ -134,6 +139,17 @@ def _titles(workspace: Path) -> dict[str, LessonRow]:
             e.id: LessonRow(lesson=e.id, title=e.title, operator=e.operator or "", provenance=e.provenance)
             for e in bank.all()
         }
+
+
+def _repo_patch_file(journal: EpisodeJournal, suggestion: dict[str, Any]) -> str:
+    operator = suggestion.get("operator")
+    path = journal.folder / repo_patch_name(str(operator)) if operator else None
+    return str(path) if path is not None and path.is_file() else ""
+
+
+def repo_patch_line(path: str, prefix: str) -> str:
+    """Where the patch for the repository root is, said the same in the CLI and the reports."""
+    return f"from the repository root: {path} (git apply there; paths start {prefix}/)"
 
 
 def _patch(journal: EpisodeJournal, suggestion: dict[str, Any]) -> str:
@@ -261,6 +277,8 @@ def render_markdown(r: EpisodeReport) -> str:
         parts.append(md_table(LESSON_HEADER, lesson_rows(r.written)))
     if r.patch:
         parts += ["## The paired diff", md_diff(r.patch)]
+    if r.patch and r.repo_patch_file:
+        parts.append(md_literal(repo_patch_line(r.repo_patch_file, r.repo_prefix)))
     return "\n\n".join(parts) + "\n"
 
 
@@ -415,6 +433,8 @@ def render_html(r: EpisodeReport) -> str:
                 for case, rows in side_by_side(r.baseline_profile, r.winner_profile)
             )
         )
+    at_root = repo_patch_line(r.repo_patch_file, r.repo_prefix) if r.patch and r.repo_patch_file else ""
+    at_root = f"<p>{html.escape(at_root)}</p>" if at_root else ""
     body = f"""<p class="status-{html.escape(status)}"><strong>{html.escape(headline(r))}</strong></p>
 <ul>{details}</ul>
 {f'<p class="note">{html.escape(r.llm)}</p>' if r.llm else ""}
@@ -430,7 +450,8 @@ without a speedup (wrong, refused before timing). {html.escape(CURVE_NOTE)}</p>
 {findings}
 <h2>Lessons retrieved</h2>{lessons(r.retrieved)}
 <h2>Lessons written</h2>{lessons(r.written)}
-{"<h2>The paired diff</h2>" + html_diff(r.patch) if r.patch else ""}"""
+{"<h2>The paired diff</h2>" + html_diff(r.patch) if r.patch else ""}
+{at_root}"""
     return html_page(f"Episode {r.episode}: {r.operator}", body)
 
 
