@@ -160,7 +160,10 @@ at::Tensor axpy(const at::Tensor &lhs, const at::Tensor &rhs, double alpha)
     return result;
 }
 
-PYBIND11_MODULE(TORCH_EXTENSION_NAME, m) { m.def("axpy", &axpy, "lhs * alpha + rhs"); }
+PYBIND11_MODULE(TORCH_EXTENSION_NAME, m)
+{
+    m.def("axpy", &axpy, "lhs * alpha + rhs", py::arg("lhs"), py::arg("rhs"), py::arg("alpha") = 0.5);
+}
 """
 
 

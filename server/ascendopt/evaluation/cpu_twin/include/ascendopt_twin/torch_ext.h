@@ -167,6 +167,10 @@ using aclrtStream = void *;
 
 // The module definition is compiled, never called: Python is not there.
 namespace pybind11 {
+struct arg {  // `py::arg("x") = 1` in a def
+    explicit arg(const char *) {}
+    template <typename T> arg &operator=(T &&) { return *this; }
+};
 struct module_ {
     template <typename... A> module_ &def(A &&...) { return *this; }
     std::string doc_;
