@@ -147,7 +147,8 @@ def oracle_attrs(spec: OperatorSpec, case: ResolvedCase, got: OracleCase) -> dic
         if target not in types or not isinstance(desc, dict) or desc.get("kind") != "number":
             continue
         value = desc["value"]
-        typed = bool(value) if types[target] == "bool" else int(value) if types[target] == "int" else float(value)
+        kind = types[target]
+        typed = bool(value) if kind == "bool" else int(value) if kind == "int" else float(value)
         if typed != case.attrs.get(target):
             out[target] = typed
     return out
