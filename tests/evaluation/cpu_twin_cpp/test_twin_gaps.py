@@ -89,3 +89,38 @@ def test_block_idx_block_num_and_an_assert_without_its_semicolon(gaps_runner, tm
     z, findings, _ = _run_key(gaps_runner, tmp_path, 10)
     assert _errors(findings) == []  # ASSERT(false && …) is dropped, as in CANN's NPU build
     assert z[:3] == [0.0, 1.0, 3.0]
+
+
+# An op_host tiling header as some answers write it: END_TILING_DATA_DEF with no `;` after it, a
+# standard container unqualified in namespace optiling, a helper taking a gert context. The kernel
+# build reads it for the struct (and nothing else brings gert there); a host program includes it after
+# CANN's registry headers.
+TILING_HEADER = """\
+#include "register/tilingdata_base.h"
+namespace optiling {
+template <typename T> inline T *CompileInfoOf(gert::TilingParseContext *context)
+{
+    return context->GetCompiledInfo<T>();
+}
+BEGIN_TILING_DATA_DEF(LookAlikeTilingData)
+    TILING_DATA_FIELD_DEF(uint32_t, n);
+END_TILING_DATA_DEF
+
+REGISTER_TILING_DATA_CLASS(LookAlike, LookAlikeTilingData)
+static const map<int, int> BUFFERS = {{1, 2}};
+}  // namespace optiling
+"""
+
+
+@pytest.mark.parametrize(
+    ("mode", "first"),
+    [([], '#include "register/op_def_registry.h"\n'), (["-DASCENDOPT_TWIN_KERNEL"], "")],
+    ids=["host", "kernel"],
+)
+def test_a_tiling_header_as_answers_write_it_compiles(tmp_path, mode, first):
+    (tmp_path / "look_alike_tiling.h").write_text(TILING_HEADER, encoding="utf-8")
+    (tmp_path / "use.cpp").write_text(
+        first + '#include "look_alike_tiling.h"\nint main() { return optiling::BUFFERS.at(1) - 2; }\n',
+        encoding="utf-8",
+    )
+    _run([*CXX, *mode, "-fsyntax-only", str(tmp_path / "use.cpp")])
