@@ -73,8 +73,9 @@ def test_cost_table_and_registry_agree() -> None:
 # own (issue 23: no raw GM or UB memory, no sanitizer state). The twin reaches the rest through
 # twin_detail::Access.
 _PUBLIC_MEMBERS = {
+    # operator=: the docs' whole-tensor form `dst = a + b` (the operators are private friends of the class)
     "LocalTensor": "PrimType LocalTensor operator[] GetValue SetValue operator() GetSize SetSize GetLength "
-    "GetPhyAddr GetPosition SetUserTag GetUserTag ReinterpretCast",
+    "GetPhyAddr GetPosition SetUserTag GetUserTag ReinterpretCast operator=",
     "GlobalTensor": "PrimType GlobalTensor SetGlobalBuffer operator[] GetValue SetValue operator() "
     "GetPhyAddr GetSize SetL2CacheHint",
     "TQueBind": "TQueBind AllocTensor EnQue DeQue FreeTensor HasTensorInQue GetTensorCountInQue VacantInQue "

@@ -242,3 +242,56 @@ def test_what_the_spec_cannot_hold_is_said_before_the_task_runs(tmp_path: Path) 
     host.write_text(text.replace('Output("z")', 'Output("x")'))
     with pytest.raises(TaskSpecError, match=r"in-place output\(s\) x"):
         asyncio.run(with_task_spec(load_operator(task / "answer" / "0")))
+
+
+def test_an_open_repo_answer_whose_struct_an_op_host_header_registers(tmp_path: Path) -> None:
+    """No `<op>_tiling_data.h` nor `<op>_tiling.h`: the op_host header that registers the operator's
+    struct (`REGISTER_TILING_DATA_CLASS(<Op>, …)`, MaskedSelectV3's masked_select_v3.h) is its tiling
+    data; a header registering another operator's is not."""
+    import shutil
+
+    from tests.operators.cann_open_style import write_repo
+
+    answer = tmp_path / "task" / "answer" / "0"
+    shutil.copytree(write_repo(tmp_path / "repo"), answer)
+    (answer / "op_kernel" / "scale_norm_tiling_data.h").unlink()
+    struct = (
+        "BEGIN_TILING_DATA_DEF({0}TilingData)\nTILING_DATA_FIELD_DEF(uint32_t, n);\nEND_TILING_DATA_DEF;\n"
+    )
+    (answer / "op_host" / "another.h").write_text(
+        struct.format("Other") + "REGISTER_TILING_DATA_CLASS(Other, OtherTilingData)\n", encoding="utf-8"
+    )
+    assert load_operator(answer).files.tiling_data is None
+    (answer / "op_host" / "scale_norm_shapes.h").write_text(
+        struct.format("ScaleNorm") + "REGISTER_TILING_DATA_CLASS(ScaleNorm, ScaleNormTilingData)\n",
+        encoding="utf-8",
+    )
+    assert load_operator(answer).files.tiling_data == "op_host/scale_norm_shapes.h"
+
+
+RANDOM_FACTOR_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    shape = eval(param["input_shape"])
+    # drawn at random, as Tril's diagonal is: another value under another seed
+    factor = float(torch.randint(2, 9, (1,)).item())
+    return torch.randn(shape, dtype=getattr(torch, param["dtype"])), factor
+"""
+
+
+@pytest.mark.slow
+@needs_torch
+def test_an_attr_get_inputs_draws_per_seed_reaches_the_kernel(tmp_path: Path) -> None:
+    """The spec records the attr the derivation's seed drew; verify's oracle runs under other seeds,
+    and the kernel gets the value the Model got then (with the recorded one the outputs differ)."""
+    from tests.operators.benchmark_task_style import SCALE_CASES, SCALE_MODULE
+
+    task = make_task(
+        tmp_path, "muls_custom", SCALE_MODULE, RANDOM_FACTOR_PREPARE, SCALE_CASES, with_question=False
+    )
+    done = runner.invoke(app, ["verify", str(task / "answer" / "0"), "--json", "--seed", "5"])
+    assert done.exit_code == 0, done.output
+    ev = json.loads(done.stdout[done.stdout.index("{") :])
+    assert [c["status"] for c in ev["cases"]] == ["passed", "passed"]

@@ -133,6 +133,27 @@ def _as(values: np.ndarray, dtype: str) -> np.ndarray:
     return from_storage(to_storage(np.asarray(values), dtype), dtype)
 
 
+def oracle_attrs(spec: OperatorSpec, case: ResolvedCase, got: OracleCase) -> dict[str, int | float | bool]:
+    """The attrs the oracle's arguments give this evaluation, where they differ from the case's: a task
+    whose get_inputs draws an attr at random (Tril's `diagonal = torch.randint(-1, 2)`) hands the Model
+    another value under each seed, and the kernel must run with that one."""
+    assert spec.oracle is not None
+    values = got.record.get("args") or got.record.get("forward")
+    if spec.oracle.kind != "kernelbench" or not isinstance(values, list):
+        return {}
+    types = {a.name: a.type for a in spec.attrs}
+    out: dict[str, int | float | bool] = {}
+    for target, desc in zip(spec.oracle.args, values, strict=False):
+        if target not in types or not isinstance(desc, dict) or desc.get("kind") != "number":
+            continue
+        value = desc["value"]
+        kind = types[target]
+        typed = bool(value) if kind == "bool" else int(value) if kind == "int" else float(value)
+        if typed != case.attrs.get(target):
+            out[target] = typed
+    return out
+
+
 def kernel_values(
     spec: OperatorSpec, case: ResolvedCase, got: OracleCase
 ) -> tuple[dict[str, np.ndarray], dict[str, np.ndarray]]:

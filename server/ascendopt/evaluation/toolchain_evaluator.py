@@ -22,7 +22,14 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ascendopt.evaluation.compare import Expected, compare_expected, expect
-from ascendopt.evaluation.oracle import OracleCase, OracleError, kernel_values, oracle_paths, run_oracle
+from ascendopt.evaluation.oracle import (
+    OracleCase,
+    OracleError,
+    kernel_values,
+    oracle_attrs,
+    oracle_paths,
+    run_oracle,
+)
 from ascendopt.evaluation.pool import PoolExhausted, SlotPool
 from ascendopt.evaluation.records import CaseResult, Evaluation, OutputCheck
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
@@ -48,6 +55,7 @@ class Prepared:
     expected: dict[str, np.ndarray] | None
     error: str = ""
     checks: dict[str, Expected] = field(default_factory=dict)  # per output, ready for compare_expected
+    attrs: dict[str, int | float | bool] = field(default_factory=dict)  # the oracle's, over the case's
 
 
 class ToolchainEvaluator:
@@ -265,6 +273,8 @@ class ToolchainEvaluator:
         if expected is None:
             result.message = prepared.error
             return result
+        if prepared.attrs:  # the kernel runs with the attrs the oracle's Model got
+            case = case.model_copy(update={"attrs": {**case.attrs, **prepared.attrs}})
         shapes = {name: list(np.shape(v)) for name, v in expected.items()}
         result.gm_bytes = tensor_bytes(case, {**case.input_shapes, **shapes})
         job = CaseJob(project, case, inputs, shapes, work, src_dir, profile, soc)
@@ -335,7 +345,7 @@ def _prepare_oracle_case(spec: OperatorSpec, case: ResolvedCase, got: OracleCase
         t.name: expect(expected[t.name], case.dtypes[t.name], spec.tolerance(case.dtypes[t.name]))
         for t in spec.outputs
     }
-    return Prepared(_frozen(inputs), expected, "", checks)
+    return Prepared(_frozen(inputs), expected, "", checks, oracle_attrs(spec, case, got))
 
 
 def _frozen(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:

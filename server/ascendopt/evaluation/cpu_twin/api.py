@@ -46,7 +46,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     _family(_H + "tensor.h", "tensor", "LocalTensor GlobalTensor")
     # kernel_operator_list_tensor_intf.h (a kernel includes it itself, as on CANN)
     + _family(_H + "list_tensor.h", "tensor", "ListTensorDesc TensorDesc")
-    + _family(_H + "tpipe.h", "queue", "TPipe TQue TQueBind TBuf GetTPipePtr")
+    + _family(_H + "tpipe.h", "queue", "TPipe TQue TQueBind TBuf GetTPipePtr PopStackBuffer")
     + _family(
         _H + "tpipe.h",
         "sync",
@@ -59,7 +59,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         "GetBlockIdx GetBlockNum GetSubBlockIdx GetSubBlockNum GetTaskRation GetSystemCycle",
     )
     + _family(_H + "datacopy.h", "copy", "DataCopy DataCopyPad")
-    + _family(_H + "gm_init.h", "gm", "InitGlobalMemory Fill")
+    + _family(_H + "gm_init.h", "gm", "InitGlobalMemory Fill InitOutput")
     + _family(_H + "mask.h", "mask", "SetMaskCount SetMaskNorm SetVectorMask ResetMask")
     + _family(_H + "vec_binary.h", "vector", "Add Sub Mul Div Max Min And Or")
     + _family(
@@ -70,7 +70,8 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(
         _H + "vec_fused.h",
         "vector",
-        "AddRelu SubRelu AddReluCast SubReluCast FusedMulAdd MulAddDst FusedMulAddRelu MulAddRelu",
+        "AddRelu SubRelu AddReluCast SubReluCast AddDeqRelu MulCast FusedMulAdd MulAddDst FusedMulAddRelu "
+        "MulAddRelu",
     )
     + _family(_H + "vec_duplicate.h", "vector", "Duplicate")
     + _family(_H + "vec_copy.h", "vector", "Copy")
@@ -81,8 +82,10 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         _H + "vec_reduce.h",
         "vector",
         "ReduceSum ReduceMax ReduceMin WholeReduceSum RepeatReduceSum WholeReduceMax WholeReduceMin "
-        "BlockReduceSum BlockReduceMax BlockReduceMin",
+        "BlockReduceSum BlockReduceMax BlockReduceMin PairReduceSum",
     )
+    # The reduction result registers the scalar unit reads (ACC_VAL, the max/min value and index).
+    + _family(_H + "vec_reduce.h", "register", "GetReduceMaxMinCount GetAccVal")
     + _family(_H + "vec_brcb.h", "vector", "Brcb")
     + _family(_H + "vec_transpose.h", "vector", "Transpose")
     + _family(_H + "vec_gather_mask.h", "vector", "GatherMask")

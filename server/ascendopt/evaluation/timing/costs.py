@@ -117,6 +117,9 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "SubRelu": ("VSUB",),
     "AddReluCast": ("VADD",),
     "SubReluCast": ("VSUB",),
+    # msopmodeling has no fused add-deq-relu row: one elementwise pass, as AddRelu
+    "AddDeqRelu": ("VADD",),
+    "MulCast": ("VMUL",),
     "FusedMulAdd": ("AXPY",),
     "MulAddDst": ("AXPY",),
     "FusedMulAddRelu": ("AXPY",),
@@ -131,6 +134,8 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "WholeReduceSum": ("VCADD",),
     "RepeatReduceSum": ("VCADD",),
     "BlockReduceSum": ("VCGADD",),
+    # no pairwise-add row in msopmodeling: an in-repeat group add, as BlockReduceSum
+    "PairReduceSum": ("VCGADD",),
     "ReduceMax": ("VCGMAX", "VCADD"),
     "WholeReduceMax": ("VCGMAX",),
     "BlockReduceMax": ("VCGMAX",),

@@ -163,6 +163,16 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
                 dsrc = relative(dsrc, root, data_path)
                 files.tiling_data = dsrc.path
             break
+    else:
+        # An op_host header of another name registering the struct (MaskedSelectV3's masked_select_v3.h).
+        # Imported here: msopgen reads this module at import time.
+        from ascendopt.operators.layouts.msopgen import registering_header
+
+        registered = registering_header(hdir, op_name, hsrc)
+        dsrc = read_source(registered, issues) if registered is not None else None
+        if registered is not None and dsrc is not None:
+            dsrc = relative(dsrc, root, registered)
+            files.tiling_data = dsrc.path
     if def_src is not None:
         files.opdef = def_src.path
     issues.extend(ksrc.syntax_issues())

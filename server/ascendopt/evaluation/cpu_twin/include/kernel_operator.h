@@ -38,5 +38,6 @@
 #include "ascendopt_twin/std_lib.h"
 #include "ascendopt_twin/kernel_misc.h"
 #include "ascendopt_twin/tiling_kernel.h"
+#include "impl/other_soc_impl.h"
 
 #endif

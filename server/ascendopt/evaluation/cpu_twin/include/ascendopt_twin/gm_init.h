@@ -1,4 +1,4 @@
-// AscendOptimizer CPU twin: GM initialisation (InitGlobalMemory and its older name Fill).
+// AscendOptimizer CPU twin: GM initialisation (InitGlobalMemory and its older names Fill, InitOutput).
 #ifndef ASCENDOPT_TWIN_GM_INIT_H
 #define ASCENDOPT_TWIN_GM_INIT_H
 
@@ -21,6 +21,13 @@ inline void InitGlobalMemory(const GlobalTensor<T> &gm, const uint64_t size, con
 // Fill(gm, size, value): the name older samples use for InitGlobalMemory.
 template <typename T>
 inline void Fill(const GlobalTensor<T> &gm, const uint64_t size, const T value, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    InitGlobalMemory(gm, size, value, loc);
+}
+
+// InitOutput(gm, size, value): the name the older open-repo norm kernels use (RmsNormGrad, DeepNormGrad).
+template <typename T>
+inline void InitOutput(const GlobalTensor<T> &gm, const uint64_t size, const T value, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
     InitGlobalMemory(gm, size, value, loc);
 }

@@ -4,17 +4,12 @@
 
 #include "ascendopt_twin/tpipe.h"
 
-// The kernel-side ASSERT of CANN's debug builds: a failed condition stops the block, on its line.
-// The condition is read with AscendC's names in scope: Huawei's AddN sample asserts
-// `GetBlockNum() != 0` unqualified, with no `using namespace AscendC`, and builds with CANN.
+// The kernel-side ASSERT(...) expands to nothing, as in CANN's NPU build (the check exists only in its CPU
+// debug mode): answers that build with CANN rely on it, leaving out the `;` after it (MulSigmoid:
+// `ASSERT(...)` then a declaration on the next line) or before it (Lerp: `uint32_t n = t.n ASSERT(n != 0);`),
+// which no statement or expression form accepts.
 #ifndef ASSERT
-#define ASSERT(cond)                                                                                           \
-    ([&]() -> bool {                                                                                           \
-        using namespace AscendC;                                                                               \
-        return static_cast<bool>(cond);                                                                        \
-    }()                                                                                                        \
-         ? (void)0                                                                                             \
-         : ascendopt_twin::rt::Fatal("kernel_assert", __FILE__, __LINE__, "ASSERT(%s) failed", #cond))
+#define ASSERT(...)
 #endif
 
 // The core a kernel runs on, as CANN's kernels test it (`g_coreType == AIV`): the twin is a vector core.

@@ -97,6 +97,8 @@ struct AscendCUtils {
     {
         SetVectorMask<T, MaskMode::NORMAL>(len, loc);
     }
+    // Elements of typeSize bytes in one 32 B data block.
+    static constexpr uint32_t GetC0Count(uint32_t typeSize) { return 32u / typeSize; }
 };
 // Back to the default (every lane).
 inline void ResetMask(ascendopt_twin::Loc loc = ascendopt_twin::Loc())

@@ -29,6 +29,12 @@ struct BlockPublic {
     // SetSysWorkspace's pointer (the launch's workspace, whose first RESERVED_WORKSPACE bytes are the
     // system's), read back by GetSysWorkSpacePtr; unset at block start, as on the NPU before the call.
     uint8_t *sysWorkspace = nullptr;
+    // Reduction result registers, raw bits of the instruction's type in the low bytes: ACC_VAL (count-form
+    // ReduceSum, vcadd's accumulate mode; read by GetAccVal) and the value and index of the last
+    // WholeReduceMax/Min or ReduceMax/Min (read by GetReduceMaxMinCount). Zero at block start.
+    uint64_t accVal = 0;
+    uint64_t maxMinVal = 0;
+    uint64_t maxMinIdx = 0;
 };
 extern BlockPublic *g_blk;
 extern bool g_trace_on;

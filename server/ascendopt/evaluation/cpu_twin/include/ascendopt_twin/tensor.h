@@ -48,6 +48,27 @@ private:
     uint64_t i_;
     ascendopt_twin::Loc l_;
 };
+
+// The docs' whole-tensor form of the binary APIs, `dst = a + b;` (also - * / & |): the operator makes an
+// expression, LocalTensor's operator= runs Fn (vec_binary.h: Add, Sub, …) over dst's size. The operand's
+// converting constructor takes the location by default argument, so it is where the expression is written.
+struct WholeAdd;
+struct WholeSub;
+struct WholeMul;
+struct WholeDiv;
+struct WholeAnd;
+struct WholeOr;
+template <typename T> struct WholeOperand {
+    WholeOperand(const LocalTensor<T> &x, ascendopt_twin::Loc l = ascendopt_twin::Loc()) : t(x), loc(l) {}
+    const LocalTensor<T> &t;
+    ascendopt_twin::Loc loc;
+};
+template <typename Fn, typename T> struct WholeExpr {
+    using TwinExpr = void;
+    void Run(const LocalTensor<T> &dst) const { Fn::Run(dst, a, b, loc); }
+    LocalTensor<T> a, b;
+    ascendopt_twin::Loc loc;
+};
 }  // namespace twin_detail
 
 namespace twin_detail {
@@ -138,8 +159,21 @@ public:
         t.que_ = que_; t.pos_ = pos_; t.tag_ = tag_; t.valid_ = valid_;
         return t;
     }
+    template <typename E, typename = typename E::TwinExpr> LocalTensor &operator=(const E &expr)
+    {
+        expr.Run(*this);
+        return *this;
+    }
 
 private:
+    using Operand = twin_detail::WholeOperand<T>;
+    template <typename Fn> using Expr = twin_detail::WholeExpr<Fn, T>;
+    friend Expr<twin_detail::WholeAdd> operator+(Operand a, Operand b) { return {a.t, b.t, a.loc}; }
+    friend Expr<twin_detail::WholeSub> operator-(Operand a, Operand b) { return {a.t, b.t, a.loc}; }
+    friend Expr<twin_detail::WholeMul> operator*(Operand a, Operand b) { return {a.t, b.t, a.loc}; }
+    friend Expr<twin_detail::WholeDiv> operator/(Operand a, Operand b) { return {a.t, b.t, a.loc}; }
+    friend Expr<twin_detail::WholeAnd> operator&(Operand a, Operand b) { return {a.t, b.t, a.loc}; }
+    friend Expr<twin_detail::WholeOr> operator|(Operand a, Operand b) { return {a.t, b.t, a.loc}; }
     friend struct twin_detail::Access;
     template <typename U> friend class LocalTensor;
     uint32_t off_ = 0;    // byte offset in the UB

@@ -364,6 +364,24 @@ private:
 
 inline TPipe *GetTPipePtr() { return static_cast<TPipe *>(ascendopt_twin::rt::g_blk->tpipe); }
 
+// PopStackBuffer (docs): the whole of the UB the current TPipe has not handed out, as one tensor at `pos`;
+// false when there is no TPipe. The UB's last 64 B are not in it: on A2 they are kept for the kernel's
+// message area (GetEndAddress on dav-c220). Nothing records the space as taken, as on the NPU: a later
+// InitBuffer may overlap it (the docs forbid mixing it with the APIs that use it).
+template <typename T, TPosition pos> inline bool PopStackBuffer(LocalTensor<T> &popLocal)
+{
+    static_assert(twin_detail::IsVectorPos(pos), "PopStackBuffer: the CPU twin has only the vector core's UB positions (VECIN/VECOUT/VECCALC/LCM)");
+    TPipe *pipe = GetTPipePtr();
+    if (pipe == nullptr) return false;
+    constexpr uint32_t kReserved = 64;
+    const uint32_t ub = ascendopt_twin::rt::g_blk->ubSize, end = ub > kReserved ? ub - kReserved : 0;
+    const uint32_t used = (twin_detail::Access::UsedBytes(*pipe) + 31u) / 32u * 32u;
+    if (used >= end) return false;
+    popLocal = twin_detail::Access::Make<T>(used, (end - used) / static_cast<uint32_t>(sizeof(T)), ascendopt_twin::rt::UbBuf{used, end}, -1, pos);
+    ascendopt_twin::rt::PipeNoteHighWater(end);
+    return true;
+}
+
 // ---- synchronisation ----
 template <HardEvent event> inline void SetFlag(int32_t eventID, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
@@ -478,7 +496,17 @@ inline void wait_flag(pipe_t src, pipe_t dst, int32_t eventID, ascendopt_twin::L
     ascendopt_twin::rt::WaitFlagEv(AscendC::twin_detail::EventCode(src, dst), eventID,
                                    AscendC::twin_detail::PipeOf(dst), loc, "wait_flag");
 }
+// Kernels outside namespace AscendC call GetTPipePtr() unqualified (DeepNormGrad's safe_data_copy.h), as CANN allows.
+using AscendC::GetTPipePtr;
 inline int64_t get_block_idx() { return AscendC::GetBlockIdx(); }
 inline int64_t get_block_num() { return AscendC::GetBlockNum(); }
+// block_idx / block_num: the CCE globals older kernels read (`if (block_idx < n)`); objects that give the
+// running block's index and the launch's block count wherever they are converted to a number.
+namespace ascendopt_twin {
+struct BlockIdxVar { operator int64_t() const { return AscendC::GetBlockIdx(); } };
+struct BlockNumVar { operator int64_t() const { return AscendC::GetBlockNum(); } };
+}  // namespace ascendopt_twin
+inline constexpr ascendopt_twin::BlockIdxVar block_idx{};
+inline constexpr ascendopt_twin::BlockNumVar block_num{};
 
 #endif

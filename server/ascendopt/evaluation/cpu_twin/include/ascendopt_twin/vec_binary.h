@@ -41,5 +41,24 @@ ASCENDOPT_TWIN_BINARY(Min, FMin, twin_detail::kArith<T>)
 ASCENDOPT_TWIN_BINARY(And, FAnd, twin_detail::kBitwise<T>)
 ASCENDOPT_TWIN_BINARY(Or, FOr, twin_detail::kBitwise<T>)
 #undef ASCENDOPT_TWIN_BINARY
+
+namespace twin_detail {
+// `dst = a op b` (tensor.h): the count form over dst's size.
+#define ASCENDOPT_TWIN_WHOLE(FN, NAME)                                                                                    \
+    struct FN {                                                                                                           \
+        template <typename T>                                                                                             \
+        static void Run(const LocalTensor<T> &dst, const LocalTensor<T> &a, const LocalTensor<T> &b, const Loc &loc)      \
+        {                                                                                                                 \
+            NAME(dst, a, b, static_cast<int32_t>(dst.GetSize()), loc);                                                    \
+        }                                                                                                                 \
+    };
+ASCENDOPT_TWIN_WHOLE(WholeAdd, Add)
+ASCENDOPT_TWIN_WHOLE(WholeSub, Sub)
+ASCENDOPT_TWIN_WHOLE(WholeMul, Mul)
+ASCENDOPT_TWIN_WHOLE(WholeDiv, Div)
+ASCENDOPT_TWIN_WHOLE(WholeAnd, And)
+ASCENDOPT_TWIN_WHOLE(WholeOr, Or)
+#undef ASCENDOPT_TWIN_WHOLE
+}  // namespace twin_detail
 }  // namespace AscendC
 #endif

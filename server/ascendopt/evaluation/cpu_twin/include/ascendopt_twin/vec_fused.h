@@ -1,5 +1,5 @@
 // AscendOptimizer CPU twin: dual-input fused vector instructions (AddRelu, SubRelu, AddReluCast,
-// SubReluCast, FusedMulAdd, MulAddDst, FusedMulAddRelu / MulAddRelu). Computed in fp32 (int64 for
+// SubReluCast, AddDeqRelu, MulCast, FusedMulAdd, MulAddDst, FusedMulAddRelu / MulAddRelu). Computed in fp32 (int64 for
 // integer types), rounded once to the destination type, as Add/Relu are in vec_binary.h/vec_unary.h.
 #ifndef ASCENDOPT_TWIN_VEC_FUSED_H
 #define ASCENDOPT_TWIN_VEC_FUSED_H
@@ -23,11 +23,18 @@ struct FMulAddDst { static constexpr bool kReadsDst = true; static float F(float
 struct FFmaRelu { static constexpr bool kReadsDst = true; static float F(float a, float b, float d) { float r = a * d + b; return r > 0.0f ? r : 0.0f; }
                   static int64_t I(int64_t a, int64_t b, int64_t d) { int64_t r = a * d + b; return r > 0 ? r : 0; } };
 
+// AddDeqRelu: relu((src0 + src1) * DEQSCALE), int32 sources summed exactly, scaled in fp32 (the docs' deq).
+struct FAddDeqRelu { static constexpr bool kReadsDst = false;
+                     static float F(float a, float b, float) { float r = (a + b) * rt::g_blk->deqScale; return r > 0.0f ? r : 0.0f; } };
+struct FMulCast { static constexpr bool kReadsDst = false; static float F(float a, float b, float) { return a * b; } };
+
 template <typename Fn, typename T, typename U> inline T Apply3(U a, U b, T d)
 {
-    if constexpr (std::is_integral<T>::value && std::is_integral<U>::value)
+    if constexpr (std::is_same<Fn, FAddDeqRelu>::value)  // int32 + int32 exact, then the fp32 deq
+        return FromF<T>(Fn::F(static_cast<float>(static_cast<int64_t>(a) + static_cast<int64_t>(b)), 0.0f, 0.0f));
+    else if constexpr (std::is_integral<T>::value && std::is_integral<U>::value)
         return static_cast<T>(Fn::I(static_cast<int64_t>(a), static_cast<int64_t>(b), static_cast<int64_t>(d)));
-    else if constexpr (std::is_integral<T>::value) {  // AddReluCast to int8: round to nearest, saturate
+    else if constexpr (std::is_integral<T>::value) {  // AddReluCast/MulCast to int8/uint8: round to nearest, saturate
         float r = Fn::F(ToF(a), ToF(b), 0.0f);
         float lo = static_cast<float>(std::numeric_limits<T>::min()), hi = static_cast<float>(std::numeric_limits<T>::max());
         r = r < lo ? lo : (r > hi ? hi : r);
@@ -137,6 +144,25 @@ inline void SubReluCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, c
 {
     static_assert(twin_detail::kReluCastPair<T, U>, "SubReluCast: data type combination not supported on Ascend 910B (Atlas A2)");
     twin_detail::Fused<twin_detail::FSubRelu, T, U>("SubReluCast", dst, src0, src1, count, loc);
+}
+// AddDeqRelu (count form): half dst from int32 sources, scaled by the DEQSCALE register (SetDeqScale).
+inline void AddDeqRelu(const LocalTensor<half> &dst, const LocalTensor<int32_t> &src0, const LocalTensor<int32_t> &src1, const int32_t &count,
+                       ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    if (!ascendopt_twin::rt::g_blk->deqScaleSet)
+        ascendopt_twin::rt::Report("deq_scale_unset", true, loc.file, loc.line,
+                                   "AddDeqRelu scales by the DEQSCALE register, which no SetDeqScale(half) of this block has set; "
+                                   "its value is undefined on the NPU (the twin used 0)");
+    twin_detail::Fused<twin_detail::FAddDeqRelu, half, int32_t>("AddDeqRelu", dst, src0, src1, count, loc);
+}
+// MulCast (count form): (T dst, U src) = (int8_t or uint8_t, half) on A2; the product rounded to nearest, saturated.
+template <typename T, typename U>
+inline void MulCast(const LocalTensor<T> &dst, const LocalTensor<U> &src0, const LocalTensor<U> &src1, const uint32_t count,
+                    ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert((std::is_same<T, int8_t>::value || std::is_same<T, uint8_t>::value) && std::is_same<U, half>::value,
+                  "MulCast: data type combination not supported on Ascend 910B (Atlas A2)");
+    twin_detail::Fused<twin_detail::FMulCast, T, U>("MulCast", dst, src0, src1, count, loc);
 }
 }  // namespace AscendC
 #endif

@@ -24,6 +24,19 @@ template <typename T> inline void StoreIndex(T *p, uint32_t idx)
     else { uint32_t u = idx; std::memcpy(p, &u, 4); }
 }
 
+// The reduction result registers (rt.h): a value as its bits in the low bytes, an index as the integer.
+template <typename T> inline uint64_t RegBits(T v)
+{
+    uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(T));
+    return bits;
+}
+template <typename T> inline void SetMaxMinReg(T v, uint32_t idx)
+{
+    rt::g_blk->maxMinVal = RegBits(v);
+    rt::g_blk->maxMinIdx = idx;
+}
+
 template <typename T, bool kMax>
 inline void ReduceMaxMinCount(const char *name, const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t count, bool calIndex, const Loc &loc)
 {
@@ -42,6 +55,7 @@ inline void ReduceMaxMinCount(const char *name, const LocalTensor<T> &dst, const
     T v = s[best];
     *twin_detail::Access::Ptr(dst, 0) = v;
     if (calIndex) StoreIndex(twin_detail::Access::Ptr(dst, 1), best);
+    SetMaxMinReg(v, best);
 }
 template <typename T>
 inline void ReduceSumCount(const LocalTensor<T> &dst, const LocalTensor<T> &src, int32_t count, const Loc &loc)
@@ -64,6 +78,7 @@ inline void ReduceSumCount(const LocalTensor<T> &dst, const LocalTensor<T> &src,
         acc = base == 0 ? part : FromF<T>(ToF(acc) + ToF(part));
     }
     *twin_detail::Access::Ptr(dst, 0) = acc;
+    rt::g_blk->accVal = RegBits(acc);
 }
 // Per-repeat reduction (mask form). kind: 0 sum, 1 max, 2 min. Returns false if skipped.
 template <typename T>
@@ -142,6 +157,7 @@ inline void ReduceRepAll(const char *name, int kind, const LocalTensor<T> &dst, 
                 if (kind == 1 ? ToF(vals[r]) > ToF(vals[best]) : ToF(vals[r]) < ToF(vals[best])) best = r;
             *twin_detail::Access::Ptr(dst, 0) = vals[best];
             if (calIndex) StoreIndex(twin_detail::Access::Ptr(dst, 1), static_cast<uint32_t>(best) * Lanes<T>() + idx[best]);
+            SetMaxMinReg(vals[best], static_cast<uint32_t>(best) * Lanes<T>() + idx[best]);
         }
     }
     delete[] vals;
@@ -199,9 +215,14 @@ inline void ReduceMin(const LocalTensor<T> &dst, const LocalTensor<T> &src, cons
 }
 
 namespace twin_detail {
+// Max/min also set the max/min registers to the best of all repeats (the first on ties), at index
+// repeat * lanes + lane (the element's index in the contiguous case, srcRepStride 8). `accumulate` (vcadd's
+// mode): the repeats' sums added in order into ACC_VAL; `writeDst` false: no per-repeat results (vcadd with
+// a null dst).
 template <typename T>
 inline void WholeReduce(const char *name, int kind, const LocalTensor<T> &dst, const LocalTensor<T> &src, rt::Mask mask, int32_t repeatTime,
-                        int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, ReduceOrder order, const Loc &loc)
+                        int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, ReduceOrder order, const Loc &loc,
+                        bool accumulate = false, bool writeDst = true)
 {
     rt::Op op = rt::Begin(ascendopt_twin::P_V, name, loc);
     uint32_t lanes = Lanes<T>();
@@ -213,6 +234,17 @@ inline void WholeReduce(const char *name, int kind, const LocalTensor<T> &dst, c
     uint32_t idx[256];
     uint32_t rep = static_cast<uint32_t>(repeat > 255 ? 255 : repeat);
     if (!RepeatReduce(op, src, mask, rep, static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride), kind, vals, idx)) return;
+    if (kind != 0) {
+        uint32_t best = 0;
+        for (uint32_t r = 1; r < rep; ++r)
+            if (kind == 1 ? ToF(vals[r]) > ToF(vals[best]) : ToF(vals[r]) < ToF(vals[best])) best = r;
+        SetMaxMinReg(vals[best], best * lanes + idx[best]);
+    } else if (accumulate) {
+        T acc = vals[0];
+        for (uint32_t r = 1; r < rep; ++r) acc = FromF<T>(ToF(acc) + ToF(vals[r]));
+        rt::g_blk->accVal = RegBits(acc);
+    }
+    if (!writeDst) return;
     // Result layout per repeat (units of dstRepStride): sum -> value; max/min -> per ReduceOrder.
     uint32_t per = (kind == 0 || order == ReduceOrder::ORDER_ONLY_VALUE) ? sizeof(T) : (order == ReduceOrder::ORDER_ONLY_INDEX ? 4u : 2u * sizeof(T));
     for (uint32_t r = 0; r < rep; ++r) {
@@ -349,6 +381,89 @@ ASCENDOPT_TWIN_BLOCK_REDUCE(BlockReduceMax, 1)
 ASCENDOPT_TWIN_BLOCK_REDUCE(BlockReduceMin, 2)
 #undef ASCENDOPT_TWIN_BLOCK_REDUCE
 
+namespace twin_detail {
+// PairReduceSum (docs): each repeat's lanes summed two by two (lane 2p + lane 2p+1), the lanes/2 results contiguous;
+// dstRepStride in units of a reduced repeat (128 B). An inactive lane adds nothing; a pair with no active lane
+// is not written. A repeat is read whole before its results are written (in place, dst behind src, is safe).
+template <typename T>
+inline void PairReduce(const LocalTensor<T> &dst, const LocalTensor<T> &src, rt::Mask mask, int32_t repeatTime, int32_t dstRepStride,
+                       int32_t srcBlkStride, int32_t srcRepStride, const Loc &loc)
+{
+    rt::Op op = rt::Begin(ascendopt_twin::P_V, "PairReduceSum", loc);
+    uint32_t lanes = Lanes<T>();
+    int64_t repeat = mask.counter ? mask.Repeats(0, lanes) : repeatTime;
+    TraceRep(op, DTypeName<T>::value, mask, static_cast<uint32_t>(repeat < 0 ? 0 : repeat), lanes, sizeof(T), twin_detail::Access::Off(dst));
+    if (repeat <= 0) return;
+    if (repeat > 255) rt::Report("bad_repeat", true, loc.file, loc.line, "PairReduceSum repeatTime %lld exceeds 255", static_cast<long long>(repeat));
+    uint32_t rep = static_cast<uint32_t>(repeat > 255 ? 255 : repeat);
+    rt::Opnd o[1] = {{twin_detail::Access::Off(src), twin_detail::Access::Buf(src), sizeof(T), static_cast<uint32_t>(srcBlkStride),
+                      static_cast<uint32_t>(srcRepStride), false, "src"}};
+    if (!rt::CheckRepeat(op, o, 1, lanes, rep, mask)) return;
+    T tmp[128];
+    bool on[128];
+    for (uint32_t r = 0; r < rep; ++r) {
+        for (uint32_t l = 0; l < lanes; ++l) {
+            on[l] = mask.At(r, l, lanes);
+            tmp[l] = FromF<T>(0.0f);
+            if (on[l]) std::memcpy(&tmp[l], rt::UbPtr(rt::LaneOff(o[0], r, l)), sizeof(T));
+        }
+        for (uint32_t p = 0; p < lanes / 2; ++p) {
+            if (!on[2 * p] && !on[2 * p + 1]) continue;
+            T v = FromF<T>(ToF(tmp[2 * p]) + ToF(tmp[2 * p + 1]));
+            uint32_t off = twin_detail::Access::Off(dst) + (r * static_cast<uint32_t>(dstRepStride) * (lanes / 2) + p) * static_cast<uint32_t>(sizeof(T));
+            if (!rt::Ub(op, off, sizeof(T), true, twin_detail::Access::Buf(dst), "dst")) return;
+            std::memcpy(rt::UbPtr(off), &v, sizeof(T));
+        }
+    }
+}
+}  // namespace twin_detail
+template <typename T, bool isSetMask = true>
+inline void PairReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime, const uint64_t mask[],
+                          const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
+                          ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "PairReduceSum: data type not supported on Ascend 910B (Atlas A2)");
+    twin_detail::PairReduce(dst, src, twin_detail::UseMask<isSetMask>(mask), repeatTime, dstRepStride, srcBlkStride, srcRepStride, loc);
+}
+template <typename T, bool isSetMask = true>
+inline void PairReduceSum(const LocalTensor<T> &dst, const LocalTensor<T> &src, const int32_t repeatTime, const int32_t mask,
+                          const int32_t dstRepStride, const int32_t srcBlkStride, const int32_t srcRepStride,
+                          ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "PairReduceSum: data type not supported on Ascend 910B (Atlas A2)");
+    twin_detail::PairReduce(dst, src, twin_detail::UseMask<isSetMask>(static_cast<uint64_t>(mask)), repeatTime, dstRepStride, srcBlkStride,
+                            srcRepStride, loc);
+}
+
+// The reduction registers, read by the scalar unit (rt.h): GetReduceMaxMinCount gives the value and index of the
+// last ReduceMax/Min or WholeReduceMax/Min, the index as the bits of an integer in a T (the docs: read it back
+// through uint32_t for float, uint16_t for half); A2 has no value-only form. GetAccVal<T> gives ACC_VAL (the
+// count-form ReduceSum's result); GetAccVal() its raw 64 bits, as kernels read it after a vcadd in accumulate mode.
+template <typename T> inline void GetReduceMaxMinCount(T &maxMinValue, T &maxMinIndex, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "GetReduceMaxMinCount: data type not supported on Ascend 910B (Atlas A2)");
+    ascendopt_twin::rt::Op op = ascendopt_twin::rt::Begin(ascendopt_twin::P_S, "GetReduceMaxMinCount", loc);
+    ascendopt_twin::rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, 1, 2 * sizeof(T));
+    std::memcpy(&maxMinValue, &ascendopt_twin::rt::g_blk->maxMinVal, sizeof(T));
+    if constexpr (sizeof(T) == 2) { uint16_t i = static_cast<uint16_t>(ascendopt_twin::rt::g_blk->maxMinIdx); std::memcpy(&maxMinIndex, &i, 2); }
+    else { uint32_t i = static_cast<uint32_t>(ascendopt_twin::rt::g_blk->maxMinIdx); std::memcpy(&maxMinIndex, &i, 4); }
+}
+template <typename T> inline T GetAccVal(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(twin_detail::kFloat<T>, "GetAccVal: data type not supported on Ascend 910B (Atlas A2)");
+    ascendopt_twin::rt::Op op = ascendopt_twin::rt::Begin(ascendopt_twin::P_S, "GetAccVal", loc);
+    ascendopt_twin::rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, 1, sizeof(T));
+    T v;
+    std::memcpy(&v, &ascendopt_twin::rt::g_blk->accVal, sizeof(T));
+    return v;
+}
+inline uint64_t GetAccVal(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    ascendopt_twin::rt::Op op = ascendopt_twin::rt::Begin(ascendopt_twin::P_S, "GetAccVal", loc);
+    ascendopt_twin::rt::TraceOp(op, "uint64", 1, 8);
+    return ascendopt_twin::rt::g_blk->accVal;
+}
+
 }  // namespace AscendC
 
 // vcadd: the CCE intrinsic under WholeReduceSum, as CANN's older 910B kernels call it on `(__ubuf__ float *)
@@ -356,13 +471,15 @@ ASCENDOPT_TWIN_BLOCK_REDUCE(BlockReduceMin, 2)
 // The twin's GetPhyAddr() is the host address of the UB byte (reported as raw_ub_pointer), so the pointer less
 // the UB's base is the offset; the operands' buffers are unknown, so only the UB's own bounds are checked (a
 // pointer outside the UB is one past its end). Timed as WholeReduceSum (the same VCADD instruction).
+// mode true (accumulate): the repeats' sums also go, added, into ACC_VAL, which the kernel reads with
+// get_acc_val() (CPU debug build) or GetAccVal(); a null dst (`vcadd(nullptr, src, …, true)`, as the 910B norm
+// kernels write it) takes no per-repeat results. dst is not deduced, so nullptr binds to it.
 template <typename T>
-inline void vcadd(__ubuf__ T *dst, __ubuf__ T *src, uint8_t repeat, uint16_t dstRepStride, uint16_t srcBlkStride,
-                  uint16_t srcRepStride, bool mode = false, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+inline void vcadd(__ubuf__ typename std::common_type<T>::type *dst, __ubuf__ T *src, uint8_t repeat, uint16_t dstRepStride,
+                  uint16_t srcBlkStride, uint16_t srcRepStride, bool mode = false, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
     using namespace AscendC;
     static_assert(twin_detail::kFloat<T>, "vcadd: data type not supported on Ascend 910B (Atlas A2)");
-    (void)mode;
     auto view = [](const T *p) {
         const uintptr_t at = reinterpret_cast<uintptr_t>(p), base = reinterpret_cast<uintptr_t>(ascendopt_twin::rt::g_blk->ub);
         uint32_t ub = ascendopt_twin::rt::g_blk->ubSize;
@@ -371,6 +488,7 @@ inline void vcadd(__ubuf__ T *dst, __ubuf__ T *src, uint8_t repeat, uint16_t dst
                                     TPosition::VECCALC);
     };
     twin_detail::WholeReduce("WholeReduceSum", 0, view(dst), view(src), twin_detail::RegisterMask(), repeat, dstRepStride, srcBlkStride,
-                             srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, loc);
+                             srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, loc, mode, dst != nullptr);
 }
+inline uint64_t get_acc_val(ascendopt_twin::Loc loc = ascendopt_twin::Loc()) { return AscendC::GetAccVal(loc); }
 #endif

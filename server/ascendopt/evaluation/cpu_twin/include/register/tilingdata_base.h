@@ -7,9 +7,25 @@
 #include <cstdint>
 #include <cstring>
 #include <iostream>  // as CANN's: tiling headers write std::cout unincluded
+#include <map>
+#include <string>
+#include <vector>
 #include "ascendopt_twin/tiling_reg.h"
 
+// Tiling code in namespace optiling writes `map<ge::DataType, int32_t>` unqualified and builds with CANN
+// (GeGluGradV2's op_host): the standard containers are in scope there.
+namespace optiling {
+using std::map;
+using std::string;
+using std::vector;
+}  // namespace optiling
+
 #ifdef ASCENDOPT_TWIN_KERNEL
+
+// The op_host tiling header stands in for the struct CANN generates for the kernel, so what it declares
+// besides the struct must compile here: helpers taking gert contexts (RmsNormGrad's
+// `GetCompileInfoPtr(gert::TilingParseContext *)`) need the gert types, as in a host build.
+#include "ascendopt_twin/host/gert_context.h"
 
 // The accessors are there too (member functions leave the layout alone): an op_host tiling header
 // the kernel sees may hold host code that fills the class (cann-ops mul_sigmoid's tiling class).
@@ -29,7 +45,8 @@
     void set_##field_name(const arr_type *ascendopt_v) { std::memcpy(field_name, ascendopt_v, sizeof(field_name)); } \
     arr_type *get_##field_name() { return field_name; }
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name) struct_type field_name
-#define END_TILING_DATA_DEF }
+// `};`, as CANN's: a header may write END_TILING_DATA_DEF with no `;` after it (GeGluGradV2's).
+#define END_TILING_DATA_DEF };
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name)                                      \
     template <> struct AscendoptTwinTilingReg<__COUNTER__> {                                 \
         static constexpr bool registered = true;                                             \
@@ -67,7 +84,7 @@ struct ClassReg {
     void set_##field_name(const arr_type *ascendopt_v) { std::memcpy(field_name, ascendopt_v, sizeof(field_name)); } \
     arr_type *get_##field_name() { return field_name; }
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name) struct_type field_name
-#define END_TILING_DATA_DEF }
+#define END_TILING_DATA_DEF };
 #define REGISTER_TILING_DATA_CLASS(op_type, class_name) \
     static ::ascendopt_twin::tiling::ClassReg ascendopt_twin_tiling_reg_##op_type(#op_type, #class_name, sizeof(class_name));
 
