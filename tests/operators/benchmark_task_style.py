@@ -105,3 +105,63 @@ def add_task(root: Path, expr: str = "left + right") -> Path:
 
 def scale_task(root: Path) -> Path:
     return make_task(root, "muls_custom", SCALE_MODULE, SCALE_PREPARE, SCALE_CASES, with_question=False)
+
+
+MODE_MODULE = """\
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, x: torch.Tensor, mode: str) -> torch.Tensor:
+        return x * {"double": 2.0, "half": 0.5}[mode]
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, mode):
+        return kernel_gen_ops.muls_custom(x, mode)
+"""
+
+MODE_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    return torch.randn(eval(param["shape"]), dtype=getattr(torch, param["dtype"])), param["mode"]
+"""
+
+MODE_CASES = "case_id;shape;dtype;mode\n0;[3, 256];float32;double\n1;[16, 128];float16;half\n"
+
+# The tiling reads the string attr both ways CANN offers (GetAttrPointer<char>, GetStr) and refuses a
+# value it does not know, so a string that does not arrive fails the tiling.
+MODE_TILING = """\
+    float scale = 0.0f;
+    const gert::RuntimeAttrs *attrs = context->GetAttrs();
+    const char *mode = attrs->GetAttrPointer<char>(0);
+    const char *same = attrs->GetStr(0);
+    if (mode == nullptr || same == nullptr || std::strcmp(mode, same) != 0) {
+        return ge::GRAPH_FAILED;
+    }
+    if (std::strcmp(mode, "double") == 0) {
+        scale = 2.0f;
+    } else if (std::strcmp(mode, "half") == 0) {
+        scale = 0.5f;
+    } else {
+        return ge::GRAPH_FAILED;
+    }
+"""
+
+
+def mode_task(root: Path) -> Path:
+    """muls_custom whose factor comes from a string attr `mode` ("double" | "half", OpDef default "half")."""
+    task = make_task(root, "muls_custom", MODE_MODULE, MODE_PREPARE, MODE_CASES, with_question=False)
+    host = task / "answer" / "0" / "op_host" / "muls_custom.cpp"
+    text = host.read_text(encoding="utf-8")
+    start = text.index("    float scale = DEFAULT_SCALE;")
+    end = text.index("    uint32_t alignElems")
+    text = text[:start] + MODE_TILING + text[end:]
+    text = text.replace('Attr("scale").AttrType(OPTIONAL).Float(2.0)', 'Attr("mode").String("half")')
+    text = "#include <cstring>\n" + text
+    host.write_text(text, encoding="utf-8")
+    return task

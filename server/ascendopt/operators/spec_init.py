@@ -301,17 +301,24 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
     for attr in op.opdef.attrs if op.opdef else []:
         lines += ["", "[[attrs]]", f'name = "{attr.name}"']
         if attr.type is not None and attr.default is not None:
-            default = str(attr.default).lower() if attr.type == "bool" else repr(attr.default)
+            default = (
+                json.dumps(attr.default)
+                if attr.type == "str"
+                else str(attr.default).lower()
+                if attr.type == "bool"
+                else repr(attr.default)
+            )
             lines += [
                 f'type = "{attr.type}"',
                 f"default = {default}  # the OpDef default ({op.files.opdef or op.files.host}:{attr.line})",
             ]
         else:
-            # A required attr (`.Attr("N").Int()`) has a type but no default; a list or string none.
+            # A required attr (`.Attr("N").Int()`) has a type but no default; a list attr neither.
             kind = attr.type or "float"
+            zero = {"int": "0", "bool": "false", "str": '""'}.get(kind, "0.0")
             lines += [
                 f'type = "{kind}"',
-                f"default = {'0' if kind == 'int' else 'false' if kind == 'bool' else '0.0'}"
+                f"default = {zero}"
                 "  # TODO: the OpDef gives no default (a required attr, or a type the spec does not take)",
             ]
             notes.append(f"TODO attr {attr.name}: no default in the OpDef")
@@ -493,7 +500,7 @@ def drop_case(text: str, name: str, why: str) -> str:
     return "\n".join(out) + "\n"
 
 
-_ATTR_TYPES = {"float": "float", "int": "int", "bool": "bool"}
+_ATTR_TYPES = {"float": "float", "int": "int", "bool": "bool", "str": "str"}
 
 
 def reference_signature(spec: OperatorSpec) -> str:

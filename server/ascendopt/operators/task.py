@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -189,7 +190,7 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
     for name, desc in zip(names, values, strict=True):
         kind = _kind(desc)
         attr = next((a for a in opdef.attrs if a.name == name), None)
-        if attr is not None and (kind not in ("number",) or attr.type is None):
+        if attr is not None and (kind != ("str" if attr.type == "str" else "number") or attr.type is None):
             raise TaskSpecError(
                 f"attr {name}: the binding passes a {kind} value, which the spec cannot carry yet"
             )
@@ -286,9 +287,9 @@ def task_spec_text(
                 lines.append('param_type = "dynamic"')
     for a in op.opdef.attrs:
         if a.type is None:
-            raise TaskSpecError(f"attr {a.name}: a list or string attr, which the spec cannot carry yet")
-        default = a.default if a.default is not None else (False if a.type == "bool" else 0)
-        shown = str(default).lower() if a.type == "bool" else repr(default)
+            raise TaskSpecError(f"attr {a.name}: a list attr, which the spec cannot carry yet")
+        default = a.default if a.default is not None else {"bool": False, "str": ""}.get(a.type, 0)
+        shown = _attr_toml(a.type, default)
         lines += ["", "[[attrs]]", f'name = "{a.name}"', f'type = "{a.type}"', f"default = {shown}"]
     for dtype, tol in TASK_TOLERANCES.items():
         lines += ["", f"[tolerances.{dtype}]", f"rtol = {tol!r}", f"atol = {tol!r}"]
@@ -370,9 +371,7 @@ def _case_block(
     if case_attrs:
         shown = []
         for k, v in case_attrs.items():
-            kind = attrs[k].type
-            v = bool(v) if kind == "bool" else int(v) if kind == "int" else float(v)  # type: ignore[call-overload,arg-type]
-            shown.append(f"{k} = {str(v).lower() if isinstance(v, bool) else repr(v)}")
+            shown.append(f"{k} = {_attr_toml(attrs[k].type, v)}")
         block.append("attrs = { " + ", ".join(shown) + " }")
     block.append(params)
     return block, ""
@@ -386,6 +385,15 @@ def _elements(shape: object) -> int:
     for d in shape if isinstance(shape, list) else []:
         n *= int(d)
     return n
+
+
+def _attr_toml(kind: str | None, value: object) -> str:
+    """An attr's value as TOML, in its type (the oracle records a float attr's 1 as an int)."""
+    if kind == "str":
+        return json.dumps(str(value))  # a TOML basic string: JSON's escapes are TOML's
+    if kind == "bool":
+        return str(bool(value)).lower()
+    return repr(int(value) if kind == "int" else float(value))  # type: ignore[call-overload,arg-type]
 
 
 def _toml(value: Cell) -> str:

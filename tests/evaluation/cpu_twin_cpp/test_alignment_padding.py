@@ -43,11 +43,13 @@ def _run_key(runner, tmp_path, key):
     (tmp_path / "x.bin").write_bytes(struct.pack("<3f", 1.0, 2.0, 3.0))
     (tmp_path / "manifest.txt").write_text(
         f"soc Ascend910B4\ncore_num_aiv 40\nub_size 196608\n"
-        f"input x float32 1 3 {tmp_path}/x.bin\noutput z float32 1 3 {tmp_path}/z.bin\nblock_dim 1\ntiling_key {key}\n"
+        f"input x float32 1 3 {tmp_path}/x.bin\noutput z float32 1 3 {tmp_path}/z.bin\n"
+        f"block_dim 1\ntiling_key {key}\n"
         f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
         f"source_root {HERE}\n"
     )
-    p = subprocess.run([str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60)
+    cmd = [str(runner), str(tmp_path / "manifest.txt")]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
     res = json.loads((tmp_path / "result.json").read_text())

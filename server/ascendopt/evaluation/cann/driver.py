@@ -90,7 +90,10 @@ int main(int argc, char** argv) {
             std::getline(s >> std::ws, t.path);  // the path is the rest of the line (may hold spaces)
             (kind == "input" ? ins : outs)[name] = t;
         } else if (kind == "attr") {
-            std::string name, type, value; s >> name >> type >> value; attrs[name] = value;
+            std::string name, type, value; s >> name >> type;
+            s.get();  // the value is the rest of the line after one space (a string may hold spaces)
+            std::getline(s, value);
+            attrs[name] = value;
         }
     }
     CHECK(aclInit(nullptr));
@@ -124,6 +127,9 @@ def driver_source(project: OperatorProject) -> str:
     dtype_map = "\n".join(f'    if (d == "{k}") return {v};' for k, v in _ACL_DTYPES.items())
     decls, attr_args = [], []
     for a in spec.attrs:
+        if a.type == "str":  # aclnn takes a string attr as `char *`
+            attr_args.append(f'const_cast<char*>(attrs["{a.name}"].c_str())')
+            continue
         ctype = _ATTR_CTYPES.get(a.type, "double")
         conv = {"double": "std::atof", "int64_t": "std::atoll", "bool": "std::atoi"}[ctype]
         decls.append(f'    {ctype} attr_{a.name} = ({ctype}){conv}(attrs["{a.name}"].c_str());')
