@@ -165,3 +165,26 @@ def mode_task(root: Path) -> Path:
     text = "#include <cstring>\n" + text
     host.write_text(text, encoding="utf-8")
     return task
+
+
+COMPLEX_CASES = "case_id;size;dtype\n0;[4, 64];complex64\n1;[3, 50];complex64\n"
+
+
+def complex_add_task(root: Path, expr: str = "left + right") -> Path:
+    """add_custom taking complex64 only, as the benchmark's BLAS answers do: the kernel adds the
+    (real, imaginary) float pairs, twice as many floats as complex elements."""
+    task = make_task(root, "add_custom", ADD_MODULE.format(expr=expr), ADD_PREPARE, COMPLEX_CASES, False)
+    host = task / "answer" / "0" / "op_host" / "add_custom.cpp"
+    text = host.read_text(encoding="utf-8")
+    text = text.replace(
+        "DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})", "DataType({ge::DT_COMPLEX64})"
+    )
+    host.write_text(
+        text.replace("Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND})", "Format({ge::FORMAT_ND})")
+    )
+    kernel = task / "answer" / "0" / "op_kernel" / "add_custom.cpp"
+    text = kernel.read_text(encoding="utf-8").replace("KernelAdd<DTYPE_X> op;", "KernelAdd<float> op;")
+    for field in ("totalLength", "blockLength", "tileLength"):
+        text = text.replace(f"tilingData.{field}", f"2 * tilingData.{field}")
+    kernel.write_text(text, encoding="utf-8")
+    return task

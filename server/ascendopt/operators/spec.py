@@ -26,11 +26,13 @@ else:  # pragma: no cover
 SPEC_FILE = "ascendopt.toml"
 SCHEMA_VERSION = 1
 
-# CANN's own precision conventions: fp16 1e-3, fp32 1e-4, bf16 ~4e-3, integers exact.
+# CANN's own precision conventions: fp16 1e-3, fp32 1e-4, bf16 ~4e-3, integers exact; complex64's real
+# and imaginary parts as fp32.
 DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
     "float16": (1e-3, 1e-3),
     "float32": (1e-4, 1e-4),
     "bfloat16": (4e-3, 4e-3),
+    "complex64": (1e-4, 1e-4),  # each part, as float32
 }
 
 

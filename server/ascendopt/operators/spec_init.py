@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascendopt.operators.cpp_source import CppSource
+from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.launch import initializer, int_value
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.sample_data import (
@@ -32,17 +33,7 @@ from ascendopt.operators.soc import DEFAULT_SOC
 from ascendopt.operators.spec import OperatorSpec
 
 # ge::DataType → spec dtype
-GE_DTYPES = {
-    "DT_FLOAT16": "float16",
-    "DT_FLOAT": "float32",
-    "DT_BF16": "bfloat16",
-    "DT_INT8": "int8",
-    "DT_INT16": "int16",
-    "DT_INT32": "int32",
-    "DT_INT64": "int64",
-    "DT_UINT8": "uint8",
-    "DT_BOOL": "bool",
-}
+GE_DTYPES = {d.ge: name for name, d in DTYPES.items()}
 _KERNEL_CTYPES = {"half": "float16", "float": "float32", "bfloat16_t": "bfloat16", "int8_t": "int8"}
 _KERNEL_CTYPES |= {"int16_t": "int16", "int32_t": "int32", "uint8_t": "uint8"}
 _LENGTH_CONSTANTS = ("TOTAL_LENGTH", "TOTAL_NUM", "TOTAL_SIZE", "totalLength")

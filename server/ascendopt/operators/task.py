@@ -33,10 +33,11 @@ TORCH_TO_SPEC = {
     "int64": "int64",
     "uint8": "uint8",
     "bool": "bool",
+    "complex64": "complex64",
 }
 # The benchmark's tolerance (1e-3 absolute and relative), with bfloat16's 8-bit mantissa kept at the
 # product's 4e-3 (spec.DEFAULT_TOLERANCES).
-TASK_TOLERANCES = {"float16": 1e-3, "float32": 1e-3, "bfloat16": 4e-3}
+TASK_TOLERANCES = {"float16": 1e-3, "float32": 1e-3, "bfloat16": 4e-3, "complex64": 1e-3}
 # A case whose tensors hold more elements than this is left out, saying so: the evaluation keeps its
 # inputs, the expected values (float64) and the twin's GM copies in memory at once (a 512 Mi-element
 # case took 16 GB before the OOM killer ended it), on machines shared by several jobs.
@@ -243,8 +244,8 @@ def task_spec_text(
     op: OperatorProject, task: TaskFiles, rows: list[tuple[int, dict[str, Cell]]], got: dict[str, object]
 ) -> SpecDraft:
     """The spec's TOML for the answer `op` of `task`: `got` is, per case id, the oracle's record on
-    seed 0 (or why it failed). Cases the kernel cannot take (a dtype no column has, a complex
-    tensor) or the oracle failed on are left commented out, with the reason."""
+    seed 0 (or why it failed). Cases the kernel cannot take (a dtype no column has, one the spec has
+    not) or the oracle failed on are left commented out, with the reason."""
     assert op.opdef is not None
     first = next((r for r in got.values() if isinstance(r, dict)), None)
     if first is None:

@@ -37,9 +37,7 @@ struct Tensor { std::string dtype, path; std::vector<int64_t> shape; void* dev =
                 aclTensor* t = nullptr; };
 
 static size_t elem_size(const std::string& d) {
-    if (d == "float32" || d == "int32") return 4;
-    if (d == "int64") return 8;
-    if (d == "int8" || d == "uint8" || d == "bool") return 1;
+%(size_map)s
     return 2;
 }
 
@@ -125,6 +123,7 @@ def driver_source(project: OperatorProject) -> str:
     assert project.spec is not None
     spec = project.spec
     dtype_map = "\n".join(f'    if (d == "{k}") return {v};' for k, v in _ACL_DTYPES.items())
+    size_map = "\n".join(f'    if (d == "{k}") return {v.bytes};' for k, v in DTYPES.items())
     decls, attr_args = [], []
     for a in spec.attrs:
         if a.type == "str":  # aclnn takes a string attr as `char *`
@@ -146,6 +145,7 @@ def driver_source(project: OperatorProject) -> str:
         "op_type": project.op_type,
         "op": _snake(project.op_type),
         "dtype_map": dtype_map,
+        "size_map": size_map,
         "attr_decls": "\n".join(decls),
         "args": ", ".join(args),
     }

@@ -65,7 +65,7 @@ bool DtypeInfo(const std::string &d, ge::DataType &g, size_t &sz)
                           {"int16", ge::DT_INT16, 2},     {"int32", ge::DT_INT32, 4},    {"int64", ge::DT_INT64, 8},
                           {"uint8", ge::DT_UINT8, 1},     {"uint16", ge::DT_UINT16, 2},  {"uint32", ge::DT_UINT32, 4},
                           {"uint64", ge::DT_UINT64, 8},   {"bool", ge::DT_BOOL, 1},      {"float64", ge::DT_DOUBLE, 8},
-                          {"double", ge::DT_DOUBLE, 8}};
+                          {"double", ge::DT_DOUBLE, 8},   {"complex64", ge::DT_COMPLEX64, 8}};
     for (const E &e : t)
         if (d == e.n) { g = e.g; sz = e.s; return true; }
     return false;
