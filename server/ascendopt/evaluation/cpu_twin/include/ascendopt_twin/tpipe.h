@@ -102,6 +102,19 @@ int16_t NextQueueId();
 
 class TPipe;
 
+// A queue's configuration, given as TQue's third parameter (`TQue<pos, depth, &conf>`): accepted, and the twin's
+// queues keep their default behaviour (the fields concern cube-side ND/NZ conversion and buffer hints).
+class TQueConfig {
+public:  // an aggregate, as the docs' brace initialisation needs
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+};
+
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
 public:
     static_assert(twin_detail::IsVectorPos(src) || src == TPosition::GM,
