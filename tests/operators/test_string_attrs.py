@@ -19,6 +19,7 @@ from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.extract import opdef_info
 from ascendopt.operators.issues import SpecError
 from ascendopt.operators.spec import parse_spec
+from ascendopt.operators.spec_init import reference_signature
 from tests.operators.benchmark_task_style import mode_task
 
 needs_torch = pytest.mark.skipif(
@@ -85,6 +86,7 @@ def test_the_opdef_string_attr_and_its_default() -> None:
 def test_a_spec_string_attr_resolves_and_a_wrong_type_is_refused_at_its_line(tmp_path: Path) -> None:
     spec = parse_spec(SPEC % '"none"', tmp_path / "ascendopt.toml")
     assert spec.resolve_cases()[0].attrs == {"reduction": "none"}
+    assert "reduction: str = 'mean'" in reference_signature(spec)
     with pytest.raises(SpecError) as e:
         parse_spec(SPEC % "1.5", tmp_path / "ascendopt.toml").resolve_cases()
     assert "a str attr cannot take 1.5" in str(e.value)
