@@ -418,6 +418,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             if (rec && rec->def && rec->def->inferShape_) {
                 gert::InferShapeContext ic;
                 for (auto &s : ctx.inShapes_) ic.in_.push_back(s.GetStorageShape());
+                ic.inDescs_ = ctx.inDescs_;
                 ic.names_ = ctx.inNames_;
                 ic.ir_ = ctx.irInputNames_;
                 ic.out_.resize(m.outputs.size());
