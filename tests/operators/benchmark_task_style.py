@@ -188,3 +188,54 @@ def complex_add_task(root: Path, expr: str = "left + right") -> Path:
         text = text.replace(f"tilingData.{field}", f"2 * tilingData.{field}")
     kernel.write_text(text, encoding="utf-8")
     return task
+
+
+LIST_MODULE = """\
+import math
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, x: torch.Tensor, factors: list[int]) -> torch.Tensor:
+        return x * float(math.prod(factors))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, factors):
+        return kernel_gen_ops.muls_custom(x, factors)
+"""
+
+LIST_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    return torch.randn(eval(param["shape"]), dtype=torch.float32), list(eval(param["factors"]))
+"""
+
+LIST_CASES = "case_id;shape;factors\n0;[3, 256];[2, 3]\n1;[16, 128];[-1, 2, 2]\n"
+
+LIST_TILING = """\
+    const gert::TypedContinuousVector<int64_t> *factors = context->GetAttrs()->GetListInt(0);
+    if (factors == nullptr || factors->GetSize() == 0) {
+        return ge::GRAPH_FAILED;
+    }
+    float scale = 1.0f;
+    for (size_t i = 0; i < factors->GetSize(); ++i) {
+        scale *= static_cast<float>(factors->GetData()[i]);
+    }
+"""
+
+
+def list_task(root: Path) -> Path:
+    """muls_custom whose factor is the product of a list attr `factors` (`.ListInt()`, no default)."""
+    task = make_task(root, "muls_custom", LIST_MODULE, LIST_PREPARE, LIST_CASES, with_question=False)
+    host = task / "answer" / "0" / "op_host" / "muls_custom.cpp"
+    text = host.read_text(encoding="utf-8")
+    start = text.index("    float scale = DEFAULT_SCALE;")
+    end = text.index("    uint32_t alignElems")
+    text = text[:start] + LIST_TILING + text[end:]
+    host.write_text(text.replace('Attr("scale").AttrType(OPTIONAL).Float(2.0)', 'Attr("factors").ListInt()'))
+    return task

@@ -1,6 +1,7 @@
-"""String attrs (issue 28): an OpDef `.Attr("reduction").String("mean")` is a spec attr of type "str",
-a benchmark task's Python string argument becomes the case's value, and the host tiling program reads
-it with GetAttrPointer<char> / GetStr. Look-alike: benchmark_task_style.mode_task."""
+"""String and list attrs (issue 28): an OpDef `.Attr("reduction").String("mean")` is a spec attr of type
+"str" (`.ListInt({1, 2})`: "list_int"), a benchmark task's Python string (list of ints) argument becomes
+the case's value, and the host tiling program reads it with GetAttrPointer<char> / GetStr (GetListInt).
+Look-alikes: benchmark_task_style.mode_task, list_task."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from ascendopt.operators.extract import opdef_info
 from ascendopt.operators.issues import SpecError
 from ascendopt.operators.spec import parse_spec
 from ascendopt.operators.spec_init import reference_signature
-from tests.operators.benchmark_task_style import mode_task
+from tests.operators.benchmark_task_style import list_task, mode_task
 
 needs_torch = pytest.mark.skipif(
     importlib.util.find_spec("torch") is None,
@@ -79,7 +80,7 @@ def test_the_opdef_string_attr_and_its_default() -> None:
         ("reduction", "str", "sum over rows"),
         ("layout", "str", None),
         ("empty", "str", ""),
-        ("dims", None, None),
+        ("dims", "list_int", [1, 2]),
     ]
 
 
@@ -113,6 +114,30 @@ def test_verify_hands_the_string_to_the_tiling_program(tmp_path: Path) -> None:
     # "double" and "half" scale differently, and the tiling fails on a string it does not know: both
     # cases pass only if each case's own string reaches GetAttrPointer<char> and GetStr.
     done = CliRunner().invoke(app, ["verify", str(mode_task(tmp_path) / "answer" / "0"), "--json"])
+    assert done.exit_code == 0, done.output
+    ev = json.loads(done.stdout[done.stdout.index("{") :])
+    assert [c["status"] for c in ev["cases"]] == ["passed", "passed"]
+
+
+def test_a_list_attr_resolves_and_refuses_a_non_list(tmp_path: Path) -> None:
+    text = (SPEC % "[4, 5]").replace('type = "str"\ndefault = "mean"', 'type = "list_int"\ndefault = [1]')
+    assert parse_spec(text, tmp_path / "ascendopt.toml").resolve_cases()[0].attrs == {"reduction": [4, 5]}
+    with pytest.raises(SpecError) as e:
+        parse_spec(text.replace("[4, 5]", '"4"'), tmp_path / "ascendopt.toml").resolve_cases()
+    assert "a list_int attr cannot take '4'" in str(e.value)
+
+
+@pytest.mark.slow
+@needs_torch
+def test_verify_hands_the_list_to_the_tiling_program(tmp_path: Path) -> None:
+    # The kernel scales by the product of the list, read with GetListInt: 6 and -4 pass only if each
+    # case's own list arrives whole.
+    op, _ = asyncio.run(with_task_spec(load_operator(list_task(tmp_path / "t") / "answer" / "0")))
+    assert op.spec is not None and [c.attrs for c in op.spec.cases] == [
+        {"factors": [2, 3]},
+        {"factors": [-1, 2, 2]},
+    ]
+    done = CliRunner().invoke(app, ["verify", str(list_task(tmp_path / "v") / "answer" / "0"), "--json"])
     assert done.exit_code == 0, done.output
     ev = json.loads(done.stdout[done.stdout.index("{") :])
     assert [c["status"] for c in ev["cases"]] == ["passed", "passed"]

@@ -47,7 +47,9 @@ def _manifest(
     for a in spec.attrs:
         value = case.attrs[a.name]
         # A string is the rest of its line (the spec refuses one with a line break).
-        if a.type == "str":
+        if isinstance(value, list):  # list_int: the values, space-separated
+            text = " ".join(str(int(v)) for v in value)
+        elif a.type == "str":
             text = str(value)
         else:
             text = str(int(value)) if a.type in ("int", "bool") else repr(float(value))

@@ -314,21 +314,23 @@ def opdef_info(src: CppSource) -> OpDefInfo | None:
     return info
 
 
-_ATTR_TYPES = {"Float": "float", "Int": "int", "Bool": "bool", "String": "str"}
+_ATTR_TYPES = {"Float": "float", "Int": "int", "Bool": "bool", "String": "str", "ListInt": "list_int"}
 
 
 def _attr(toks: list[Token], start: int, name: str, line: int) -> OpDefAttr:
-    """The `.Float(0.0)` / `.Int(3)` / `.Bool(true)` / `.String("mean")` of an attr's builder chain, up to
-    its `;`."""
+    """The `.Float(0.0)` / `.Int(3)` / `.Bool(true)` / `.String("mean")` / `.ListInt({1, 2})` of an attr's
+    builder chain, up to its `;`."""
     j = start
     while j < len(toks) and toks[j].text != ";":
         kind = _ATTR_TYPES.get(toks[j].text)
         if kind is not None and j + 1 < len(toks) and toks[j + 1].text == "(":
             args, _ = call_args(toks, j + 1)
             text = args[0].replace(" ", "").rstrip("fF") if args else ""
-            default: float | int | bool | str | None = None
+            default: float | int | bool | str | list[int] | None = None
             try:
-                if kind == "str":
+                if kind == "list_int":  # `.ListInt({1, 2})`
+                    default = [int(v, 0) for v in text.strip("{}").split(",") if v] if args else None
+                elif kind == "str":
                     default = _string_literal(toks, j + 2) if args else None
                 elif kind == "bool":
                     default = text == "true"
@@ -339,7 +341,7 @@ def _attr(toks: list[Token], start: int, name: str, line: int) -> OpDefAttr:
             except ValueError:
                 default = None
             return OpDefAttr(name=name, type=kind, default=default, line=line)
-        if toks[j].text in ("ListInt", "ListFloat", "ListBool", "ListListInt"):
+        if toks[j].text in ("ListFloat", "ListBool", "ListListInt"):
             return OpDefAttr(name=name, line=line)
         j += 1
     return OpDefAttr(name=name, line=line)

@@ -55,13 +55,14 @@ class TensorSpec(_Strict):
         return self
 
 
-# An attr's value: `.Float` / `.Int` / `.Bool` / `.String` in the OpDef.
-AttrValue = float | int | bool | str
+# An attr's value: `.Float` / `.Int` / `.Bool` / `.String` / `.ListInt` in the OpDef.
+AttrValue = float | int | bool | str | list[int]
 
 
 def attr_value_error(type_: str, value: AttrValue) -> str | None:
     """Why `value` cannot be a `type_` attr's value, or None."""
-    if (type_ == "str") != isinstance(value, str):
+    listed = isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if (type_ == "str") != isinstance(value, str) or (type_ == "list_int") != listed:
         return f"a {type_} attr cannot take {value!r}"
     if isinstance(value, str) and ("\n" in value or "\r" in value):
         return "a string attr is one line"  # the case manifest gives each attr one line
@@ -70,7 +71,7 @@ def attr_value_error(type_: str, value: AttrValue) -> str | None:
 
 class AttrSpec(_Strict):
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
-    type: Literal["float", "int", "bool", "str"]
+    type: Literal["float", "int", "bool", "str", "list_int"]
     default: AttrValue
 
     @model_validator(mode="after")

@@ -294,7 +294,7 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
         if attr.type is not None and attr.default is not None:
             default = (
                 json.dumps(attr.default)
-                if attr.type == "str"
+                if attr.type in ("str", "list_int")
                 else str(attr.default).lower()
                 if attr.type == "bool"
                 else repr(attr.default)
@@ -306,7 +306,7 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
         else:
             # A required attr (`.Attr("N").Int()`) has a type but no default; a list attr neither.
             kind = attr.type or "float"
-            zero = {"int": "0", "bool": "false", "str": '""'}.get(kind, "0.0")
+            zero = {"int": "0", "bool": "false", "str": '""', "list_int": "[]"}.get(kind, "0.0")
             lines += [
                 f'type = "{kind}"',
                 f"default = {zero}"
@@ -491,7 +491,7 @@ def drop_case(text: str, name: str, why: str) -> str:
     return "\n".join(out) + "\n"
 
 
-_ATTR_TYPES = {"float": "float", "int": "int", "bool": "bool", "str": "str"}
+_ATTR_TYPES = {"float": "float", "int": "int", "bool": "bool", "str": "str", "list_int": "list[int]"}
 
 
 def reference_signature(spec: OperatorSpec) -> str:

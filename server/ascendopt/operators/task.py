@@ -191,7 +191,8 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
     for name, desc in zip(names, values, strict=True):
         kind = _kind(desc)
         attr = next((a for a in opdef.attrs if a.name == name), None)
-        if attr is not None and (kind != ("str" if attr.type == "str" else "number") or attr.type is None):
+        wanted = {"str": "str", "list_int": "numbers"}.get(attr.type or "", "number") if attr else ""
+        if attr is not None and (kind != wanted or attr.type is None):
             raise TaskSpecError(
                 f"attr {name}: the binding passes a {kind} value, which the spec cannot carry yet"
             )
@@ -289,7 +290,8 @@ def task_spec_text(
     for a in op.opdef.attrs:
         if a.type is None:
             raise TaskSpecError(f"attr {a.name}: a list attr, which the spec cannot carry yet")
-        default = a.default if a.default is not None else {"bool": False, "str": ""}.get(a.type, 0)
+        zero: object = {"bool": False, "str": "", "list_int": []}.get(a.type, 0)
+        default = a.default if a.default is not None else zero
         shown = _attr_toml(a.type, default)
         lines += ["", "[[attrs]]", f'name = "{a.name}"', f'type = "{a.type}"', f"default = {shown}"]
     for dtype, tol in TASK_TOLERANCES.items():
@@ -392,6 +394,8 @@ def _attr_toml(kind: str | None, value: object) -> str:
     """An attr's value as TOML, in its type (the oracle records a float attr's 1 as an int)."""
     if kind == "str":
         return json.dumps(str(value))  # a TOML basic string: JSON's escapes are TOML's
+    if kind == "list_int":
+        return "[" + ", ".join(str(int(v)) for v in value) + "]"  # type: ignore[attr-defined]
     if kind == "bool":
         return str(bool(value)).lower()
     return repr(int(value) if kind == "int" else float(value))  # type: ignore[call-overload,arg-type]

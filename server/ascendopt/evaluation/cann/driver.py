@@ -129,6 +129,13 @@ def driver_source(project: OperatorProject) -> str:
         if a.type == "str":  # aclnn takes a string attr as `char *`
             attr_args.append(f'const_cast<char*>(attrs["{a.name}"].c_str())')
             continue
+        if a.type == "list_int":  # and a list of ints as an aclIntArray
+            v = f"list_{a.name}"
+            decls.append(f'    std::vector<int64_t> {v}; {{ std::istringstream s(attrs["{a.name}"]); ')
+            decls.append(f"        for (int64_t x; s >> x;) {v}.push_back(x); }}")
+            decls.append(f"    aclIntArray* attr_{a.name} = aclCreateIntArray({v}.data(), {v}.size());")
+            attr_args.append(f"attr_{a.name}")
+            continue
         ctype = _ATTR_CTYPES.get(a.type, "double")
         conv = {"double": "std::atof", "int64_t": "std::atoll", "bool": "std::atoi"}[ctype]
         decls.append(f'    {ctype} attr_{a.name} = ({ctype}){conv}(attrs["{a.name}"].c_str());')
