@@ -25,6 +25,7 @@ from pathlib import Path
 
 
 def tasks_under(root: Path, level: str | None) -> list[Path]:
+    """The tasks of a benchmark's tasks folder, or `root` itself when it is one task (has validation/)."""
     if (root / "validation").is_dir():
         return [root]
     found = sorted(p.parent for p in root.glob("*/*/*/validation") if p.is_dir())
@@ -78,7 +79,7 @@ def run_task(task: Path, timeout: float) -> dict[str, object]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("tasks", type=Path, nargs="+")
+    ap.add_argument("tasks", type=Path, nargs="+", help="a benchmark's tasks folder, or task folders")
     ap.add_argument("--level")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--out", type=Path, default=Path("benchmark_tasks.jsonl"))

@@ -105,3 +105,137 @@ def add_task(root: Path, expr: str = "left + right") -> Path:
 
 def scale_task(root: Path) -> Path:
     return make_task(root, "muls_custom", SCALE_MODULE, SCALE_PREPARE, SCALE_CASES, with_question=False)
+
+
+MODE_MODULE = """\
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, x: torch.Tensor, mode: str) -> torch.Tensor:
+        return x * {"double": 2.0, "half": 0.5}[mode]
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, mode):
+        return kernel_gen_ops.muls_custom(x, mode)
+"""
+
+MODE_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    return torch.randn(eval(param["shape"]), dtype=getattr(torch, param["dtype"])), param["mode"]
+"""
+
+MODE_CASES = "case_id;shape;dtype;mode\n0;[3, 256];float32;double\n1;[16, 128];float16;half\n"
+
+# The tiling reads the string attr both ways CANN offers (GetAttrPointer<char>, GetStr) and refuses a
+# value it does not know, so a string that does not arrive fails the tiling.
+MODE_TILING = """\
+    float scale = 0.0f;
+    const gert::RuntimeAttrs *attrs = context->GetAttrs();
+    const char *mode = attrs->GetAttrPointer<char>(0);
+    const char *same = attrs->GetStr(0);
+    if (mode == nullptr || same == nullptr || std::strcmp(mode, same) != 0) {
+        return ge::GRAPH_FAILED;
+    }
+    if (std::strcmp(mode, "double") == 0) {
+        scale = 2.0f;
+    } else if (std::strcmp(mode, "half") == 0) {
+        scale = 0.5f;
+    } else {
+        return ge::GRAPH_FAILED;
+    }
+"""
+
+
+def mode_task(root: Path) -> Path:
+    """muls_custom whose factor comes from a string attr `mode` ("double" | "half", OpDef default "half")."""
+    task = make_task(root, "muls_custom", MODE_MODULE, MODE_PREPARE, MODE_CASES, with_question=False)
+    host = task / "answer" / "0" / "op_host" / "muls_custom.cpp"
+    text = host.read_text(encoding="utf-8")
+    start = text.index("    float scale = DEFAULT_SCALE;")
+    end = text.index("    uint32_t alignElems")
+    text = text[:start] + MODE_TILING + text[end:]
+    text = text.replace('Attr("scale").AttrType(OPTIONAL).Float(2.0)', 'Attr("mode").String("half")')
+    text = "#include <cstring>\n" + text
+    host.write_text(text, encoding="utf-8")
+    return task
+
+
+COMPLEX_CASES = "case_id;size;dtype\n0;[4, 64];complex64\n1;[3, 50];complex64\n"
+
+
+def complex_add_task(root: Path, expr: str = "left + right") -> Path:
+    """add_custom taking complex64 only, as the benchmark's BLAS answers do: the kernel adds the
+    (real, imaginary) float pairs, twice as many floats as complex elements."""
+    task = make_task(root, "add_custom", ADD_MODULE.format(expr=expr), ADD_PREPARE, COMPLEX_CASES, False)
+    host = task / "answer" / "0" / "op_host" / "add_custom.cpp"
+    text = host.read_text(encoding="utf-8")
+    text = text.replace(
+        "DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})", "DataType({ge::DT_COMPLEX64})"
+    )
+    host.write_text(
+        text.replace("Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND})", "Format({ge::FORMAT_ND})")
+    )
+    kernel = task / "answer" / "0" / "op_kernel" / "add_custom.cpp"
+    text = kernel.read_text(encoding="utf-8").replace("KernelAdd<DTYPE_X> op;", "KernelAdd<float> op;")
+    for field in ("totalLength", "blockLength", "tileLength"):
+        text = text.replace(f"tilingData.{field}", f"2 * tilingData.{field}")
+    kernel.write_text(text, encoding="utf-8")
+    return task
+
+
+LIST_MODULE = """\
+import math
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, x: torch.Tensor, factors: list[int]) -> torch.Tensor:
+        return x * float(math.prod(factors))
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, factors):
+        return kernel_gen_ops.muls_custom(x, factors)
+"""
+
+LIST_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    return torch.randn(eval(param["shape"]), dtype=torch.float32), list(eval(param["factors"]))
+"""
+
+LIST_CASES = "case_id;shape;factors\n0;[3, 256];[2, 3]\n1;[16, 128];[-1, 2, 2]\n"
+
+LIST_TILING = """\
+    const gert::TypedContinuousVector<int64_t> *factors = context->GetAttrs()->GetListInt(0);
+    if (factors == nullptr || factors->GetSize() == 0) {
+        return ge::GRAPH_FAILED;
+    }
+    float scale = 1.0f;
+    for (size_t i = 0; i < factors->GetSize(); ++i) {
+        scale *= static_cast<float>(factors->GetData()[i]);
+    }
+"""
+
+
+def list_task(root: Path) -> Path:
+    """muls_custom whose factor is the product of a list attr `factors` (`.ListInt()`, no default)."""
+    task = make_task(root, "muls_custom", LIST_MODULE, LIST_PREPARE, LIST_CASES, with_question=False)
+    host = task / "answer" / "0" / "op_host" / "muls_custom.cpp"
+    text = host.read_text(encoding="utf-8")
+    start = text.index("    float scale = DEFAULT_SCALE;")
+    end = text.index("    uint32_t alignElems")
+    text = text[:start] + LIST_TILING + text[end:]
+    host.write_text(text.replace('Attr("scale").AttrType(OPTIONAL).Float(2.0)', 'Attr("factors").ListInt()'))
+    return task

@@ -96,8 +96,8 @@ def test_spec_derived_from_the_task(tmp_path: Path) -> None:
     assert spec.cases[1].shapes == {"x": [2, 8, 96], "y": [2, 8, 96]}
     assert spec.cases[0].params == {"case_id": 3, "size": "[4, 512]", "dtype": "float16"}
     assert spec.tolerance("float32").rtol == 1e-3  # the benchmark's, not CANN's 1e-4
-    # the complex row is left out with its CSV line, written commented out
-    assert "# left out: case9 (test_cases.csv:4): input x is complex64" in draft.text
+    # the complex row, which no OpDef dtype column takes, is left out with its CSV line, commented out
+    assert "# left out: case9 (test_cases.csv:4): no OpDef dtype column takes x=complex64" in draft.text
     assert parse_spec(draft.text, tmp_path / "s.toml").cases == spec.cases
     assert not list((task / "answer" / "0").glob("*.toml"))  # nothing written into the task
 

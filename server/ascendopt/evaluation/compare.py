@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ascendopt.evaluation.records import OutputCheck
-from ascendopt.evaluation.tensors import round_to
+from ascendopt.evaluation.tensors import real_parts, round_to
 from ascendopt.operators.spec import Tolerance
 
 
@@ -20,7 +20,7 @@ from ascendopt.operators.spec import Tolerance
 class Expected:
     """One output's expected values as every comparison of them needs them (read only)."""
 
-    values: np.ndarray  # rounded to the output dtype, float64
+    values: np.ndarray  # rounded to the output dtype, float64 (complex: real_parts, a last axis of 2)
     tol: Tolerance
     finite: bool  # every expected value is finite: the comparison's fast path may apply
     limit: np.ndarray  # atol + rtol·|expected| (non-finite expected values count as 0)
@@ -40,13 +40,14 @@ def expect(expected: np.ndarray, dtype: str, tol: Tolerance) -> Expected:
 
 
 def compare(name: str, dtype: str, actual: np.ndarray, expected: np.ndarray, tol: Tolerance) -> OutputCheck:
-    """|actual − expected| ≤ atol + rtol·|expected| elementwise, expected rounded to the output dtype once."""
+    """|actual − expected| ≤ atol + rtol·|expected| elementwise, expected rounded to the output dtype once;
+    a complex output's real and imaginary parts each so."""
     return compare_expected(name, dtype, actual, expect(expected, dtype, tol))
 
 
 def compare_expected(name: str, dtype: str, actual: np.ndarray, expected: Expected) -> OutputCheck:
     exp, tol = expected.values, expected.tol
-    act = np.asarray(actual, dtype=np.float64)
+    act = real_parts(actual)
     if act.shape != exp.shape:
         return OutputCheck(
             name=name,

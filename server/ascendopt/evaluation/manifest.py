@@ -46,7 +46,13 @@ def _manifest(
         lines.append(_tensor_line("output", t.name, case.dtypes[t.name], shape, path))
     for a in spec.attrs:
         value = case.attrs[a.name]
-        text = str(int(value)) if a.type in ("int", "bool") else repr(float(value))
+        # A string is the rest of its line (the spec refuses one with a line break).
+        if isinstance(value, list):  # list_int: the values, space-separated
+            text = " ".join(str(int(v)) for v in value)
+        elif a.type == "str":
+            text = str(value)
+        else:
+            text = str(int(value)) if a.type in ("int", "bool") else repr(float(value))
         lines.append(f"attr {a.name} {a.type} {text}")
     if project.layout == "kernel_launch":
         # The launch in main.cpp decides (a block-dim knob rewrites it); the spec's block_dim stands in

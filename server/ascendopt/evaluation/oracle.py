@@ -195,7 +195,9 @@ def kernel_values(
         arrays = _arrays(outs[j], f"outputs.{j}", got.arrays)
         if len(arrays) != 1:
             raise OracleError(f"output {target}: the Model returned {len(arrays)} tensors for it")
-        expected[target] = arrays[0].astype(np.float64) if arrays[0].dtype != np.bool_ else arrays[0]
+        a = arrays[0]
+        wide = np.complex128 if np.iscomplexobj(a) else np.float64
+        expected[target] = a if a.dtype == np.bool_ else a.astype(wide)
     missing = [t.name for t in spec.outputs if t.name not in expected]
     if missing:
         raise OracleError(f"the Model's results give no value for output(s) {', '.join(missing)}")

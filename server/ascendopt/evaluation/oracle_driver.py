@@ -88,8 +88,8 @@ def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray]) -> dict
     if isinstance(value, torch.Tensor):
         t = value.detach().cpu()
         dtype = str(t.dtype).removeprefix("torch.")
-        if t.is_complex():
-            return {"kind": "tensor", "dtype": dtype, "shape": list(t.shape)}
+        if t.is_conj():  # a lazily conjugated view: its values, not its storage
+            t = t.resolve_conj()
         if t.dtype == torch.bfloat16:
             t = t.float()
         arrays[prefix] = t.numpy().copy()

@@ -43,8 +43,19 @@ def from_storage(raw: np.ndarray, dtype: str) -> np.ndarray:
 
 
 def round_to(values: np.ndarray, dtype: str) -> np.ndarray:
-    """What a result looks like once stored in `dtype`, as float64 for comparison."""
+    """What a result looks like once stored in `dtype`, as float64 for comparison (`real_parts`)."""
+    if dtype == "complex64":
+        return real_parts(to_storage(np.asarray(values), dtype))
     return from_storage(to_storage(np.asarray(values, dtype=np.float64), dtype), dtype).astype(np.float64)
+
+
+def real_parts(values: np.ndarray) -> np.ndarray:
+    """Values as float64 for comparison: a complex tensor as its (real, imaginary) pairs on a last axis
+    of 2, so that each part is held to the tolerance on its own."""
+    a = np.asarray(values)
+    if np.iscomplexobj(a):
+        return np.stack([a.real, a.imag], axis=-1).astype(np.float64)
+    return a.astype(np.float64)
 
 
 def case_seed(seed: int, case: ResolvedCase, tensor: str) -> int:
@@ -69,6 +80,8 @@ def make_input(spec: TensorSpec, case: ResolvedCase, seed: int, instance: str | 
     values: np.ndarray
     if dtype in ("float16", "float32", "bfloat16"):
         values = rng.uniform(lo, hi, size=shape)
+    elif dtype == "complex64":  # the range holds each part
+        values = rng.uniform(lo, hi, size=shape) + 1j * rng.uniform(lo, hi, size=shape)
     elif dtype == "bool":
         values = rng.integers(0, 2, size=shape)
     else:

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple, get_args
 
-DType = Literal["float16", "float32", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool"]
+DType = Literal[
+    "float16", "float32", "bfloat16", "int8", "int16", "int32", "int64", "uint8", "bool", "complex64"
+]
 
 
 class DTypeInfo(NamedTuple):
@@ -31,6 +33,8 @@ DTYPES: dict[str, DTypeInfo] = {
     "int64": DTypeInfo(8, "<i8", "int64_t", "ACL_INT64", "DT_INT64"),
     "uint8": DTypeInfo(1, "u1", "uint8_t", "ACL_UINT8", "DT_UINT8"),
     "bool": DTypeInfo(1, "u1", "bool", "ACL_BOOL", "DT_BOOL"),
+    # Two float32 (real, imaginary); CANN's build names its DTYPE_<NAME> `complex64`.
+    "complex64": DTypeInfo(8, "<c8", "complex64", "ACL_COMPLEX64", "DT_COMPLEX64"),
 }
 
 assert set(get_args(DType)) == set(DTYPES), "DType and DTYPES name the same dtypes"

@@ -314,20 +314,25 @@ def opdef_info(src: CppSource) -> OpDefInfo | None:
     return info
 
 
-_ATTR_TYPES = {"Float": "float", "Int": "int", "Bool": "bool"}
+_ATTR_TYPES = {"Float": "float", "Int": "int", "Bool": "bool", "String": "str", "ListInt": "list_int"}
 
 
 def _attr(toks: list[Token], start: int, name: str, line: int) -> OpDefAttr:
-    """The `.Float(0.0)` / `.Int(3)` / `.Bool(true)` of an attr's builder chain, up to its `;`."""
+    """The `.Float(0.0)` / `.Int(3)` / `.Bool(true)` / `.String("mean")` / `.ListInt({1, 2})` of an attr's
+    builder chain, up to its `;`."""
     j = start
     while j < len(toks) and toks[j].text != ";":
         kind = _ATTR_TYPES.get(toks[j].text)
         if kind is not None and j + 1 < len(toks) and toks[j + 1].text == "(":
             args, _ = call_args(toks, j + 1)
             text = args[0].replace(" ", "").rstrip("fF") if args else ""
-            default: float | int | bool | None = None
+            default: float | int | bool | str | list[int] | None = None
             try:
-                if kind == "bool":
+                if kind == "list_int":  # `.ListInt({1, 2})`
+                    default = [int(v, 0) for v in text.strip("{}").split(",") if v] if args else None
+                elif kind == "str":
+                    default = _string_literal(toks, j + 2) if args else None
+                elif kind == "bool":
                     default = text == "true"
                 elif kind == "int":
                     default = int(text, 0)
@@ -336,10 +341,25 @@ def _attr(toks: list[Token], start: int, name: str, line: int) -> OpDefAttr:
             except ValueError:
                 default = None
             return OpDefAttr(name=name, type=kind, default=default, line=line)
-        if toks[j].text in ("ListInt", "ListFloat", "String", "ListBool", "ListListInt"):
+        if toks[j].text in ("ListFloat", "ListBool", "ListListInt"):
             return OpDefAttr(name=name, line=line)
         j += 1
     return OpDefAttr(name=name, line=line)
+
+
+def _string_literal(toks: list[Token], i: int) -> str | None:
+    """The value of the plain C string literal (`"mean"`) that is the whole argument starting at
+    toks[i], or None for anything else (a macro, a concatenation, an escape)."""
+    node = toks[i].node.parent if i < len(toks) else None
+    if node is None or node.type != "string_literal" or node.text is None:
+        return None
+    end = i
+    while end < len(toks) and toks[end].node.parent == node:
+        end += 1
+    text = node.text.decode("utf-8", "replace")
+    if end >= len(toks) or toks[end].text != ")" or "\\" in text or not text.startswith('"'):
+        return None
+    return text[1:-1]
 
 
 def _chain_call_arg(toks: list[Token], start: int, method: str) -> str | None:

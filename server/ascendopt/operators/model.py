@@ -107,8 +107,8 @@ class OpDefAttr(BaseModel):
     """`this->Attr("negative_slope").AttrType(OPTIONAL).Float(0.0)`."""
 
     name: str
-    type: Literal["float", "int", "bool"] | None = None  # None: a type the spec cannot carry (list, str)
-    default: float | int | bool | None = None
+    type: Literal["float", "int", "bool", "str", "list_int"] | None = None  # None: one the spec cannot carry
+    default: float | int | bool | str | list[int] | None = None
     line: int = 0
 
 

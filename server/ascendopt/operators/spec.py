@@ -26,11 +26,13 @@ else:  # pragma: no cover
 SPEC_FILE = "ascendopt.toml"
 SCHEMA_VERSION = 1
 
-# CANN's own precision conventions: fp16 1e-3, fp32 1e-4, bf16 ~4e-3, integers exact.
+# CANN's own precision conventions: fp16 1e-3, fp32 1e-4, bf16 ~4e-3, integers exact; complex64's real
+# and imaginary parts as fp32.
 DEFAULT_TOLERANCES: dict[str, tuple[float, float]] = {
     "float16": (1e-3, 1e-3),
     "float32": (1e-4, 1e-4),
     "bfloat16": (4e-3, 4e-3),
+    "complex64": (1e-4, 1e-4),  # each part, as float32
 }
 
 
@@ -53,10 +55,31 @@ class TensorSpec(_Strict):
         return self
 
 
+# An attr's value: `.Float` / `.Int` / `.Bool` / `.String` / `.ListInt` in the OpDef.
+AttrValue = float | int | bool | str | list[int]
+
+
+def attr_value_error(type_: str, value: AttrValue) -> str | None:
+    """Why `value` cannot be a `type_` attr's value, or None."""
+    listed = isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    if (type_ == "str") != isinstance(value, str) or (type_ == "list_int") != listed:
+        return f"a {type_} attr cannot take {value!r}"
+    if isinstance(value, str) and ("\n" in value or "\r" in value):
+        return "a string attr is one line"  # the case manifest gives each attr one line
+    return None
+
+
 class AttrSpec(_Strict):
     name: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
-    type: Literal["float", "int", "bool"]
-    default: float | int | bool
+    type: Literal["float", "int", "bool", "str", "list_int"]
+    default: AttrValue
+
+    @model_validator(mode="after")
+    def _default_fits(self) -> AttrSpec:
+        why = attr_value_error(self.type, self.default)
+        if why:
+            raise ValueError(f"attr {self.name!r}: default: {why}")
+        return self
 
 
 class Tolerance(_Strict):
@@ -92,7 +115,7 @@ class CaseSpec(_Strict):
     shapes: dict[str, list[int] | list[list[int]]]
     dtype: DType | None = None
     dtypes: dict[str, DType] = Field(default_factory=dict)
-    attrs: dict[str, float | int | bool] = Field(default_factory=dict)
+    attrs: dict[str, AttrValue] = Field(default_factory=dict)
     # Fixed contents for an input instead of random values (a tiling array a sample reads from a
     # file, a zeroed sync buffer): flattened, as many values as the shape holds.
     values: dict[str, list[float]] = Field(default_factory=dict)
@@ -116,7 +139,7 @@ class ResolvedCase(BaseModel):
     name: str
     input_shapes: dict[str, list[int]]
     dtypes: dict[str, DType]
-    attrs: dict[str, float | int | bool]
+    attrs: dict[str, AttrValue]
     values: dict[str, list[float]] = Field(default_factory=dict)
     lists: dict[str, int] = Field(default_factory=dict)
     params: dict[str, str | int | float | bool] = Field(default_factory=dict)
@@ -270,10 +293,14 @@ class OperatorSpec(_Strict):
                 )
             dtypes[t.name] = chosen
         self._check_dtype_column(index, where, dtypes)
-        attrs: dict[str, float | int | bool] = {a.name: a.default for a in self.attrs}
+        attrs: dict[str, AttrValue] = {a.name: a.default for a in self.attrs}
+        types = {a.name: a.type for a in self.attrs}
         for k, v in case.attrs.items():
             if k not in attrs:
                 raise _CaseError(index, "attrs", f"{where}: unknown attr {k!r}")
+            why = attr_value_error(types[k], v)
+            if why:
+                raise _CaseError(index, "attrs", f"{where}: attr {k!r}: {why}")
             attrs[k] = v
         return ResolvedCase(
             index=index,

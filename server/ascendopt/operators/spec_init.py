@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascendopt.operators.cpp_source import CppSource
+from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.launch import initializer, int_value
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.sample_data import (
@@ -33,17 +34,7 @@ from ascendopt.operators.soc import DEFAULT_SOC
 from ascendopt.operators.spec import OperatorSpec
 
 # ge::DataType → spec dtype
-GE_DTYPES = {
-    "DT_FLOAT16": "float16",
-    "DT_FLOAT": "float32",
-    "DT_BF16": "bfloat16",
-    "DT_INT8": "int8",
-    "DT_INT16": "int16",
-    "DT_INT32": "int32",
-    "DT_INT64": "int64",
-    "DT_UINT8": "uint8",
-    "DT_BOOL": "bool",
-}
+GE_DTYPES = {d.ge: name for name, d in DTYPES.items()}
 _KERNEL_CTYPES = {"half": "float16", "float": "float32", "bfloat16_t": "bfloat16", "int8_t": "int8"}
 _KERNEL_CTYPES |= {"int16_t": "int16", "int32_t": "int32", "uint8_t": "uint8"}
 _LENGTH_CONSTANTS = ("TOTAL_LENGTH", "TOTAL_NUM", "TOTAL_SIZE", "totalLength")
@@ -321,17 +312,24 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
     for attr in op.opdef.attrs if op.opdef else []:
         lines += ["", "[[attrs]]", f'name = "{attr.name}"']
         if attr.type is not None and attr.default is not None:
-            default = str(attr.default).lower() if attr.type == "bool" else repr(attr.default)
+            default = (
+                json.dumps(attr.default)
+                if attr.type in ("str", "list_int")
+                else str(attr.default).lower()
+                if attr.type == "bool"
+                else repr(attr.default)
+            )
             lines += [
                 f'type = "{attr.type}"',
                 f"default = {default}  # the OpDef default ({op.files.opdef or op.files.host}:{attr.line})",
             ]
         else:
-            # A required attr (`.Attr("N").Int()`) has a type but no default; a list or string none.
+            # A required attr (`.Attr("N").Int()`) has a type but no default; a list attr neither.
             kind = attr.type or "float"
+            zero = {"int": "0", "bool": "false", "str": '""', "list_int": "[]"}.get(kind, "0.0")
             lines += [
                 f'type = "{kind}"',
-                f"default = {'0' if kind == 'int' else 'false' if kind == 'bool' else '0.0'}"
+                f"default = {zero}"
                 "  # TODO: the OpDef gives no default (a required attr, or a type the spec does not take)",
             ]
             notes.append(f"TODO attr {attr.name}: no default in the OpDef")
@@ -516,7 +514,7 @@ def drop_case(text: str, name: str, why: str) -> str:
     return "\n".join(out) + "\n"
 
 
-_ATTR_TYPES = {"float": "float", "int": "int", "bool": "bool"}
+_ATTR_TYPES = {"float": "float", "int": "int", "bool": "bool", "str": "str", "list_int": "list[int]"}
 
 
 def reference_signature(spec: OperatorSpec) -> str:

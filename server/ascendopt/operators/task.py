@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,10 +33,11 @@ TORCH_TO_SPEC = {
     "int64": "int64",
     "uint8": "uint8",
     "bool": "bool",
+    "complex64": "complex64",
 }
 # The benchmark's tolerance (1e-3 absolute and relative), with bfloat16's 8-bit mantissa kept at the
 # product's 4e-3 (spec.DEFAULT_TOLERANCES).
-TASK_TOLERANCES = {"float16": 1e-3, "float32": 1e-3, "bfloat16": 4e-3}
+TASK_TOLERANCES = {"float16": 1e-3, "float32": 1e-3, "bfloat16": 4e-3, "complex64": 1e-3}
 # A case whose tensors hold more elements than this is left out, saying so: the evaluation keeps its
 # inputs, the expected values (float64) and the twin's GM copies in memory at once (a 512 Mi-element
 # case took 16 GB before the OOM killer ended it), on machines shared by several jobs.
@@ -189,7 +191,8 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
     for name, desc in zip(names, values, strict=True):
         kind = _kind(desc)
         attr = next((a for a in opdef.attrs if a.name == name), None)
-        if attr is not None and (kind not in ("number",) or attr.type is None):
+        wanted = {"str": "str", "list_int": "numbers"}.get(attr.type or "", "number") if attr else ""
+        if attr is not None and (kind != wanted or attr.type is None):
             raise TaskSpecError(
                 f"attr {name}: the binding passes a {kind} value, which the spec cannot carry yet"
             )
@@ -242,8 +245,8 @@ def task_spec_text(
     op: OperatorProject, task: TaskFiles, rows: list[tuple[int, dict[str, Cell]]], got: dict[str, object]
 ) -> SpecDraft:
     """The spec's TOML for the answer `op` of `task`: `got` is, per case id, the oracle's record on
-    seed 0 (or why it failed). Cases the kernel cannot take (a dtype no column has, a complex
-    tensor) or the oracle failed on are left commented out, with the reason."""
+    seed 0 (or why it failed). Cases the kernel cannot take (a dtype no column has, one the spec has
+    not) or the oracle failed on are left commented out, with the reason."""
     assert op.opdef is not None
     first = next((r for r in got.values() if isinstance(r, dict)), None)
     if first is None:
@@ -286,9 +289,10 @@ def task_spec_text(
                 lines.append('param_type = "dynamic"')
     for a in op.opdef.attrs:
         if a.type is None:
-            raise TaskSpecError(f"attr {a.name}: a list or string attr, which the spec cannot carry yet")
-        default = a.default if a.default is not None else (False if a.type == "bool" else 0)
-        shown = str(default).lower() if a.type == "bool" else repr(default)
+            raise TaskSpecError(f"attr {a.name}: a list attr, which the spec cannot carry yet")
+        zero: object = {"bool": False, "str": "", "list_int": []}.get(a.type, 0)
+        default = a.default if a.default is not None else zero
+        shown = _attr_toml(a.type, default)
         lines += ["", "[[attrs]]", f'name = "{a.name}"', f'type = "{a.type}"', f"default = {shown}"]
     for dtype, tol in TASK_TOLERANCES.items():
         lines += ["", f"[tolerances.{dtype}]", f"rtol = {tol!r}", f"atol = {tol!r}"]
@@ -370,9 +374,7 @@ def _case_block(
     if case_attrs:
         shown = []
         for k, v in case_attrs.items():
-            kind = attrs[k].type
-            v = bool(v) if kind == "bool" else int(v) if kind == "int" else float(v)  # type: ignore[call-overload,arg-type]
-            shown.append(f"{k} = {str(v).lower() if isinstance(v, bool) else repr(v)}")
+            shown.append(f"{k} = {_attr_toml(attrs[k].type, v)}")
         block.append("attrs = { " + ", ".join(shown) + " }")
     block.append(params)
     return block, ""
@@ -386,6 +388,17 @@ def _elements(shape: object) -> int:
     for d in shape if isinstance(shape, list) else []:
         n *= int(d)
     return n
+
+
+def _attr_toml(kind: str | None, value: object) -> str:
+    """An attr's value as TOML, in its type (the oracle records a float attr's 1 as an int)."""
+    if kind == "str":
+        return json.dumps(str(value))  # a TOML basic string: JSON's escapes are TOML's
+    if kind == "list_int":
+        return "[" + ", ".join(str(int(v)) for v in value) + "]"  # type: ignore[attr-defined]
+    if kind == "bool":
+        return str(bool(value)).lower()
+    return repr(int(value) if kind == "int" else float(value))  # type: ignore[call-overload,arg-type]
 
 
 def _toml(value: Cell) -> str:

@@ -21,6 +21,7 @@ from pydantic import BaseModel, ValidationError
 
 from ascendopt.agent.outcome import CaseResult, Outcome
 from ascendopt.agent.tokens import journal_totals, price_from_env
+from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.timing.model import STATED_ERROR
 from ascendopt.experience.bank import BANK_FILE, Bank
 from ascendopt.journal import view as journal_view
@@ -65,6 +66,9 @@ class EpisodeReport(BaseModel):
     baseline_knobs: dict[str, int | str] = {}
     baseline_profile: list[CaseProfile] = []
     winner_profile: list[CaseProfile] = []
+    # The operator's own warnings (it counted, and they stay true of it): a write into an output's
+    # alignment padding, a read of unwritten UB lanes, …
+    baseline_warnings: list[Finding] = []
 
 
 def build(workspace: Path, episode: str) -> EpisodeReport:
@@ -105,6 +109,9 @@ def build(workspace: Path, episode: str) -> EpisodeReport:
         baseline_knobs=_knobs(journal, start.baseline) if start else {},
         baseline_profile=case_profiles(view.baseline),
         winner_profile=case_profiles(view.winner),
+        baseline_warnings=[f for f in view.baseline.findings() if f.severity == "warning"]
+        if view.baseline
+        else [],
     )
 
 
@@ -212,6 +219,10 @@ def _bad_candidates(r: EpisodeReport) -> set[int]:
 
 
 def finding_rows(c: CandidateRow) -> list[list[str]]:
+    return rows_of(c.findings)
+
+
+def rows_of(findings: list[Finding]) -> list[list[str]]:
     return [
         [
             f.severity,
@@ -220,7 +231,7 @@ def finding_rows(c: CandidateRow) -> list[list[str]]:
             f.message,
             str(f.count) + (f" (block {f.block})" if f.block is not None else ""),
         ]
-        for f in c.findings
+        for f in findings
     ]
 
 
@@ -232,6 +243,9 @@ def _finding_title(c: CandidateRow) -> str:
     return f"#{c.evaluation or '-'} {c.origin}, {c.change or c.candidate}: {c.verdict}"
 
 
+WARNINGS_NOTE = (
+    "The sanitizer's warnings on the operator as it is, each at its file:line: none makes it wrong."
+)
 FINDINGS_NOTE = (
     "What made each candidate wrong or refused it: the sanitizer's findings (or its compile errors), "
     "each at its file:line in the candidate's files."
@@ -265,6 +279,12 @@ def render_markdown(r: EpisodeReport) -> str:
         "## Every candidate tried",
         md_table(CANDIDATE_HEADER, candidate_rows(r)) if r.candidates else "none",
     ]
+    if r.baseline_warnings:
+        parts += [
+            "## Warnings on the operator as it is",
+            WARNINGS_NOTE,
+            md_table(FINDING_HEADER, rows_of(r.baseline_warnings)),
+        ]
     if found := _with_findings(r):
         parts += ["## Findings of the candidates that did not count", FINDINGS_NOTE]
         for c in found:
@@ -413,6 +433,13 @@ def render_html(r: EpisodeReport) -> str:
                 for c in found
             )
         )
+    warnings = (
+        '<h2 id="warnings">Warnings on the operator as it is</h2>'
+        f'<p class="note">{html.escape(WARNINGS_NOTE)}</p>'
+        + html_table(FINDING_HEADER, rows_of(r.baseline_warnings))
+        if r.baseline_warnings
+        else ""
+    )
     slices = knob_slices(r)
     slices_html = (
         "<h3>Speedup against each knob</h3>"
@@ -447,6 +474,7 @@ without a speedup (wrong, refused before timing). {html.escape(CURVE_NOTE)}</p>
 {profile}
 <h2>Per case</h2>{html_table(CASE_HEADER, case_rows(r), regressions)}
 <h2>Every candidate tried</h2>{tried}
+{warnings}
 {findings}
 <h2>Lessons retrieved</h2>{lessons(r.retrieved)}
 <h2>Lessons written</h2>{lessons(r.written)}

@@ -1,11 +1,11 @@
 """A look-alike of the older cann-ops repository's elementwise operators, written for these tests.
 
 `src/math/fabs/` in a repository tree: OpDef, InferShape and TilingFunc together in
-`op_host/fabs.cpp` (a DT_COMPLEX64 column the twin has no dtype for), `op_host/fabs_tiling.h` with
+`op_host/fabs.cpp` (a DT_COMPLEX128 column the twin has no dtype for), `op_host/fabs_tiling.h` with
 BEGIN_TILING_DATA_DEF, the kernel `extern "C" ... void fabs(...)` (a C library function's name, which
 the NPU compiler never sees declared), `float16_t` / `float32_t` in the kernel, and host code that
 writes `std::cout` without including <iostream>, sizes elements with `ge::TypeUtils::
-GetDataTypeLength` and asks `GetSigmoidMaxMinTmpSize`. The sample lives in
+GetDataTypeLength` and asks `GetSigmoidMaxMinTmpSize`; InferShape reads its input's desc. The sample lives in
 `examples/AclNNInvocationNaive/` (gen_data.py, main.cpp), as cann-ops keeps it. Repository-level
 headers sit in `src/common/inc` (a log header on CANN's alog / error-message API, naming contexts by
 `GetNodeType`); the kernel names the tiling struct unqualified, calls `assert` and `likely` bare, and
@@ -112,6 +112,9 @@ static ge::graphStatus InferShape(gert::InferShapeContext* context)
         TRACE_FAIL(context, "%s", "no input shape");
         return GRAPH_FAILED;
     }
+    if (context->GetInputDesc(0) == nullptr || context->GetInputDesc(0)->GetOriginFormat() != ge::FORMAT_ND) {
+        return GRAPH_FAILED;
+    }
     *context->GetOutputShape(0) = *context->GetInputShape(0);
     return GRAPH_SUCCESS;
 }
@@ -124,11 +127,11 @@ public:
     {
         this->Input("x")
             .ParamType(REQUIRED)
-            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_COMPLEX64})
+            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_COMPLEX128})
             .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
         this->Output("y")
             .ParamType(REQUIRED)
-            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_COMPLEX64})
+            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_COMPLEX128})
             .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});
         this->SetInferShape(ge::InferShape);
         this->AICore().SetTiling(optiling::TilingFunc);

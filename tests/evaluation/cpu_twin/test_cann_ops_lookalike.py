@@ -26,10 +26,10 @@ def test_init_spec_leaves_out_the_complex_column_and_reads_the_examples_sample(t
     assert op.name == "fabs" and op.files.host == "op_host/fabs.cpp"
     draft = starting_spec(op)
     spec = tomllib.loads(draft.text)
-    # DT_COMPLEX64 is no spec dtype: its column goes from every tensor, not mapped to another type.
+    # DT_COMPLEX128 is no spec dtype: its column goes from every tensor, not mapped to another type.
     assert spec["inputs"][0]["dtypes"] == ["float16", "float32"]
     assert spec["outputs"][0]["dtypes"] == ["float16", "float32"]
-    assert any("columns left out: 3 (DT_COMPLEX64)" in n for n in draft.notes), draft.notes
+    assert any("columns left out: 3 (DT_COMPLEX128)" in n for n in draft.notes), draft.notes
     assert any("examples/AclNNInvocationNaive/gen_data.py" in n for n in draft.notes), draft.notes
     assert spec["cases"][0]["shapes"] == {"x": [16, 512]} and spec["cases"][0]["dtype"] == "float16"
     assert spec["inputs"][0]["range"] == [-3.0, 3.0]

@@ -37,9 +37,7 @@ struct Tensor { std::string dtype, path; std::vector<int64_t> shape; void* dev =
                 aclTensor* t = nullptr; };
 
 static size_t elem_size(const std::string& d) {
-    if (d == "float32" || d == "int32") return 4;
-    if (d == "int64") return 8;
-    if (d == "int8" || d == "uint8" || d == "bool") return 1;
+%(size_map)s
     return 2;
 }
 
@@ -90,7 +88,10 @@ int main(int argc, char** argv) {
             std::getline(s >> std::ws, t.path);  // the path is the rest of the line (may hold spaces)
             (kind == "input" ? ins : outs)[name] = t;
         } else if (kind == "attr") {
-            std::string name, type, value; s >> name >> type >> value; attrs[name] = value;
+            std::string name, type, value; s >> name >> type;
+            s.get();  // the value is the rest of the line after one space (a string may hold spaces)
+            std::getline(s, value);
+            attrs[name] = value;
         }
     }
     CHECK(aclInit(nullptr));
@@ -122,8 +123,19 @@ def driver_source(project: OperatorProject) -> str:
     assert project.spec is not None
     spec = project.spec
     dtype_map = "\n".join(f'    if (d == "{k}") return {v};' for k, v in _ACL_DTYPES.items())
+    size_map = "\n".join(f'    if (d == "{k}") return {v.bytes};' for k, v in DTYPES.items())
     decls, attr_args = [], []
     for a in spec.attrs:
+        if a.type == "str":  # aclnn takes a string attr as `char *`
+            attr_args.append(f'const_cast<char*>(attrs["{a.name}"].c_str())')
+            continue
+        if a.type == "list_int":  # and a list of ints as an aclIntArray
+            v = f"list_{a.name}"
+            decls.append(f'    std::vector<int64_t> {v}; {{ std::istringstream s(attrs["{a.name}"]); ')
+            decls.append(f"        for (int64_t x; s >> x;) {v}.push_back(x); }}")
+            decls.append(f"    aclIntArray* attr_{a.name} = aclCreateIntArray({v}.data(), {v}.size());")
+            attr_args.append(f"attr_{a.name}")
+            continue
         ctype = _ATTR_CTYPES.get(a.type, "double")
         conv = {"double": "std::atof", "int64_t": "std::atoll", "bool": "std::atoi"}[ctype]
         decls.append(f'    {ctype} attr_{a.name} = ({ctype}){conv}(attrs["{a.name}"].c_str());')
@@ -140,6 +152,7 @@ def driver_source(project: OperatorProject) -> str:
         "op_type": project.op_type,
         "op": _snake(project.op_type),
         "dtype_map": dtype_map,
+        "size_map": size_map,
         "attr_decls": "\n".join(decls),
         "args": ", ".join(args),
     }

@@ -46,7 +46,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     _family(_H + "tensor.h", "tensor", "LocalTensor GlobalTensor")
     # kernel_operator_list_tensor_intf.h (a kernel includes it itself, as on CANN)
     + _family(_H + "list_tensor.h", "tensor", "ListTensorDesc TensorDesc")
-    + _family(_H + "tpipe.h", "queue", "TPipe TQue TQueBind TBuf GetTPipePtr PopStackBuffer")
+    + _family(_H + "tpipe.h", "queue", "TPipe TQue TQueBind TQueConfig TBuf GetTPipePtr PopStackBuffer")
     + _family(
         _H + "tpipe.h",
         "sync",

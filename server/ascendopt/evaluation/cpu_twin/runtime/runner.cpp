@@ -65,7 +65,7 @@ bool DtypeInfo(const std::string &d, ge::DataType &g, size_t &sz)
                           {"int16", ge::DT_INT16, 2},     {"int32", ge::DT_INT32, 4},    {"int64", ge::DT_INT64, 8},
                           {"uint8", ge::DT_UINT8, 1},     {"uint16", ge::DT_UINT16, 2},  {"uint32", ge::DT_UINT32, 4},
                           {"uint64", ge::DT_UINT64, 8},   {"bool", ge::DT_BOOL, 1},      {"float64", ge::DT_DOUBLE, 8},
-                          {"double", ge::DT_DOUBLE, 8}};
+                          {"double", ge::DT_DOUBLE, 8},   {"complex64", ge::DT_COMPLEX64, 8}};
     for (const E &e : t)
         if (d == e.n) { g = e.g; sz = e.s; return true; }
     return false;
@@ -350,6 +350,11 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             if (a.type == "float") { v.kind = 0; v.f = std::strtof(a.value.c_str(), nullptr); }
             else if (a.type == "int") { v.kind = 1; v.i = std::strtoll(a.value.c_str(), nullptr, 10); }
             else if (a.type == "bool") { v.kind = 2; v.b = a.value == "true" || a.value == "1" || a.value == "True"; }
+            else if (a.type == "list_int") {  // the values, space-separated
+                v.kind = 4;
+                std::istringstream vs(a.value);
+                for (long long x; vs >> x;) v.li.v_.push_back(x);
+            }
             else { v.kind = 3; v.s = a.value; }
             ctx.attrs_.v_.push_back(v);
         }
@@ -373,7 +378,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                 for (size_t i = ctx.attrs_.v_.size(); i < d.attrs_.size(); ++i) {
                     gert::RuntimeAttrs::Value v;
                     const ops::OpAttrDef &a = *d.attrs_[i];
-                    v.kind = a.kind_; v.f = a.f_; v.i = a.i_; v.b = a.b_; v.s = a.s_; v.li = a.li_; v.lf = a.lf_;
+                    v.kind = a.kind_; v.f = a.f_; v.i = a.i_; v.b = a.b_; v.s = a.s_; v.li.v_ = a.li_; v.lf = a.lf_;
                     ctx.attrs_.v_.push_back(v);
                 }
                 // Dtype coverage of the OpDef (each tensor against the OpDef parameter it instantiates).
@@ -418,6 +423,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             if (rec && rec->def && rec->def->inferShape_) {
                 gert::InferShapeContext ic;
                 for (auto &s : ctx.inShapes_) ic.in_.push_back(s.GetStorageShape());
+                ic.inDescs_ = ctx.inDescs_;
                 ic.names_ = ctx.inNames_;
                 ic.ir_ = ctx.irInputNames_;
                 ic.out_.resize(m.outputs.size());

@@ -102,6 +102,19 @@ int16_t NextQueueId();
 
 class TPipe;
 
+// A queue's configuration, given as TQue's third parameter (`TQue<pos, depth, &conf>`): accepted, and the twin's
+// queues keep their default behaviour (the fields concern cube-side ND/NZ conversion and buffer hints).
+class TQueConfig {
+public:  // an aggregate, as the docs' brace initialisation needs
+    bool nd2nz = false;
+    bool nz2nd = false;
+    bool scmBlockGroup = false;
+    uint32_t bufferLen = 0;
+    uint32_t bufferNumber = 0;
+    uint32_t consumerSize = 0;
+    TPosition consumer[8] = {};
+};
+
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
 public:
     static_assert(twin_detail::IsVectorPos(src) || src == TPosition::GM,
@@ -157,6 +170,18 @@ public:
         int s = DeQueSlot(loc);
         return twin_detail::Access::Make<T>(off_[s], len_ / static_cast<uint32_t>(sizeof(T)),
                                     ascendopt_twin::rt::UbBuf{off_[s], off_[s] + len_}, qid_, dst);
+    }
+    // The forms naming the hand-over's positions (`EnQue<VECIN, VECOUT, T>(t)`, as a TQueBind's user may write):
+    // the same hand-over, its positions being the queue's own.
+    template <TPosition s, TPosition d, typename T> bool EnQue(const LocalTensor<T> &tensor, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        static_assert(s == src && d == dst, "EnQue<src, dst, T>: the CPU twin takes only the queue's own positions");
+        return EnQue<T>(tensor, loc);
+    }
+    template <TPosition s, TPosition d, typename T> LocalTensor<T> DeQue(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+    {
+        static_assert(s == src && d == dst, "DeQue<src, dst, T>: the CPU twin takes only the queue's own positions");
+        return DeQue<T>(loc);
     }
     // The buffer-handle form (no element type): the same dequeue and wait, for code that only needs the
     // producer's data to have landed and keeps using the tensor it enqueued. The handle names the slot's

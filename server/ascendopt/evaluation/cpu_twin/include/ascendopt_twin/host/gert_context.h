@@ -157,9 +157,11 @@ public:
     Shape *GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
     const Tensor *GetInputTensor(size_t) const { return nullptr; }
+    const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return i < inDescs_.size() ? &inDescs_[i] : nullptr; }
     const char *GetNodeName() const { return "node"; }
     const char *GetNodeType() const { return "node"; }
     std::vector<Shape> in_, out_;
+    std::vector<CompileTimeTensorDesc> inDescs_;  // as TilingContext's
     std::vector<std::string> names_, ir_;  // as TilingContext's inNames_, irInputNames_
     const RuntimeAttrs *attrs_ = nullptr;
 };

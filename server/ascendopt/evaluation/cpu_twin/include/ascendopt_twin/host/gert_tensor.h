@@ -99,6 +99,15 @@ public:
     size_t size_ = 0;
 };
 
+// A list attr's values as GetListInt gives them (CANN's TypedContinuousVector): size and data.
+template <typename T> class TypedContinuousVector {
+public:
+    size_t GetSize() const { return v_.size(); }
+    size_t GetCapacity() const { return v_.size(); }
+    const T *GetData() const { return v_.data(); }
+    std::vector<T> v_;
+};
+
 class RuntimeAttrs {
 public:
     struct Value {
@@ -107,13 +116,14 @@ public:
         int64_t i = 0;
         bool b = false;
         std::string s;
-        std::vector<int64_t> li;
+        TypedContinuousVector<int64_t> li;
         std::vector<float> lf;
     };
     const float *GetFloat(size_t idx) const { return idx < v_.size() ? &v_[idx].f : nullptr; }
     const int64_t *GetInt(size_t idx) const { return idx < v_.size() ? &v_[idx].i : nullptr; }
     const bool *GetBool(size_t idx) const { return idx < v_.size() ? &v_[idx].b : nullptr; }
     const char *GetStr(size_t idx) const { return idx < v_.size() ? v_[idx].s.c_str() : nullptr; }
+    const TypedContinuousVector<int64_t> *GetListInt(size_t idx) const { return idx < v_.size() ? &v_[idx].li : nullptr; }
     template <typename T> const T *GetAttrPointer(size_t idx) const
     {
         if (idx >= v_.size()) return nullptr;
