@@ -51,6 +51,7 @@ class TaskResult(BaseModel):
     kind: str = ""  # estimate / measured
     noise: float = 0.0
     patch: str = ""
+    change: str = ""  # the suggestion's one-line summary: what changed (knobs, files) and why faster
     rejected: dict[str, int] = Field(default_factory=dict)  # reason class -> count
     curve: list[CurvePoint] = Field(default_factory=list)
 
