@@ -59,6 +59,7 @@ def run_task(task: EpisodeTask) -> TaskResult:
         kind=s.speedups[0].kind if s and s.speedups else "",
         noise=s.speedups[0].noise if s and s.speedups else 0.0,
         patch=s.patch() if s else "",
+        kernel_rewriting=outcome.kernel_rewriting,
         change=change_of(journal, s) if s else "",
         rejected=rejections(journal),
         curve=budget_curve(journal),
