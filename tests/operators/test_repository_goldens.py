@@ -35,7 +35,7 @@ SEEN = []
 
 
 def pair_sum(first, second, **kwargs):
-    SEEN.append((kwargs.get("input_dtypes"), kwargs.get("output_dtypes")))
+    SEEN.append((kwargs["input_dtypes"], kwargs["output_dtypes"], kwargs["input_formats"], kwargs["input_ori_shapes"]))
     out = ({expr})
     return out.astype(kwargs.get("output_dtypes", ["float32"])[0])
 """
@@ -110,9 +110,10 @@ def test_init_spec_takes_the_golden_function_as_the_reference(tmp_path: Path) ->
     x = np.linspace(-1, 1, int(np.prod(case.input_shapes["x"])), dtype=dtype).reshape(case.input_shapes["x"])
     out = run_reference(fn, spec, case, {"x": x, "y": x})
     assert np.allclose(out["z"], 2 * x.astype(np.float64), atol=1e-3)
-    # the dtypes arrive by keyword, as ops-nn's goldens read them
+    # what the tensors are arrives by keyword, as ops-nn's goldens read it
     seen = fn.__globals__["SEEN"]
-    assert seen[-1] == ([dtype, dtype], [dtype])
+    shape = case.input_shapes["x"]
+    assert seen[-1] == ([dtype, dtype], [dtype], ["ND", "ND"], [shape, shape])
 
 
 def test_a_reference_py_the_user_wrote_wins(tmp_path: Path) -> None:

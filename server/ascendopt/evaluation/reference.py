@@ -73,12 +73,23 @@ def run_reference(
     # operator does (CANN's goldens round x1 + x2 to the input dtype) asks for the case's dtypes by name.
     if "dtypes" in params and "dtypes" not in case.attrs:
         kwargs["dtypes"] = dict(case.dtypes)
-    # ops-nn's golden functions (`tests/assets/golden.py`) read the dtypes from their **kwargs, as
-    # lists in OpDef order; another reference gets them only by naming them.
+    # ops-nn's golden functions (`tests/assets/golden.py`) read what the tensors are from their
+    # **kwargs (lists in OpDef order; the twin's tensors are ND); another reference gets these only
+    # by naming them.
     golden = Path(spec.reference.partition(":")[0]).name == "golden.py"
-    for key, tensors in (("input_dtypes", spec.inputs), ("output_dtypes", spec.outputs)):
+    described = {
+        "input_dtypes": [case.dtype_of(t.name) for t in spec.inputs],
+        "output_dtypes": [case.dtype_of(t.name) for t in spec.outputs],
+        "input_formats": ["ND"] * len(spec.inputs),
+        "output_formats": ["ND"] * len(spec.outputs),
+        "input_ori_shapes": [
+            case.input_shapes.get(next(iter(case.instances(t.name)), t.name)) for t in spec.inputs
+        ],
+        "attributes": dict(case.attrs),
+    }
+    for key, value in described.items():
         if ((takes_any and golden) or key in params) and key not in case.attrs:
-            kwargs[key] = [case.dtype_of(t.name) for t in tensors]
+            kwargs[key] = value
     try:
         result = fn(*args, **kwargs)
     except Exception as exc:
