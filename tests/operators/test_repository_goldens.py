@@ -35,7 +35,8 @@ SEEN = []
 
 
 def pair_sum(first, second, **kwargs):
-    SEEN.append((kwargs["input_dtypes"], kwargs["output_dtypes"], kwargs["input_formats"], kwargs["input_ori_shapes"]))
+    keys = ("input_dtypes", "output_dtypes", "input_formats", "input_ori_shapes")
+    SEEN.append(tuple(kwargs[k] for k in keys))
     out = ({expr})
     return out.astype(kwargs.get("output_dtypes", ["float32"])[0])
 """

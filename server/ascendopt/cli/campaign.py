@@ -69,7 +69,10 @@ def campaign_cmd(
     ray: Annotated[
         str | None, typer.Option("--ray", help="run episodes as Ray tasks: a cluster address, or 'local'")
     ] = None,
-    resume: Annotated[str | None, typer.Option("--resume", help="continue a campaign by id")] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option("--resume", help="continue a campaign by id (planned again: what verifies now joins)"),
+    ] = None,
     workspace: Annotated[Path | None, typer.Option("--workspace", help="where .ascendopt/ lives")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -79,6 +82,8 @@ def campaign_cmd(
     try:
         if resume:
             record = service.load(resume)
+            if added := service.refresh(record):  # what verifies now, or was added, joins
+                err.print(f"campaign {record.id}: planned again, {added} episode(s) added")
         else:
             if not paths:
                 raise typer.BadParameter("give at least one folder, or --resume ID")
