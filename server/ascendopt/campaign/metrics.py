@@ -2,13 +2,17 @@
 
 Per strategy over its operators: the geometric mean speedup over the operators whose baseline
 verifies (an operator with no suggestion counts 1.0), and fast_p, the share of ALL its
-operators that are correct and at least p times faster. Budget curves are search-time bests
-(before each episode's final re-check) and are labelled so.
+operators that are correct and more than p times faster (KernelBench's fast_p, and the paper's
+"faster than the reference" for p = 1: an operator left as it was is not fast_1). Budget curves
+are search-time bests (before each episode's final re-check) and are labelled so.
 """
 
 from __future__ import annotations
 
 import math
+import re
+from collections.abc import Callable
+from pathlib import Path
 
 from pydantic import BaseModel
 
@@ -41,10 +45,51 @@ def speedup_of(task: TaskEntry) -> float | None:
     return r.speedup or 1.0
 
 
-def summarize(record: CampaignRecord) -> list[StrategySummary]:
+class LevelSummary(BaseModel):
+    level: str  # a benchmark level ("level1" …), or "overall"
+    strategies: list[StrategySummary]
+
+
+_LEVEL = re.compile(r"level\d+")
+
+
+def level_of(root: Path) -> str:
+    """The benchmark level an operator sits in: the nearest `level<N>` folder above it, else ""."""
+    return next((p for p in reversed(root.parts) if _LEVEL.fullmatch(p)), "")
+
+
+def task_label(root: Path) -> str:
+    """A benchmark task as its path names it (`level1/Math/Sqrt` for `…/level1/Math/Sqrt/answer/0`),
+    else the operator's folder."""
+    parts = root.parts
+    level = next((i for i in range(len(parts) - 1, -1, -1) if _LEVEL.fullmatch(parts[i])), None)
+    if level is None:
+        return str(root)
+    end = parts.index("answer", level) if "answer" in parts[level:] else len(parts)
+    return "/".join(parts[level:end])
+
+
+def by_level(record: CampaignRecord) -> list[LevelSummary]:
+    """The summary per benchmark level found among the tasks, then "overall"; [] when no task
+    sits under a `level<N>` folder (not a benchmark)."""
+    levels = sorted({lv for t in record.tasks if (lv := level_of(t.root))}, key=lambda x: int(x[5:]))
+    if not levels:
+        return []
+    out = [LevelSummary(level=lv, strategies=summarize(record, _in_level(lv))) for lv in levels]
+    return [*out, LevelSummary(level="overall", strategies=summarize(record))]
+
+
+def _in_level(level: str) -> Callable[[TaskEntry], bool]:
+    return lambda t: level_of(t.root) == level
+
+
+def summarize(
+    record: CampaignRecord, keep: Callable[[TaskEntry], bool] | None = None
+) -> list[StrategySummary]:
+    """Per strategy over its tasks (those `keep` takes, else all)."""
     out = []
     for strategy in record.settings.strategies:
-        tasks = [t for t in record.tasks if t.strategy == strategy]
+        tasks = [t for t in record.tasks if t.strategy == strategy and (keep is None or keep(t))]
         speedups = [s for t in tasks if (s := speedup_of(t)) is not None]
         out.append(
             StrategySummary(
@@ -55,7 +100,7 @@ def summarize(record: CampaignRecord) -> list[StrategySummary]:
                 failed=sum(1 for t in tasks if t.status == "failed"),
                 geomean=geomean(speedups),
                 fast_p={
-                    f"{p:g}": (sum(1 for s in speedups if s >= p) / len(tasks) if tasks else 0.0)
+                    f"{p:g}": (sum(1 for s in speedups if s > p) / len(tasks) if tasks else 0.0)
                     for p in FAST_P
                 },
                 evaluations=sum(t.result.evaluations for t in tasks if t.result),

@@ -51,6 +51,8 @@ class TaskResult(BaseModel):
     kind: str = ""  # estimate / measured
     noise: float = 0.0
     patch: str = ""
+    kernel_rewriting: str = ""  # ran / stopped / skipped (no LLM, or tiling-only); "" = not recorded
+    change: str = ""  # what the suggestion changed, one line: knobs moved, else files rewritten
     rejected: dict[str, int] = Field(default_factory=dict)  # reason class -> count
     curve: list[CurvePoint] = Field(default_factory=list)
 

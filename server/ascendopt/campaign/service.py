@@ -3,7 +3,8 @@
 It plans (every operator under the paths, one task per usable operator and strategy), runs the
 tasks on a pool with bounded parallelism and keeps campaign.json current after every task (the one
 writer); the faces write the reports (report/campaign.py `write_reports`). A campaign run again by id
-skips what is done and continues what was running.
+is planned again first (`refresh`: what verifies now joins), then skips what is done and continues
+what was running.
 """
 
 from __future__ import annotations
@@ -48,6 +49,31 @@ class CampaignService:
     def plan(self, settings: CampaignSettings) -> CampaignRecord:
         record = CampaignRecord(id=new_campaign_id(), settings=settings)
         store = CampaignStore(self.workspace, record.id)
+        record.operators = self._operators(settings, store.folder / "specs", {})
+        record.tasks = self._tasks(record, {})
+        store.save(record)
+        return record
+
+    def refresh(self, record: CampaignRecord) -> int:
+        """Plan a campaign again over its paths before it resumes, keeping what is settled, so a
+        campaign run again after the code changed takes in what changed: an operator not run before
+        is looked at again (a spec derived, an error gone), an episode whose baseline did not verify
+        runs again under a new id (its journal keeps the failure), new operators join; episodes done
+        with a verified baseline, and those still to finish, are kept. Returns the episodes added."""
+        store = CampaignStore(self.workspace, record.id)
+        known = {(o.root, o.name): o for o in record.operators if o.usable}
+        before = {t.episode for t in record.tasks}
+        record.operators = self._operators(record.settings, store.folder / "specs", known)
+        record.tasks = self._tasks(record, {(t.root, t.operator, t.strategy): t for t in record.tasks})
+        store.save(record)
+        return sum(1 for t in record.tasks if t.episode not in before)
+
+    def _operators(
+        self, settings: CampaignSettings, specs: Path, known: dict[tuple[Path, str], OperatorEntry]
+    ) -> list[OperatorEntry]:
+        """Every operator under the paths, each usable or saying why not; `known` usable entries are
+        taken as they are (their specs already derived)."""
+        entries: list[OperatorEntry] = []
         seen: set[tuple[Path, str]] = set()
         for path in settings.paths:
             found = discover(path)
@@ -55,47 +81,68 @@ class CampaignService:
                 if (op.root, op.name) in seen:
                     continue
                 seen.add((op.root, op.name))
+                if (op.root, op.name) in known:
+                    entries.append(known[(op.root, op.name)])
+                    continue
                 errors = [i for i in op.issues if i.severity == "error"]
                 spec_file, reason = None, ""
                 if skeleton_of(op.root) is not None:
                     reason = "a benchmark task's skeleton (question/): listed, not run"
                 elif op.spec is None and task_of(op.root) is not None:
-                    spec_file, reason = self._task_spec(op, store.folder / "specs")
+                    spec_file, reason = self._task_spec(op, specs)
                 elif op.spec is None:
                     reason = "no ascendopt.toml (run `ascendopt init-spec`)"
                 if errors and not reason:
                     reason = str(errors[0])
-                entry = OperatorEntry(
-                    name=op.name,
-                    root=op.root,
-                    layout=op.layout,
-                    usable=not reason,
-                    reason=reason,
-                    spec=spec_file,
-                )
-                record.operators.append(entry)
-            for issue in found.issues:
-                entry = OperatorEntry(
-                    name="?", root=Path(issue.file), layout="?", usable=False, reason=str(issue)
-                )
-                record.operators.append(entry)
-        named: dict[str, int] = {}  # kernel names repeat across a library (benchmark tasks, samples)
-        for entry in record.operators:
-            if entry.usable:
-                named[entry.name] = named.get(entry.name, 0) + 1
-                label = entry.name if named[entry.name] == 1 else f"{entry.name}-{named[entry.name]}"
-                for strategy in settings.strategies:
-                    record.tasks.append(
-                        TaskEntry(
-                            operator=entry.name,
-                            root=entry.root,
-                            strategy=strategy,
-                            episode=f"{record.id}-{label}-{strategy}",
-                            spec=entry.spec,
-                        )
+                entries.append(
+                    OperatorEntry(
+                        name=op.name,
+                        root=op.root,
+                        layout=op.layout,
+                        usable=not reason,
+                        reason=reason,
+                        spec=spec_file,
                     )
-        store.save(record)
-        return record
+                )
+            for issue in found.issues:
+                entries.append(
+                    OperatorEntry(
+                        name="?", root=Path(issue.file), layout="?", usable=False, reason=str(issue)
+                    )
+                )
+        return entries
+
+    def _tasks(self, record: CampaignRecord, old: dict[tuple[Path, str, str], TaskEntry]) -> list[TaskEntry]:
+        """One task per usable operator and strategy: the `old` one where it is settled or still to
+        finish, else a new one (a new episode id: a failed baseline's journal is kept)."""
+        taken = {t.episode for t in old.values()}
+        named: dict[str, int] = {}  # kernel names repeat across a library (benchmark tasks, samples)
+        tasks: list[TaskEntry] = []
+        for entry in record.operators:
+            if not entry.usable:
+                continue
+            named[entry.name] = named.get(entry.name, 0) + 1
+            label = entry.name if named[entry.name] == 1 else f"{entry.name}-{named[entry.name]}"
+            for strategy in record.settings.strategies:
+                task = old.get((entry.root, entry.name, strategy))
+                if task is not None and (task.result is None or task.result.baseline_correct):
+                    tasks.append(task)
+                    continue
+                episode, n = f"{record.id}-{label}-{strategy}", 1
+                while episode in taken:
+                    n += 1
+                    episode = f"{record.id}-{label}-{strategy}-{n}"
+                taken.add(episode)
+                tasks.append(
+                    TaskEntry(
+                        operator=entry.name,
+                        root=entry.root,
+                        strategy=strategy,
+                        episode=episode,
+                        spec=entry.spec,
+                    )
+                )
+        return tasks
 
     @staticmethod
     def _task_spec(op: OperatorProject, folder: Path) -> tuple[Path | None, str]:

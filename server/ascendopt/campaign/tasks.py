@@ -14,7 +14,9 @@ from pydantic import BaseModel
 
 from ascendopt.agent.service import Optimizer
 from ascendopt.agent.settings import EpisodeSettings
+from ascendopt.agent.suggestion import Suggestion
 from ascendopt.campaign.records import TaskResult
+from ascendopt.journal.events import StartEvent
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.journal.view import budget_curve, rejections
 from ascendopt.operators.discovery import load_operator
@@ -57,9 +59,25 @@ def run_task(task: EpisodeTask) -> TaskResult:
         kind=s.speedups[0].kind if s and s.speedups else "",
         noise=s.speedups[0].noise if s and s.speedups else 0.0,
         patch=s.patch() if s else "",
+        kernel_rewriting=outcome.kernel_rewriting,
+        change=change_of(journal, s) if s else "",
         rejected=rejections(journal),
         curve=budget_curve(journal),
     )
+
+
+def change_of(journal: EpisodeJournal, suggestion: Suggestion) -> str:
+    """What the winner changed, in one line: each knob it moved (`name old → new`; a code region
+    "rewritten"), else the files it rewrote."""
+    start = next((e.data for e in journal.events("start") if isinstance(e.data, StartEvent)), None)
+    base = journal.load_candidate(start.baseline).knobs if start else {}
+    best = journal.load_candidate(suggestion.candidate_id).knobs
+    moved = [
+        f"{k} rewritten" if isinstance(v, str) else f"{k} {base.get(k, '?')} → {v}"
+        for k, v in best.items()
+        if base.get(k) != v
+    ]
+    return "; ".join(moved) or "rewrote " + ", ".join(c.path for c in suggestion.changes)
 
 
 def progress_of(workspace: Path, episode: str) -> tuple[int, float | None]:

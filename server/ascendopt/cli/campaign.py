@@ -22,11 +22,18 @@ from ascendopt.cli.layout import Field, records
 from ascendopt.cli.layout import show as show_all
 from ascendopt.cli.progress import campaign_progress
 from ascendopt.report.campaign import (
+    LEVEL_HEADER,
     OPERATOR_HEADER,
     SUMMARY_HEADER,
+    TASK_HEADER,
     build_report,
+    level_rows,
     operator_rows,
+    paper_header,
+    paper_note,
+    paper_rows,
     summary_rows,
+    task_table,
     write_reports,
 )
 
@@ -62,7 +69,10 @@ def campaign_cmd(
     ray: Annotated[
         str | None, typer.Option("--ray", help="run episodes as Ray tasks: a cluster address, or 'local'")
     ] = None,
-    resume: Annotated[str | None, typer.Option("--resume", help="continue a campaign by id")] = None,
+    resume: Annotated[
+        str | None,
+        typer.Option("--resume", help="continue a campaign by id (planned again: what verifies now joins)"),
+    ] = None,
     workspace: Annotated[Path | None, typer.Option("--workspace", help="where .ascendopt/ lives")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -72,6 +82,8 @@ def campaign_cmd(
     try:
         if resume:
             record = service.load(resume)
+            if added := service.refresh(record):  # what verifies now, or was added, joins
+                err.print(f"campaign {record.id}: planned again, {added} episode(s) added")
         else:
             if not paths:
                 raise typer.BadParameter("give at least one folder, or --resume ID")
@@ -119,20 +131,50 @@ def campaign_cmd(
         print(report.model_dump_json(indent=2))
         return
     folder = ws / ".ascendopt" / "campaigns" / record.id
-    ops = records(
-        out,
-        [Field(c, free=c == "outcome", right=c in ("speedup", "evals")) for c in OPERATOR_HEADER],
-        operator_rows(report),
-        "per operator (speedups re-checked; twin figures are estimates)",
-        narrow="lines",
+    if report.levels:  # a benchmark: one row per task, the levels, the paper's figures beside
+        per_task = records(
+            out,
+            [
+                Field(c, free=c in ("verified", "change"), right=c in ("baseline µs", "best"))
+                for c in TASK_HEADER
+            ],
+            task_table(report),
+            "per task (best re-checked speedup of any strategy; baseline summed over cases; twin: estimates)",
+            narrow="lines",
+        )
+        levels = records(
+            out,
+            [Field(c, right=c not in ("level", "strategy")) for c in LEVEL_HEADER],
+            level_rows(report),
+            f"by benchmark level ({record.settings.budget} evaluations each)",
+        )
+        header = paper_header(report)
+        paper = records(
+            out, [Field(c, right=bool(c)) for c in header], paper_rows(report), "beside the paper"
+        )
+        notes = [Text(paper_note(report))]
+        if report.paper_subset:
+            notes.append(Text(report.paper_subset.note))
+        show_all(out, per_task, Text(""), levels, Text(""), paper, *notes)
+    else:
+        ops = records(
+            out,
+            [Field(c, free=c == "outcome", right=c in ("speedup", "evals")) for c in OPERATOR_HEADER],
+            operator_rows(report),
+            "per operator (speedups re-checked; twin figures are estimates)",
+            narrow="lines",
+        )
+        summary = records(
+            out,
+            [Field(c, right=c != "strategy") for c in SUMMARY_HEADER],
+            summary_rows(report),
+            f"campaign {record.id} ({record.settings.budget} evaluations each)",
+        )
+        show_all(out, ops, Text(""), summary)
+    out.print(
+        f"wall time {report.wall_s:.0f} s, {sum(s.evaluations for s in report.strategies)} evaluations",
+        highlight=False,
     )
-    summary = records(
-        out,
-        [Field(c, right=c != "strategy") for c in SUMMARY_HEADER],
-        summary_rows(report),
-        f"campaign {record.id} ({record.settings.budget} evaluations each)",
-    )
-    show_all(out, ops, Text(""), summary)
     out.print(
         f"report: {folder / 'report.html'} (and report.md, report.json)", highlight=False, soft_wrap=True
     )

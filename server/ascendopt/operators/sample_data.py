@@ -475,3 +475,94 @@ def golden_files(path: Path) -> tuple[dict[str, str], list[str]]:
         elif rel.startswith("output/") and rel not in outputs:
             outputs.append(rel)
     return inputs, outputs
+
+
+def golden_function(path: Path, op_name: str) -> str | None:
+    """The function an ops-nn-style `tests/assets/golden.py` registers for kernel `op_name`, read
+    without running it: `__golden__ = {"kernel": {op: "fn"}}` gives `fn`; `__spec__ = {op: "Cls"}`
+    (a class with a static `golden`) gives `Cls.golden`. The sole registration is taken when none is
+    keyed by `op_name`. None when the file registers no function it defines."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return None
+    defined = {n.name for n in tree.body if isinstance(n, ast.FunctionDef)}
+    classes = {
+        n.name
+        for n in tree.body
+        if isinstance(n, ast.ClassDef)
+        and any(isinstance(m, ast.FunctionDef) and m.name == "golden" for m in n.body)
+    }
+    for node in tree.body:
+        if not (
+            isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name)
+        ):
+            continue
+        try:
+            value = ast.literal_eval(node.value)
+        except ValueError:
+            continue
+        registry = (
+            value.get("kernel") if node.targets[0].id == "__golden__" and isinstance(value, dict) else None
+        )
+        if node.targets[0].id == "__spec__" and isinstance(value, dict):
+            registry = value
+        if not isinstance(registry, dict) or not registry:
+            continue
+        name = registry.get(op_name, next(iter(registry.values())) if len(registry) == 1 else None)
+        if node.targets[0].id == "__golden__" and name in defined:
+            return str(name)
+        if node.targets[0].id == "__spec__" and name in classes:
+            return f"{name}.golden"
+    return None
+
+
+@dataclass(frozen=True)
+class VerifyTolerance:
+    """A sample checker's tolerances (`scripts/verify_result.py`): np.isclose's rtol and atol, and
+    the share of elements allowed outside them, for the dtype it reads the output as (None: unsaid)."""
+
+    dtype: str | None
+    rtol: float
+    atol: float
+    mismatch_fraction: float
+    line: int  # of relative_tol, for the spec's note
+
+
+_TOL_NAMES = {"relative_tol": "rtol", "absolute_tol": "atol", "error_tol": "mismatch_fraction"}
+
+
+def verify_tolerances(path: Path) -> VerifyTolerance | None:
+    """The module-level `relative_tol`, `absolute_tol` (and `error_tol`) of a sample's checker, and
+    the dtype of its first `np.fromfile(…, dtype=np.X)`; read without running it. None without both
+    tolerances as plain numbers."""
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, SyntaxError):
+        return None
+    found: dict[str, float] = {}
+    line = 0
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            key = _TOL_NAMES.get(node.targets[0].id)
+            try:
+                value = ast.literal_eval(node.value)
+            except ValueError:
+                continue
+            if key and isinstance(value, int | float) and not isinstance(value, bool) and value >= 0:
+                found[key] = float(value)
+                line = node.lineno if key == "rtol" else line
+    if "rtol" not in found or "atol" not in found:
+        return None
+    dtype = None
+    for call in sorted(
+        (n for n in ast.walk(tree) if isinstance(n, ast.Call)), key=lambda n: (n.lineno, n.col_offset)
+    ):
+        if isinstance(call.func, ast.Attribute) and call.func.attr == "fromfile":
+            kw = next((k.value for k in call.keywords if k.arg == "dtype"), None)
+            if isinstance(kw, ast.Attribute):
+                dtype = NP_DTYPES.get(kw.attr)
+                break
+    return VerifyTolerance(
+        dtype, found["rtol"], found["atol"], min(found.get("mismatch_fraction", 0.0), 1.0), line
+    )

@@ -5,7 +5,10 @@ msOpGen `<Op>.json` when there is no OpDef); for a kernel-launch sample, from th
 with roles and names from the files main.cpp reads and writes. Shapes, dtypes and value ranges
 come from the sample itself (`scripts/gen_data.py` beside it or in an `AclNNInvocation*/` folder
 next to it, an `AclNNInvocationNaive/main.cpp`, a `TOTAL_LENGTH` constant in the kernel); the
-block dim from the launch. `TODO` marks only what none of them says.
+block dim from the launch. `TODO` marks only what none of them says. The sample's own oracle is
+taken where it ships one: its golden generator (`[oracle]`), or an ops-nn-style
+`tests/assets/golden.py` function (the `reference`); its checker's tolerances
+(`scripts/verify_result.py`) replace the spec's defaults.
 """
 
 from __future__ import annotations
@@ -25,10 +28,12 @@ from ascendopt.operators.sample_data import (
     aclnn_example_hints,
     gen_data_hints,
     golden_files,
+    golden_function,
     naive_main_attrs,
     naive_main_hints,
     op_description,
     torch_test_hints,
+    verify_tolerances,
 )
 from ascendopt.operators.soc import DEFAULT_SOC
 from ascendopt.operators.spec import OperatorSpec
@@ -54,6 +59,7 @@ class SpecDraft:
     text: str
     notes: list[str] = field(default_factory=list)  # where each part came from, and what is a TODO
     case_names: list[str] = field(default_factory=list)
+    oracle: str | None = None  # what the sample ships that checks the outputs (no reference to write)
 
 
 def _hints(op: OperatorProject) -> tuple[dict[str, TensorHint], list[str]]:
@@ -118,6 +124,45 @@ def _golden_oracle(op: OperatorProject, ins: list[Tensor], outs: list[Tensor]) -
         f"module = {json.dumps(str(path.resolve()))}",
         "files = { " + ", ".join(f"{n} = {json.dumps(f)}" for n, f in files.items()) + " }",
     ]
+
+
+GOLDEN_PY = Path("tests") / "assets" / "golden.py"
+
+
+def _golden_reference(op: OperatorProject) -> str | None:
+    """`reference = …` for an ops-nn-style `tests/assets/golden.py` function registered for this
+    kernel (its parameters: the OpDef's inputs in order, attrs as keywords, as a reference's are), by
+    absolute path so a spec kept elsewhere finds it; None without one, or when the user wrote a
+    reference.py (theirs wins)."""
+    path = op.root / GOLDEN_PY
+    if (op.root / "reference.py").exists() or not path.is_file():
+        return None
+    fn = golden_function(path, op.name)
+    return f"{path.resolve()}:{fn}" if fn else None
+
+
+def _checker_tolerances(op: OperatorProject, outs: list[Tensor]) -> tuple[list[str], list[str]]:
+    """`[tolerances.<dtype>]` tables from the sample's checker (`verify_result.py` beside its golden
+    generator, or in the operator's `scripts/`): for the dtype it reads the output as, else for every
+    output dtype. ([], []) without one."""
+    gen = _gen_data(op)
+    places = ([gen.parent / "verify_result.py"] if gen else []) + [op.root / "scripts" / "verify_result.py"]
+    path = next((p for p in places if p.is_file()), None)
+    tol = verify_tolerances(path) if path else None
+    if path is None or tol is None:
+        return [], []
+    dtypes = [tol.dtype] if tol.dtype else list(dict.fromkeys(d for t in outs for d in t.dtypes))
+    where = f"{_shown(path, op.root)}:{tol.line}"
+    lines = []
+    for dtype in dtypes:
+        lines += [
+            "",
+            f"[tolerances.{dtype}]  # the sample's checker, {where}",
+            f"rtol = {tol.rtol!r}",
+            f"atol = {tol.atol!r}",
+            f"mismatch_fraction = {tol.mismatch_fraction!r}",
+        ]
+    return lines, [f"tolerances ({', '.join(dtypes)}) from the sample's checker {where}"]
 
 
 def _opdef_columns(lists: list[list[str]]) -> tuple[list[list[str]], list[str]]:
@@ -283,8 +328,15 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
         "schema_version = 1",
         f'name = "{op.name}"',
         f'soc = "{DEFAULT_SOC}"',
-        f'reference = "reference.py:{op.name}"',
     ]
+    golden_ref = _golden_reference(op)
+    if golden_ref:
+        lines.append(f"reference = {json.dumps(golden_ref)}  # the repository's golden function")
+        notes.append(
+            f"the reference: {golden_ref.rpartition(':')[2]} in {GOLDEN_PY.as_posix()}; no reference.py"
+        )
+    else:
+        lines.append(f'reference = "reference.py:{op.name}"')
     if op.layout == "kernel_launch":
         bd = op.tiling.block_dim if op.tiling else None
         where = f"{op.files.host}:{op.tiling.range.start_line}" if op.tiling else "main.cpp"
@@ -333,7 +385,7 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
                 "  # TODO: the OpDef gives no default (a required attr, or a type the spec does not take)",
             ]
             notes.append(f"TODO attr {attr.name}: no default in the OpDef")
-    golden = _golden_oracle(op, ins, outs)
+    golden = _golden_oracle(op, ins, outs) if not golden_ref else []  # a function checks any shape
     if golden:
         where = _shown(_gen_data(op) or op.root, op.root)
         notes.append(f"the oracle: {where} writes the inputs and the golden output(s); no reference.py")
@@ -351,7 +403,13 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
     case_lines, case_names, case_notes = _cases(op, ins, case_attrs, outs, grow=not golden)
     lines += case_lines
     notes += case_notes
-    return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=case_names)
+    tol_lines, tol_notes = _checker_tolerances(op, outs)
+    lines += tol_lines
+    notes += tol_notes
+    oracle = "the sample's golden generator" if golden else None
+    if golden_ref and not golden:
+        oracle = f"the repository's golden function ({GOLDEN_PY.as_posix()})"
+    return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=case_names, oracle=oracle)
 
 
 def _list_params(op: OperatorProject) -> set[str]:

@@ -11,8 +11,17 @@ from pathlib import Path
 
 from pydantic import BaseModel
 
-from ascendopt.campaign.metrics import StrategySummary, speedup_of, summarize
-from ascendopt.campaign.records import CampaignRecord, TaskEntry
+from ascendopt.campaign.metrics import (
+    LevelSummary,
+    StrategySummary,
+    by_level,
+    level_of,
+    speedup_of,
+    summarize,
+    task_label,
+)
+from ascendopt.campaign.paper import PAPER, PaperFigures
+from ascendopt.campaign.records import CampaignRecord, OperatorEntry, TaskEntry
 from ascendopt.evaluation.timing.model import STATED_ERROR
 from ascendopt.journal import view as journal_view
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
@@ -44,6 +53,28 @@ class OperatorRow(BaseModel):
     noise: float = 0.0  # the baseline's measured noise band
 
 
+class TaskRow(BaseModel):
+    """One operator across the campaign's strategies: does it verify, and the best any found."""
+
+    task: str  # the benchmark task (`level1/Math/Sqrt`), else the operator's folder
+    level: str  # "" outside a benchmark
+    operator: str
+    verified: str  # "yes", or why not
+    baseline_us: float | None  # summed over the spec's cases
+    kind: str  # estimate / measured
+    best: float | None  # the best re-checked speedup of any strategy (1.0: none beat the baseline)
+    best_by: str  # the strategy that found it
+    change: str  # what its suggestion changed
+
+
+class PaperSubset(BaseModel):
+    """The tasks named among the paper's operators, summarised apart (or why not)."""
+
+    note: str  # the paper's list and where it comes from, or why there is no subset
+    tasks: int = 0
+    strategies: list[StrategySummary] = []
+
+
 class LearnedLesson(BaseModel):
     """A lesson the bank took during the campaign, and how often later episodes were offered it."""
 
@@ -64,10 +95,16 @@ class CampaignReport(BaseModel):
     operators: list[OperatorRow]
     not_run: list[tuple[str, str, str]]  # (operator, root, why)
     learned: list[LearnedLesson] = []
+    tasks: list[TaskRow] = []
+    levels: list[LevelSummary] = []  # [] outside a benchmark
+    paper: PaperFigures = PAPER
+    paper_subset: PaperSubset | None = None  # only for a benchmark campaign
+    tiling_only: list[str] = []  # strategies none of whose episodes rewrote a kernel
 
 
 def build_report(record: CampaignRecord, workspace: Path | None = None) -> CampaignReport:
     """`workspace`: where the episodes' journals are, for what the bank learned (none without it)."""
+    levels = by_level(record)
     return CampaignReport(
         campaign=record.id,
         budget=record.settings.budget,
@@ -77,6 +114,68 @@ def build_report(record: CampaignRecord, workspace: Path | None = None) -> Campa
         operators=[_row(t) for t in record.tasks],
         not_run=[(o.name, str(o.root), o.reason) for o in record.operators if not o.usable],
         learned=learned(record, workspace) if workspace is not None else [],
+        tasks=task_rows(record),
+        levels=levels,
+        paper=PAPER,
+        paper_subset=paper_subset(record, PAPER) if levels else None,
+        tiling_only=[
+            s
+            for s in record.settings.strategies
+            if all(
+                t.result.kernel_rewriting == "skipped" for t in record.tasks if t.strategy == s and t.result
+            )
+            and any(t.result for t in record.tasks if t.strategy == s)
+        ],
+    )
+
+
+def task_rows(record: CampaignRecord) -> list[TaskRow]:
+    """Every operator found, once: verified or why not, its baseline, the best speedup and change."""
+    return [
+        _task_row(o, [t for t in record.tasks if (t.root, t.operator) == (o.root, o.name)])
+        for o in record.operators
+    ]
+
+
+def _task_row(o: OperatorEntry, tasks: list[TaskEntry]) -> TaskRow:
+    results = [t.result for t in tasks if t.result]
+    verified = next((r for r in results if r.baseline_correct), None)
+    if not o.usable:
+        why = o.reason
+    elif verified:
+        why = "yes"
+    elif results:
+        why = f"no: {results[0].message}"
+    else:
+        why = next((f"task failed: {t.error}" for t in tasks if t.status == "failed"), "not run yet")
+    scored = [(s, t) for t in tasks if (s := speedup_of(t)) is not None]
+    best, by = max(scored, key=lambda x: x[0]) if scored else (None, None)
+    return TaskRow(
+        task=task_label(o.root),
+        level=level_of(o.root),
+        operator=o.name,
+        verified=why,
+        baseline_us=sum(verified.baseline_us.values()) if verified and verified.baseline_us else None,
+        kind=(verified.kind or "estimate") if verified else "",
+        best=best,
+        best_by=by.strategy if by and by.result and by.result.speedup else "",
+        change=by.result.change if by and by.result else "",
+    )
+
+
+def paper_subset(record: CampaignRecord, paper: PaperFigures) -> PaperSubset:
+    if paper.operators is None:
+        return PaperSubset(note=f"The paper's operator subset: {paper.operators_note}.")
+    named = paper.operators
+
+    def keep(t: TaskEntry) -> bool:
+        return task_label(t.root).rsplit("/", 1)[-1] in named
+
+    found = {task_label(t.root) for t in record.tasks if keep(t)}
+    return PaperSubset(
+        note=f"The tasks named among the paper's {len(named)} operators (list: {paper.source}).",
+        tasks=len(found),
+        strategies=summarize(record, keep),
     )
 
 
@@ -145,6 +244,10 @@ def _row(t: TaskEntry) -> OperatorRow:
 
 def summary_rows(report: CampaignReport) -> list[list[str]]:
     """The cross-operator table, as the CLI and both reports show it."""
+    return strategy_rows(report.strategies)
+
+
+def strategy_rows(strategies: list[StrategySummary]) -> list[list[str]]:
     return [
         [
             s.strategy,
@@ -154,8 +257,77 @@ def summary_rows(report: CampaignReport) -> list[list[str]]:
             *(f"{v:.0%}" for v in s.fast_p.values()),
             str(s.evaluations),
         ]
-        for s in report.strategies
+        for s in strategies
     ]
+
+
+def level_rows(report: CampaignReport) -> list[list[str]]:
+    return [[lv.level, *row] for lv in report.levels for row in strategy_rows(lv.strategies)]
+
+
+def task_table(report: CampaignReport) -> list[list[str]]:
+    return [
+        [
+            t.task,
+            t.verified,
+            f"{t.baseline_us:.2f}" if t.baseline_us is not None else "",
+            _x(t.best),
+            t.best_by,
+            t.change,
+        ]
+        for t in report.tasks
+    ]
+
+
+def paper_header(report: CampaignReport) -> list[str]:
+    return ["", "paper (910B2, measured)", *(f"{s.strategy} (twin estimate)" for s in report.strategies)]
+
+
+def paper_rows(report: CampaignReport) -> list[list[str]]:
+    """The paper's figures beside ours: geomean by level, the share faster, the tiling-only ablation."""
+    p = report.paper
+    rows = [
+        [f"geomean {lv.level}", _x(p.geomean.get(lv.level)), *(_x(s.geomean) for s in lv.strategies)]
+        for lv in report.levels
+    ]
+    overall = report.levels[-1].strategies if report.levels else report.strategies
+    rows.append(["faster (fast_1.0)", f"{p.fast_1:.0%}", *(f"{s.fast_p['1']:.0%}" for s in overall)])
+    rows.append(
+        [
+            "tiling search only: geomean",
+            _x(p.tiling_only),
+            *(_x(s.geomean) if s.strategy in report.tiling_only else "-" for s in overall),
+        ]
+    )
+    return rows
+
+
+def paper_note(report: CampaignReport) -> str:
+    p = report.paper
+    text = (
+        f"Paper: {p.measured} ({p.source}). Ours: estimates of the CPU twin's timing model; our levels "
+        "are the benchmark's (each task's level folder), not the paper's split, and the operators, "
+        "hardware and method differ: side by side, not one for one."
+    )
+    if report.tiling_only:
+        text += f" {', '.join(report.tiling_only)} searched tiling only (no kernel rewriting ran)."
+    if len(report.tiling_only) < len(report.strategies):
+        text += " -: not a tiling-only run (kernel rewriting ran, or the campaign did not record it)."
+    return text
+
+
+TASK_HEADER = ["task", "verified", "baseline µs", "best", "by", "change"]
+LEVEL_HEADER = [
+    "level",
+    "strategy",
+    "correct",
+    "improved",
+    "geomean",
+    "fast_1.0",
+    "fast_1.2",
+    "fast_2.0",
+    "evals",
+]
 
 
 SUMMARY_HEADER = ["strategy", "correct", "improved", "geomean", "fast_1.0", "fast_1.2", "fast_2.0", "evals"]
@@ -177,10 +349,23 @@ def render_markdown(report: CampaignReport, curve_png: str) -> str:
         "## Across operators",
         table(SUMMARY_HEADER, summary_rows(report)),
         "geomean over the operators whose baseline verifies (no suggestion counts 1.0); fast_p: share "
-        "of all operators correct and at least p× faster.",
+        "of all operators correct and more than p× faster.",
         f"![budget curve]({curve_png})",
         bands_note(report) + " " + CURVE_NOTE,
-        "## Per operator",
+    ]
+    if report.levels:
+        parts += ["## By benchmark level", table(LEVEL_HEADER, level_rows(report))]
+        parts += ["## Beside the paper", table(paper_header(report), paper_rows(report)), paper_note(report)]
+    if report.paper_subset:
+        parts += [report.paper_subset.note]
+        if report.paper_subset.strategies:
+            parts += [table(SUMMARY_HEADER, strategy_rows(report.paper_subset.strategies))]
+    parts += [
+        "## Per task",
+        table(TASK_HEADER, task_table(report)),
+        "baseline: summed over the spec's cases (twin: estimated); best: the best re-checked speedup of "
+        "any strategy.",
+        "## Per operator and strategy",
         table(OPERATOR_HEADER, operator_rows(report)),
     ]
     rejected = rejected_rows(report)
@@ -275,15 +460,32 @@ def render_html(report: CampaignReport, searches: list[Search] | None = None) ->
             + "</div>"
         )
     bank = table(LEARNED_HEADER, learned_rows(report)) if report.learned else f"<p>{LEARNED_NONE}</p>"
+    levels_html = ""
+    if report.levels:
+        levels_html = (
+            "<h2>By benchmark level</h2>"
+            + table(LEVEL_HEADER, level_rows(report))
+            + "<h2>Beside the paper</h2>"
+            + table(paper_header(report), paper_rows(report))
+            + f'<p class="note">{html.escape(paper_note(report))}</p>'
+        )
+    if report.paper_subset:
+        levels_html += f"<p>{html.escape(report.paper_subset.note)}</p>"
+        if report.paper_subset.strategies:
+            levels_html += table(SUMMARY_HEADER, strategy_rows(report.paper_subset.strategies))
     body = f"""<p>Budget {report.budget} evaluations per operator and strategy (re-checks included), backend
 <code>{html.escape(report.backend)}</code>, wall time {report.wall_s:.0f} s.
 Durations on the CPU twin are estimates.</p>
 <h2>Across operators</h2>{table(SUMMARY_HEADER, summary_rows(report))}
 <p class="note">geomean over the operators whose baseline verifies (no suggestion counts 1.0);
-fast_p: share of all operators correct and at least p× faster.</p>
+fast_p: share of all operators correct and more than p× faster.</p>
 <figure>{curve_svg(report)}</figure>
 <p class="note">{html.escape(bands_note(report))} {html.escape(CURVE_NOTE)}</p>
-<h2>Per operator</h2>{table(OPERATOR_HEADER, operator_rows(report))}
+{levels_html}
+<h2>Per task</h2>{table(TASK_HEADER, task_table(report))}
+<p class="note">baseline: summed over the spec's cases (twin: estimated); best: the best re-checked
+speedup of any strategy.</p>
+<h2>Per operator and strategy</h2>{table(OPERATOR_HEADER, operator_rows(report))}
 {each}
 {rejected_html}{diffs}
 <h2>What the bank learned</h2>{bank}

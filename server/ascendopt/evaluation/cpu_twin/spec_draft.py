@@ -65,6 +65,8 @@ async def write_starting_spec(op: OperatorProject, target: Path, external: bool)
     oracle = None
     if spec is not None and spec.oracle is not None:
         oracle = "the task's Model" if spec.oracle.kind == "kernelbench" else "the sample's golden generator"
+    elif spec is not None:
+        oracle = draft.oracle  # a repository's golden function is the reference
     if external and oracle is None:
         draft.notes.append(
             f"the reference goes beside it ({target.parent / 'reference.py'}); "
