@@ -4,7 +4,7 @@ For each task folder (`<level>/<category>/<task>/` with `answer/<n>/` and `valid
 `ascendopt verify <task>/answer/0 --json` (the spec derived from the task, nothing written), then
 one line per task and the must-show table: tasks found, spec derived, verified, failures by cause.
 
-    python benchmarks/benchmark_tasks.py TASKS_DIR [--level level1] [--timeout 900] [--out results.jsonl]
+    python benchmarks/benchmark_tasks.py TASKS_DIR|TASK... [--level level1] [--timeout 900] [--out results.jsonl]
 
 Resumable: tasks already in `--out` are not run again.
 """
@@ -22,6 +22,8 @@ from pathlib import Path
 
 
 def tasks_under(root: Path, level: str | None) -> list[Path]:
+    if (root / "validation").is_dir():  # a task folder itself
+        return [root]
     found = sorted(p.parent for p in root.glob("*/*/*/validation") if p.is_dir())
     return [t for t in found if level is None or t.parts[len(root.parts)] == level]
 
@@ -73,7 +75,7 @@ def run_task(task: Path, timeout: float) -> dict[str, object]:
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("tasks", type=Path)
+    ap.add_argument("tasks", type=Path, nargs="+", help="a benchmark's tasks folder, or task folders")
     ap.add_argument("--level")
     ap.add_argument("--timeout", type=float, default=900)
     ap.add_argument("--out", type=Path, default=Path("benchmark_tasks.jsonl"))
@@ -83,7 +85,7 @@ def main() -> None:
         for line in args.out.read_text(encoding="utf-8").splitlines():
             row = json.loads(line)
             done[str(row["task"])] = row
-    tasks = tasks_under(args.tasks.resolve(), args.level)
+    tasks = [t for root in args.tasks for t in tasks_under(root.resolve(), args.level)]
     for task in tasks:
         if str(task) in done:
             continue
@@ -92,7 +94,7 @@ def main() -> None:
         with args.out.open("a", encoding="utf-8") as f:
             f.write(json.dumps(row) + "\n")
         print(
-            f"{row['status']:14s} {task.relative_to(args.tasks.resolve())}  {row.get('cause', '')}",
+            f"{row['status']:14s} {'/'.join(task.parts[-3:])}  {row.get('cause', '')}",
             flush=True,
         )
     rows = [done[str(t)] for t in tasks]

@@ -159,9 +159,6 @@ def refusal(op: OperatorProject) -> str | None:
         return f"in-place output(s) {', '.join(clash)} (named like an input): not supported yet"
     if not opdef.outputs:
         return "the OpDef declares no output (the kernel writes into its inputs): not supported yet"
-    listed = [t.name for t in opdef.outputs if t.param_type == "DYNAMIC"]
-    if listed:
-        return f"list output(s) {', '.join(listed)} (OpDef DYNAMIC): not supported yet"
     return None
 
 
@@ -197,7 +194,9 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
             raise TaskSpecError(f"input {name}: the binding passes a {kind} value, which no tensor holds")
     outs = record.get("outputs")
     n = len(outs) if isinstance(outs, list) else 0
-    if n != len(opdef.outputs):
+    # A Model whose only output is a list (OpDef DYNAMIC) returns the list itself: its values are that output.
+    alone = len(opdef.outputs) == 1 and opdef.outputs[0].param_type == "DYNAMIC"
+    if n != len(opdef.outputs) and not (alone and n > 0):
         raise TaskSpecError(
             f"Model returns {n} value(s); the OpDef declares {len(opdef.outputs)} output(s) "
             f"({', '.join(t.name for t in opdef.outputs)})"
