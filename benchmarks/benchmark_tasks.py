@@ -4,7 +4,7 @@ For each task folder (`<level>/<category>/<task>/` with `answer/<n>/` and `valid
 `ascendopt verify <task>/answer/0 --json` (the spec derived from the task, nothing written), then
 one line per task and the must-show table: tasks found, spec derived, verified, failures by cause.
 
-    python benchmarks/benchmark_tasks.py TASKS_DIR|TASK... [--level level1] [--timeout 900] [--out results.jsonl]
+    python benchmarks/benchmark_tasks.py TASKS_DIR|TASK... [--level level1] [--timeout 900] [--out rows.jsonl]
 
 Resumable: tasks already in `--out` are not run again.
 """

@@ -169,15 +169,20 @@ def kernel_values(
         raise OracleError("the oracle's Model returned nothing")
     expected: dict[str, np.ndarray] = {}
     listed = {t.name for t in spec.outputs if t.param_type == "dynamic"}
-    for target, arrays in zip(spec.oracle.outputs, _results(outs, spec.oracle.outputs, listed, got), strict=False):
+    results = _results(outs, spec.oracle.outputs, listed, got)
+    for target, arrays in zip(spec.oracle.outputs, results, strict=False):
         if not target:
             continue
         if target not in listed and len(arrays) != 1:
             raise OracleError(f"output {target}: the Model returned {len(arrays)} tensors for it")
-        names = [member_name(target, i) for i in range(len(arrays))] if target in listed else [target]
-        for name, a in zip(names, arrays, strict=True):
+        members = [member_name(target, i) for i in range(len(arrays))] if target in listed else [target]
+        for name, a in zip(members, arrays, strict=True):
             expected[name] = a.astype(np.float64) if a.dtype != np.bool_ else a
-    missing = [t.name for t, names in output_instances(spec.outputs, expected) if not set(names) <= expected.keys() or not names]
+    missing = [
+        t.name
+        for t, members in output_instances(spec.outputs, expected)
+        if not members or set(members) - expected.keys()
+    ]
     if missing:
         raise OracleError(f"the Model's results give no value for output(s) {', '.join(missing)}")
     return inputs, expected

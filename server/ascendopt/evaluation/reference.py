@@ -79,6 +79,8 @@ def run_reference(
             f"{_where(exc, rel, Path(file))}: reference failed on case {case.name!r}: {_what(exc)}"
         ) from exc
     results = result if isinstance(result, tuple | list) else (result,)
+    if len(spec.outputs) == 1 and spec.outputs[0].param_type == "dynamic" and isinstance(result, list):
+        results = (result,)  # the only output is a list: the list returned is it
     if len(results) != len(spec.outputs):
         raise ReferenceError(
             f"reference returned {len(results)} output(s); the spec declares {len(spec.outputs)}"
@@ -90,6 +92,6 @@ def run_reference(
             continue
         # A list output: the reference returns its tensors as a list, one per instance `y.0`, `y.1`, ….
         if not isinstance(r, list | tuple) or not r:
-            raise ReferenceError(f"reference: output {t.name!r} is a list output: return a list of arrays for it")
+            raise ReferenceError(f"reference: output {t.name!r} is a list output: return a list of arrays")
         out.update({member_name(t.name, i): np.asarray(a) for i, a in enumerate(r)})
     return out

@@ -407,7 +407,10 @@ def _dtype_variables(toks: list[Token]) -> dict[str, list[str]]:
     for m in re.finditer(decl + r"\( (\w+) \. size \( \) , " + _DT + r" \)", text):
         if m.group(2) in out:
             out[m.group(1)] = [m.group(3)] * len(out[m.group(2)])
-    each = r"for_each \( (\w+) \. c?begin \( \) , \1 \. c?end \( \) , .*? (\w+) \. push_back \( (\w+) \( \w+ \) \)"
+    each = (
+        r"for_each \( (\w+) \. c?begin \( \) , \1 \. c?end \( \) , "
+        r".*? (\w+) \. push_back \( (\w+) \( \w+ \) \)"
+    )
     for m in re.finditer(each, text):
         src, name, fn = m.groups()
         values = [mapped(fn, d) for d in out.get(src, [])]

@@ -135,7 +135,10 @@ def driver_source(project: OperatorProject) -> str:
             for t in spec.inputs
         ]
         + attr_args
-        + [f'list_of(outs, "{t.name}")' if t.param_type == "dynamic" else f'outs["{t.name}"].t' for t in spec.outputs]
+        + [
+            f'list_of(outs, "{t.name}")' if t.param_type == "dynamic" else f'outs["{t.name}"].t'
+            for t in spec.outputs
+        ]
     )
     return _PRELUDE % {
         "op_type": project.op_type,
