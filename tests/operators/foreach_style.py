@@ -184,6 +184,15 @@ def get_inputs(param, device=None):
 
 def get_init_inputs(param, device=None):
     return []
+
+
+from framework.utils import check_precision
+
+
+def custom_check_precision(param, outputs, outputs_new):
+    if param["dtype"] == "float16":
+        return check_precision(outputs, outputs_new, max_abs_error=0.005, max_rel_error=0.002)
+    return check_precision(outputs, outputs_new, 0.0001, 0.0001)
 """
 
 CASES = (

@@ -380,11 +380,18 @@ def _dtype_variables(toks: list[Token]) -> dict[str, list[str]]:
     text = " ".join(t.text for t in toks)
     maps: dict[str, dict[str, str]] = {}
     for m in re.finditer(r"DataType (\w+) \( (?:const )?(?:ge :: )?DataType \w+ \) \{", text):
-        body = _braced(text, m.end() - 1)
-        pairs = dict(re.findall(r"case " + _DT + " : return " + _DT + " ;", body))
-        default = re.search(r"default : return " + _DT + " ;", body)
-        if pairs:
-            maps[m.group(1)] = {**pairs, **({"": default.group(1)} if default else {})}
+        # case labels falling through to one `return` all map to it ("" stands for `default`)
+        table: dict[str, str] = {}
+        pending: list[str] = []
+        steps = r"case (?:ge :: )?(?P<case>DT_\w+) :|(?P<default>default) :|return (?:ge :: )?(?P<ret>DT_\w+) ;"
+        for step in re.finditer(steps, _braced(text, m.end() - 1)):
+            if step["ret"]:
+                table.update({label: step["ret"] for label in pending if label not in table})
+                pending = []
+            else:
+                pending.append(step["case"] or "")
+        if table:
+            maps[m.group(1)] = table
 
     def mapped(fn: str | None, dt: str) -> str | None:
         if fn is None:

@@ -289,8 +289,16 @@ def task_spec_text(
         default = a.default if a.default is not None else (False if a.type == "bool" else 0)
         shown = str(default).lower() if a.type == "bool" else repr(default)
         lines += ["", "[[attrs]]", f'name = "{a.name}"', f'type = "{a.type}"', f"default = {shown}"]
-    for dtype, tol in TASK_TOLERANCES.items():
-        lines += ["", f"[tolerances.{dtype}]", f"rtol = {tol!r}", f"atol = {tol!r}"]
+    tolerances = {d: (t, t) for d, t in TASK_TOLERANCES.items()}
+    asked = _asked_tolerances(got)
+    if asked:
+        tolerances.update(asked)
+        notes.append(
+            f"tolerances from {task.prepare.name}'s custom_check_precision: "
+            + ", ".join(f"{d} rtol {r!r} atol {a!r}" for d, (r, a) in asked.items())
+        )
+    for dtype, (rtol, atol) in tolerances.items():
+        lines += ["", f"[tolerances.{dtype}]", f"rtol = {rtol!r}", f"atol = {atol!r}"]
     lines += ["", "[domain]", "fixed = true  # the benchmark's cases (get_inputs makes their inputs)"]
     names: list[str] = []
     for line, row in rows:
@@ -310,6 +318,28 @@ def task_spec_text(
         raise TaskSpecError(f"no case the kernel can take ({len(rows)} left out): " + "; ".join(whys[:3]))
     notes.append(f"cases from {task.cases} ({len(names)} of {len(rows)})")
     return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=names)
+
+
+def _asked_tolerances(got: dict[str, object]) -> dict[str, tuple[float, float]]:
+    """(rtol, atol) per output dtype from what the task's `custom_check_precision` asked the
+    benchmark's check for on each case (the oracle records it); where cases of one dtype ask for
+    different ones, the strictest."""
+    out: dict[str, tuple[float, float]] = {}
+    for record in got.values():
+        if not isinstance(record, dict) or not isinstance(record.get("tolerance"), dict):
+            continue
+        outs = record.get("outputs") or []
+        dtype = _dtype_of(outs[0]) if outs else None
+        asked = record["tolerance"]
+        try:
+            rtol, atol = float(asked["rtol"]), float(asked["atol"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if dtype is None or dtype.startswith("unsupported:") or not (rtol >= 0 and atol >= 0):
+            continue
+        was = out.get(dtype, (rtol, atol))
+        out[dtype] = (min(rtol, was[0]), min(atol, was[1]))
+    return out
 
 
 def _case_block(
