@@ -3,7 +3,8 @@
 multiplies every tensor of a list by a factor given as a one-element tensor. Its OpDef gives dtypes
 through vector variables (one made with a switch function, one sized from the other), its tiling
 program walks the list with `GetDynamicInputTensor`, and its kernel reads each tensor's address out
-of the list block by hand (word 0: the byte offset of the data pointers). Variants of the kernel get
+of the list block by hand (word 0: the byte offset of the data pointers) and takes its vector
+instruction (`Muls`) as a template argument. Variants of the kernel get
 the list wrong on purpose (`OUT` and `POINTERS` below)."""
 
 from __future__ import annotations
@@ -117,7 +118,11 @@ __aicore__ inline __gm__ T *ListItem(GM_ADDR list, uint32_t i)
     return reinterpret_cast<__gm__ T *>(pointers[i]);
 }}
 
+// The vector instruction comes in as a function pointer, as the benchmark's Foreach kernels take theirs.
 template <typename T>
+using ScalarOp = void(const LocalTensor<T> &, const LocalTensor<T> &, const T &, const int32_t &);
+
+template <typename T, ScalarOp<T> *op>
 __aicore__ inline void Scale(GM_ADDR tensors, GM_ADDR factor, GM_ADDR out, const ScaleListTilingData &tiling)
 {{
     uint32_t i = GetBlockIdx();
@@ -136,7 +141,7 @@ __aicore__ inline void Scale(GM_ADDR tensors, GM_ADDR factor, GM_ADDR out, const
     DataCopyPadExtParams<T> pad{{false, 0, 0, 0}};
     DataCopyPad(local, inGm, copy, pad);
     PipeBarrier<PIPE_ALL>();
-    Muls(local, local, static_cast<T>(f), n);
+    op(local, local, static_cast<T>(f), static_cast<int32_t>(n));
     PipeBarrier<PIPE_ALL>();
     DataCopyPad(outGm, local, copy);
 }}
@@ -146,9 +151,9 @@ extern "C" __global__ __aicore__ void scale_list(GM_ADDR tensors, GM_ADDR factor
 {{
     GET_TILING_DATA(tilingData, tiling);
     if (TILING_KEY_IS(1)) {{
-        Scale<half>(tensors, factor, out, tilingData);
+        Scale<half, Muls>(tensors, factor, out, tilingData);
     }} else if (TILING_KEY_IS(2)) {{
-        Scale<float>(tensors, factor, out, tilingData);
+        Scale<float, Muls>(tensors, factor, out, tilingData);
     }}
 }}
 """
