@@ -109,7 +109,8 @@ def test_the_task_s_spec_has_list_input_and_output_and_a_one_element_factor(tmp_
     first = spec.cases[0]
     assert first.shapes == {"tensors": [[3, 40], [17], [2, 8, 16]], "factor": [1]}
     assert first.dtypes["factor"] == "float32" and first.dtypes["tensors"] == "float16"
-    # the tolerances the task's custom_check_precision asks the benchmark's check for, per dtype
+    # the tolerances the task's custom_check_precision asks the benchmark's check for, per dtype the
+    # kernel's output has (float16 here, though the Model's float16 results came out float32)
     assert (spec.tolerance("float16").rtol, spec.tolerance("float16").atol) == (0.002, 0.005)
     assert (spec.tolerance("float32").rtol, spec.tolerance("float32").atol) == (0.0001, 0.0001)
 

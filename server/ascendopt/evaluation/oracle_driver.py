@@ -54,14 +54,14 @@ class _Called(Exception):
 
 
 class _Tolerance(Exception):
-    """Raised by the `check_precision` stand-in: the tolerances a task's `custom_check_precision` asked for."""
+    """Raised by the `check_precision` stand-in: the tolerances a task's custom check asked for."""
 
     def __init__(self, atol: object, rtol: object) -> None:
         super().__init__("tolerance")
         self.atol, self.rtol = atol, rtol
 
 
-def _check_precision(outputs: object, outputs_new: object, max_abs_error: object, max_rel_error: object) -> object:
+def _check_precision(outputs: object, new: object, max_abs_error: object, max_rel_error: object) -> object:
     raise _Tolerance(max_abs_error, max_rel_error)
 
 

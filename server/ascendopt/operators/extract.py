@@ -383,7 +383,10 @@ def _dtype_variables(toks: list[Token]) -> dict[str, list[str]]:
         # case labels falling through to one `return` all map to it ("" stands for `default`)
         table: dict[str, str] = {}
         pending: list[str] = []
-        steps = r"case (?:ge :: )?(?P<case>DT_\w+) :|(?P<default>default) :|return (?:ge :: )?(?P<ret>DT_\w+) ;"
+        steps = (
+            r"case (?:ge :: )?(?P<case>DT_\w+) :|(?P<default>default) :|"
+            r"return (?:ge :: )?(?P<ret>DT_\w+) ;"
+        )
         for step in re.finditer(steps, _braced(text, m.end() - 1)):
             if step["ret"]:
                 table.update({label: step["ret"] for label in pending if label not in table})

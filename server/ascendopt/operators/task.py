@@ -289,8 +289,24 @@ def task_spec_text(
         default = a.default if a.default is not None else (False if a.type == "bool" else 0)
         shown = str(default).lower() if a.type == "bool" else repr(default)
         lines += ["", "[[attrs]]", f'name = "{a.name}"', f'type = "{a.type}"', f"default = {shown}"]
+    names: list[str] = []
+    case_lines: list[str] = []
+    out_dtypes: dict[str, str] = {}  # case id -> its first output's dtype (what tolerances are keyed by)
+    for line, row in rows:
+        case_id = str(row.get("case_id", line))
+        record = got.get(case_id)
+        name = f"case{case_id}"
+        block, column, why = _case_block(name, row, record, mapping, inputs, attrs, columns)
+        if why:
+            case_lines += ["", f"# left out: {name} ({task.cases.name}:{line}): {why}"]
+            case_lines += [f"# {x}" for x in block]
+            notes.append(f"case {name} left out: {why}")
+        else:
+            case_lines += ["", *block]
+            names.append(name)
+            out_dtypes[case_id] = column[mapping.outputs[0]]
     tolerances = {d: (t, t) for d, t in TASK_TOLERANCES.items()}
-    asked = _asked_tolerances(got)
+    asked = _asked_tolerances(got, out_dtypes)
     if asked:
         tolerances.update(asked)
         notes.append(
@@ -300,19 +316,7 @@ def task_spec_text(
     for dtype, (rtol, atol) in tolerances.items():
         lines += ["", f"[tolerances.{dtype}]", f"rtol = {rtol!r}", f"atol = {atol!r}"]
     lines += ["", "[domain]", "fixed = true  # the benchmark's cases (get_inputs makes their inputs)"]
-    names: list[str] = []
-    for line, row in rows:
-        case_id = str(row.get("case_id", line))
-        record = got.get(case_id)
-        name = f"case{case_id}"
-        block, why = _case_block(name, row, record, mapping, inputs, attrs, columns)
-        if why:
-            lines += ["", f"# left out: {name} ({task.cases.name}:{line}): {why}"]
-            lines += [f"# {x}" for x in block]
-            notes.append(f"case {name} left out: {why}")
-        else:
-            lines += ["", *block]
-            names.append(name)
+    lines += case_lines
     if not names:
         whys = list(dict.fromkeys(n.split(": ", 1)[1] for n in notes if n.startswith("case ")))
         raise TaskSpecError(f"no case the kernel can take ({len(rows)} left out): " + "; ".join(whys[:3]))
@@ -320,22 +324,21 @@ def task_spec_text(
     return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=names)
 
 
-def _asked_tolerances(got: dict[str, object]) -> dict[str, tuple[float, float]]:
-    """(rtol, atol) per output dtype from what the task's `custom_check_precision` asked the
-    benchmark's check for on each case (the oracle records it); where cases of one dtype ask for
-    different ones, the strictest."""
+def _asked_tolerances(got: dict[str, object], out_dtypes: dict[str, str]) -> dict[str, tuple[float, float]]:
+    """(rtol, atol) per output dtype (`out_dtypes`: each kept case's) from what the task's
+    `custom_check_precision` asked the benchmark's check for on each case (the oracle records it);
+    where cases of one dtype ask for different ones, the strictest."""
     out: dict[str, tuple[float, float]] = {}
-    for record in got.values():
-        if not isinstance(record, dict) or not isinstance(record.get("tolerance"), dict):
+    for case_id, record in got.items():
+        dtype = out_dtypes.get(case_id)
+        if dtype is None or not isinstance(record, dict) or not isinstance(record.get("tolerance"), dict):
             continue
-        outs = record.get("outputs") or []
-        dtype = _dtype_of(outs[0]) if outs else None
         asked = record["tolerance"]
         try:
             rtol, atol = float(asked["rtol"]), float(asked["atol"])
         except (KeyError, TypeError, ValueError):
             continue
-        if dtype is None or dtype.startswith("unsupported:") or not (rtol >= 0 and atol >= 0):
+        if not (rtol >= 0 and atol >= 0):
             continue
         was = out.get(dtype, (rtol, atol))
         out[dtype] = (min(rtol, was[0]), min(atol, was[1]))
@@ -350,11 +353,12 @@ def _case_block(
     inputs: dict[str, OpDefTensor],
     attrs: dict[str, OpDefAttr],
     columns: list[dict[str, str]],
-) -> tuple[list[str], str]:
+) -> tuple[list[str], dict[str, str], str]:
+    """The case's lines, the OpDef dtype column it takes, and why it is left out ("" if it is not)."""
     block = ["[[cases]]", f"name = {_q(name)}"]
     params = "params = { " + ", ".join(f"{_key(k)} = {_toml(v)}" for k, v in row.items()) + " }"
     if not isinstance(record, dict):
-        return [*block, params], str(record)
+        return [*block, params], {}, str(record)
     values = record.get("args") if "args" in record else record.get("forward")
     assert isinstance(values, list)
     shapes: dict[str, object] = {}
@@ -364,13 +368,21 @@ def _case_block(
     for target, desc in zip(mapping.args, values, strict=False):
         if target in inputs:
             if _kind(desc) not in ("tensor", "list", "number", "numbers"):
-                return [
-                    *block,
-                    params,
-                ], f"input {target} is passed a {_kind(desc)} value, which no tensor holds"
+                return (
+                    [
+                        *block,
+                        params,
+                    ],
+                    {},
+                    f"input {target} is passed a {_kind(desc)} value, which no tensor holds",
+                )
             d = _dtype_of(desc)
             if d is not None and d.startswith("unsupported:"):
-                return [*block, params], f"input {target} is {d.split(':')[1]}, which the spec cannot hold"
+                return (
+                    [*block, params],
+                    {},
+                    f"input {target} is {d.split(':')[1]}, which the spec cannot hold",
+                )
             if d is not None:
                 seen[target] = d
             shapes[target] = _shape_of(desc)
@@ -379,13 +391,15 @@ def _case_block(
     for out, desc in zip(mapping.outputs, record.get("outputs") or [], strict=False):
         d = _dtype_of(desc)
         if d is not None and d.startswith("unsupported:"):
-            return [*block, params], f"output {out} is {d.split(':')[1]}, which the spec cannot hold"
+            return [*block, params], {}, f"output {out} is {d.split(':')[1]}, which the spec cannot hold"
         if d is not None:  # the Model's result dtype picks among those columns (a cast's dst_type)
             results[out] = d
     elements = sum(_elements(s) for s in shapes.values())
     if elements > MAX_CASE_ELEMENTS:
-        return [*block, params], (
-            f"{elements} input elements, over the {MAX_CASE_ELEMENTS} a case may hold here (memory)"
+        return (
+            [*block, params],
+            {},
+            (f"{elements} input elements, over the {MAX_CASE_ELEMENTS} a case may hold here (memory)"),
         )
     fits = [c for c in columns if all(c.get(n) == d for n, d in seen.items())]
     column = next(
@@ -393,7 +407,7 @@ def _case_block(
     )
     if column is None:
         got = ", ".join(f"{n}={d}" for n, d in seen.items())
-        return [*block, params], f"no OpDef dtype column takes {got}"
+        return [*block, params], {}, f"no OpDef dtype column takes {got}"
     block.append("dtypes = { " + ", ".join(f"{n} = {_q(d)}" for n, d in column.items()) + " }")
     block.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in shapes.items()) + " }")
     if case_attrs:
@@ -404,7 +418,7 @@ def _case_block(
             shown.append(f"{k} = {str(v).lower() if isinstance(v, bool) else repr(v)}")
         block.append("attrs = { " + ", ".join(shown) + " }")
     block.append(params)
-    return block, ""
+    return block, column, ""
 
 
 def _elements(shape: object) -> int:
