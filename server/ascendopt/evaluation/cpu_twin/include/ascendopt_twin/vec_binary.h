@@ -29,6 +29,13 @@ namespace AscendC {
         twin_detail::BinaryRep<twin_detail::FN>(#NAME, dst, src0, src1, twin_detail::UseMask<isSetMask>(mask), repeatTime, repeatParams, \
                                                 loc);                                                                         \
     }                                                                                                                         \
+    /* The bit-mask form through a function pointer (as above): a uint64_t mask only. */                                      \
+    template <typename T, typename M, std::enable_if_t<std::is_same<M, uint64_t>::value, int> = 0>                            \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, M mask,               \
+                     const uint8_t repeatTime, const BinaryRepeatParams &repeatParams)                                        \
+    {                                                                                                                         \
+        NAME<T, true>(dst, src0, src1, mask, repeatTime, repeatParams, ascendopt_twin::Loc());                                \
+    }                                                                                                                         \
     template <typename T, bool isSetMask = true>                                                                              \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, const uint64_t mask[],\
                      const uint8_t repeatTime, const BinaryRepeatParams &repeatParams,                                        \
