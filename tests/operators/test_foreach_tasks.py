@@ -115,6 +115,26 @@ def test_the_task_s_spec_has_list_input_and_output_and_a_one_element_factor(tmp_
     assert (spec.tolerance("float32").rtol, spec.tolerance("float32").atol) == (0.0001, 0.0001)
 
 
+@needs_torch
+def test_a_binding_passing_the_list_after_the_scalar_is_matched_by_kind(tmp_path: Path) -> None:
+    """The binding's Python signature need not follow the OpDef (pybind.cpp reorders for aclnn): a
+    list goes to the list input, the one-element tensor to the plain one."""
+    task = style.scale_list_task(tmp_path)
+    module = task / "validation" / "module.py"
+    module.write_text(
+        module.read_text(encoding="utf-8").replace(
+            "kernel_gen_ops.scale_list(tuple(tensors), factor)",
+            "kernel_gen_ops.scale_list(factor, tuple(tensors))",
+        ),
+        encoding="utf-8",
+    )
+    op, draft = asyncio.run(with_task_spec(load_operator(task / "answer" / "0")))
+    assert op.spec is not None and op.spec.oracle is not None
+    assert op.spec.oracle.args == ["factor", "tensors"]
+    assert op.spec.cases[0].shapes == {"factor": [1], "tensors": [[3, 40], [17], [2, 8, 16]]}
+    assert any("matched by kind" in n for n in draft.notes)
+
+
 def _verify(task: Path) -> tuple[int, dict[str, object]]:
     done = runner.invoke(app, ["verify", str(task / "answer" / "0"), "--json"])
     return done.exit_code, json.loads(done.stdout[done.stdout.index("{") :])

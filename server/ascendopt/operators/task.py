@@ -181,7 +181,8 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
             f"{via} pass(es) {len(values)} value(s); the OpDef takes {n_in} input(s) "
             f"({', '.join(t.name for t in opdef.inputs)})"
         )
-    names = [t.name for t in opdef.inputs] + [a.name for a in opdef.attrs][: len(values) - n_in]
+    inputs = _by_kind(opdef.inputs, values[:n_in])
+    names = inputs + [a.name for a in opdef.attrs][: len(values) - n_in]
     names += [""] * (len(values) - len(names))
     for name, desc in zip(names, values, strict=True):
         kind = _kind(desc)
@@ -205,7 +206,26 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
         f"tensors and attrs from {via} (aclnn order: inputs, then attrs): "
         + ", ".join(n or "-" for n in names)
     ]
+    if inputs != [t.name for t in opdef.inputs]:
+        notes.append(
+            "the binding passes its lists and its tensors in another order than the OpDef: matched by kind"
+        )
     return _Mapping(names, [t.name for t in opdef.outputs], notes)
+
+
+def _by_kind(inputs: list[OpDefTensor], values: list[object]) -> list[str]:
+    """The OpDef input each of the first values is: in OpDef order, unless that gives a list to a
+    plain input or a tensor to a list input while matching lists to list inputs and the others to
+    the rest, each in order, fits every one (a binding whose Python signature puts the list first,
+    `f(x, scalar)` for an OpDef `scalar, x`, with pybind.cpp reordering them for aclnn)."""
+    in_order = [t.name for t in inputs]
+    listed = [_kind(v) == "list" for v in values]
+    dynamic = [t.param_type == "DYNAMIC" for t in inputs]
+    if listed == dynamic or sorted(listed) != sorted(dynamic):
+        return in_order
+    lists = iter(t.name for t in inputs if t.param_type == "DYNAMIC")
+    others = iter(t.name for t in inputs if t.param_type != "DYNAMIC")
+    return [next(lists) if is_list else next(others) for is_list in listed]
 
 
 def _shape_of(desc: object) -> list[int] | list[list[int]]:
