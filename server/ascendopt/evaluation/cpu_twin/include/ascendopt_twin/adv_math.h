@@ -8,10 +8,35 @@
 namespace AscendC {
 namespace twin_detail {
 struct FTanh { static float F(float a) { return __builtin_tanhf(a); } static int64_t I(int64_t a) { return a; } };
+// The other elementwise math APIs (lib/math): the host libm in fp32, rounded once.
+struct FSin { static float F(float a) { return __builtin_sinf(a); } static int64_t I(int64_t a) { return a; } };
+struct FCos { static float F(float a) { return __builtin_cosf(a); } static int64_t I(int64_t a) { return a; } };
+struct FTan { static float F(float a) { return __builtin_tanf(a); } static int64_t I(int64_t a) { return a; } };
+struct FAsin { static float F(float a) { return __builtin_asinf(a); } static int64_t I(int64_t a) { return a; } };
+struct FAcos { static float F(float a) { return __builtin_acosf(a); } static int64_t I(int64_t a) { return a; } };
+struct FAtan { static float F(float a) { return __builtin_atanf(a); } static int64_t I(int64_t a) { return a; } };
+struct FSinh { static float F(float a) { return __builtin_sinhf(a); } static int64_t I(int64_t a) { return a; } };
+struct FCosh { static float F(float a) { return __builtin_coshf(a); } static int64_t I(int64_t a) { return a; } };
+struct FErf { static float F(float a) { return __builtin_erff(a); } static int64_t I(int64_t a) { return a; } };
+struct FErfc { static float F(float a) { return __builtin_erfcf(a); } static int64_t I(int64_t a) { return a; } };
+struct FLog2 { static float F(float a) { return __builtin_log2f(a); } static int64_t I(int64_t a) { return a; } };
+struct FLog10 { static float F(float a) { return __builtin_log10f(a); } static int64_t I(int64_t a) { return a; } };
 }  // namespace twin_detail
 
 ASCENDOPT_TWIN_ADV_UNARY(Tanh, FTanh, bool isReuseSource = false)
 ASCENDOPT_TWIN_ADV_UNARY(Log, FLn, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Sin, FSin, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Cos, FCos, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Tan, FTan, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Asin, FAsin, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Acos, FAcos, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Atan, FAtan, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Sinh, FSinh, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Cosh, FCosh, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Erf, FErf, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Erfc, FErfc, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Log2, FLog2, bool isReuseSource = false)
+ASCENDOPT_TWIN_ADV_UNARY(Log10, FLog10, bool isReuseSource = false)
 
 // ClampMax: values above scalar become scalar (min(x, scalar)); ClampMin: values below scalar become scalar.
 #define ASCENDOPT_TWIN_CLAMP(NAME, FN)                                                                                            \
