@@ -168,6 +168,8 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "Erfc": ("VMUL", "VMULS", "VEXP", "VMULS", "VADDS", "VMUL", "VADDS", "VMUL", "VADDS", "VDIV", "VMULS"),
     "Log2": ("LOG", "VMULS"),
     "Log10": ("LOG", "VMULS"),
+    "Sign": ("VCMPV_GE", "VSEL", "VCMPV_GE", "VSEL"),
+    "Power": ("LOG", "VMUL", "VEXP"),
 }
 
 # Cast intrinsic by (source, destination) dtype; when the trace carries only one dtype
