@@ -107,8 +107,6 @@ def test_the_manifest_announces_the_list_before_its_tensors() -> None:
         (("bias = [4, 32]", "bias = [[4, 32]]"), 20, 'param_type = "dynamic"'),
         # a bad dim inside the list names the tensor
         (("[4, 32], [4, 32], [4, 32]]", "[4, 32], [4, 0], [4, 32]]"), 20, "'xs.1'"),
-        # list outputs are not supported: said on the outputs table
-        (('name = "z"\n', 'name = "z"\nparam_type = "dynamic"\n'), 1, "list outputs"),
     ],
 )
 def test_list_spec_errors_name_the_line(edit: tuple[str, str], line: int, words: str) -> None:

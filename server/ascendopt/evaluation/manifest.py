@@ -12,7 +12,7 @@ from ascendopt.evaluation.tensors import encode_raw
 from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.soc import Soc
-from ascendopt.operators.spec import ResolvedCase
+from ascendopt.operators.spec import ResolvedCase, output_instances
 
 
 def _manifest(
@@ -41,9 +41,12 @@ def _manifest(
             lines.append(
                 _tensor_line("input", name, case.dtypes[t.name], case.input_shapes[name], inputs[name])
             )
-    for t in spec.outputs:
-        shape, path = outputs[t.name]
-        lines.append(_tensor_line("output", t.name, case.dtypes[t.name], shape, path))
+    for t, names in output_instances(spec.outputs, outputs):
+        if t.param_type == "dynamic":  # the next N output lines are the list's tensors
+            lines.append(f"dynamic_output {t.name} {len(names)}")
+        for name in names:
+            shape, path = outputs[name]
+            lines.append(_tensor_line("output", name, case.dtypes[t.name], shape, path))
     for a in spec.attrs:
         value = case.attrs[a.name]
         # A string is the rest of its line (the spec refuses one with a line break).

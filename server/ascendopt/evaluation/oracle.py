@@ -21,7 +21,7 @@ import numpy as np
 
 from ascendopt.evaluation.sandbox import Confinement, Limits, run_limited
 from ascendopt.evaluation.tensors import STORAGE, decode_raw, from_storage, to_storage
-from ascendopt.operators.spec import OperatorSpec, OracleSpec, ResolvedCase
+from ascendopt.operators.spec import OperatorSpec, OracleSpec, ResolvedCase, member_name, output_instances
 
 DRIVER = Path(__file__).with_name("oracle_driver.py")
 # Python with torch: the import alone is ~2 s of CPU; a case list is run in one process.
@@ -189,19 +189,39 @@ def kernel_values(
     if not isinstance(outs, list):
         raise OracleError("the oracle's Model returned nothing")
     expected: dict[str, np.ndarray] = {}
-    for j, target in enumerate(spec.oracle.outputs):
-        if not target or j >= len(outs):
+    listed = {t.name for t in spec.outputs if t.param_type == "dynamic"}
+    results = _results(outs, spec.oracle.outputs, listed, got)
+    for target, arrays in zip(spec.oracle.outputs, results, strict=False):
+        if not target:
             continue
-        arrays = _arrays(outs[j], f"outputs.{j}", got.arrays)
-        if len(arrays) != 1:
+        if target not in listed and len(arrays) != 1:
             raise OracleError(f"output {target}: the Model returned {len(arrays)} tensors for it")
-        a = arrays[0]
-        wide = np.complex128 if np.iscomplexobj(a) else np.float64
-        expected[target] = a if a.dtype == np.bool_ else a.astype(wide)
-    missing = [t.name for t in spec.outputs if t.name not in expected]
+        members = [member_name(target, i) for i in range(len(arrays))] if target in listed else [target]
+        for name, a in zip(members, arrays, strict=True):
+            wide = np.complex128 if np.iscomplexobj(a) else np.float64
+            expected[name] = a if a.dtype == np.bool_ else a.astype(wide)
+    missing = [
+        t.name
+        for t, members in output_instances(spec.outputs, expected)
+        if not members or set(members) - expected.keys()
+    ]
     if missing:
         raise OracleError(f"the Model's results give no value for output(s) {', '.join(missing)}")
     return inputs, expected
+
+
+def _results(
+    outs: list[object], targets: list[str], listed: set[str], got: OracleCase
+) -> list[list[np.ndarray]]:
+    """The tensors of each value the Model returned, one entry per target; a Model whose only output
+    is a list returns that list itself, so all of its values are that output's tensors."""
+    if len(targets) == 1 and targets[0] in listed and not (len(outs) == 1 and _is_list(outs[0])):
+        return [[a for j, desc in enumerate(outs) for a in _arrays(desc, f"outputs.{j}", got.arrays)]]
+    return [_arrays(desc, f"outputs.{j}", got.arrays) for j, desc in enumerate(outs[: len(targets)])]
+
+
+def _is_list(desc: object) -> bool:
+    return isinstance(desc, dict) and desc.get("kind") == "list"
 
 
 def _golden_values(

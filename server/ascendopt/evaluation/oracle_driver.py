@@ -32,7 +32,8 @@ except ImportError:
     torch = None  # type: ignore[assignment, unused-ignore]  # (unused where torch is absent)
 
 # NPU-only modules, and the benchmark harness's `framework.utils` (its `check_precision` is the
-# benchmark's comparison; ours replaces it): empty modules here.
+# benchmark's comparison; ours replaces it, reading only the tolerances a task asks it for): empty
+# modules here.
 STAND_INS = (
     "torch_npu",
     "torch_npu.contrib",
@@ -52,6 +53,18 @@ class _Called(Exception):
         self.args_seen = args
 
 
+class _Tolerance(Exception):
+    """Raised by the `check_precision` stand-in: the tolerances a task's custom check asked for."""
+
+    def __init__(self, atol: object, rtol: object) -> None:
+        super().__init__("tolerance")
+        self.atol, self.rtol = atol, rtol
+
+
+def _check_precision(outputs: object, new: object, max_abs_error: object, max_rel_error: object) -> object:
+    raise _Tolerance(max_abs_error, max_rel_error)
+
+
 def _binding(name: str) -> object:
     def call(*args: object, **kwargs: object) -> object:
         raise _Called(name, (*args, *kwargs.values()))
@@ -68,11 +81,7 @@ def _install_stand_ins() -> None:
     contrib.transfer_to_npu = sys.modules["torch_npu.contrib.transfer_to_npu"]  # type: ignore[attr-defined]
     setattr(sys.modules["kernel_gen_ops"], "__getattr__", _binding)  # noqa: B010 (a module's __getattr__)
     sys.modules["framework"].utils = sys.modules["framework.utils"]  # type: ignore[attr-defined]
-    sys.modules["framework.utils"].check_precision = _not_here  # type: ignore[attr-defined]
-
-
-def _not_here(*args: object, **kwargs: object) -> object:
-    raise NotImplementedError("the benchmark's own precision check: ascendopt compares with its tolerances")
+    sys.modules["framework.utils"].check_precision = _check_precision  # type: ignore[attr-defined]
 
 
 def _load(path: Path, name: str) -> types.ModuleType:
@@ -83,7 +92,7 @@ def _load(path: Path, name: str) -> types.ModuleType:
     return module
 
 
-def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray]) -> dict[str, object]:
+def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray] | None) -> dict[str, object]:
     """What a value is, its arrays stored in `arrays` under `prefix` (bfloat16 as float32: exact)."""
     if isinstance(value, torch.Tensor):
         t = value.detach().cpu()
@@ -92,7 +101,8 @@ def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray]) -> dict
             t = t.resolve_conj()
         if t.dtype == torch.bfloat16:
             t = t.float()
-        arrays[prefix] = t.numpy().copy()
+        if arrays is not None:  # None: shapes only (deriving a spec), no copy of the values
+            arrays[prefix] = t.numpy().copy()
         return {"kind": "tensor", "dtype": dtype, "shape": list(value.shape)}
     if isinstance(value, list | tuple):
         if value and all(isinstance(v, torch.Tensor) for v in value):
@@ -126,7 +136,7 @@ def _copy_one(value: object) -> object:
 
 
 def run_case(
-    module: types.ModuleType, prepare: types.ModuleType, case: dict[str, object]
+    module: types.ModuleType, prepare: types.ModuleType, case: dict[str, object], values: bool = True
 ) -> tuple[dict[str, object], dict[str, np.ndarray]]:
     seed = int(case["seed"])  # type: ignore[call-overload]
     torch.manual_seed(seed)
@@ -138,20 +148,29 @@ def run_case(
     init_fn = getattr(prepare, "get_init_inputs", None)
     init = list(init_fn(param)) if init_fn is not None else []
     arrays: dict[str, np.ndarray] = {}
-    out: dict[str, object] = {"forward": [_describe(v, f"forward.{i}", arrays) for i, v in enumerate(inputs)]}
+    keep = arrays if values else None  # deriving a spec needs the shapes only: no copies of big tensors
+    out: dict[str, object] = {"forward": [_describe(v, f"forward.{i}", keep) for i, v in enumerate(inputs)]}
     new = getattr(module, "ModelNew", None)
     if new is not None:
         try:
             new(*_copy(init)).forward(*_copy(inputs))
         except _Called as called:
             out["binding"] = called.name
-            out["args"] = [_describe(v, f"args.{i}", arrays) for i, v in enumerate(called.args_seen)]
+            out["args"] = [_describe(v, f"args.{i}", keep) for i, v in enumerate(called.args_seen)]
         except Exception as exc:  # ModelNew is only a witness of the binding's order: Model still runs
             out["binding_error"] = f"{type(exc).__name__}: {exc}"
     model = module.Model(*_copy(init))
     result = model.forward(*_copy(inputs))  # with autograd: a gradient operator's Model calls backward
     results = list(result) if isinstance(result, list | tuple) else [result]
-    out["outputs"] = [_describe(v, f"outputs.{i}", arrays) for i, v in enumerate(results)]
+    out["outputs"] = [_describe(v, f"outputs.{i}", keep) for i, v in enumerate(results)]
+    custom = getattr(prepare, "custom_check_precision", None)
+    if custom is not None:  # the task's own tolerances for this case (the benchmark compares with them)
+        try:
+            custom(param, result, result)
+        except _Tolerance as asked:
+            out["tolerance"] = {"atol": asked.atol, "rtol": asked.rtol}
+        except Exception as exc:
+            out["tolerance_error"] = f"{type(exc).__name__}: {exc}"
     out["arrays"] = sorted(arrays)
     return out, arrays
 
@@ -202,7 +221,7 @@ def main() -> int:
     for case in request["cases"]:
         key = case["key"]
         try:
-            record, arrays = run_case(module, prepare, case)
+            record, arrays = run_case(module, prepare, case, bool(request.get("values", True)))
         except BaseException:
             (out_dir / f"{key}.error.txt").write_text(traceback.format_exc(limit=8), encoding="utf-8")
             continue

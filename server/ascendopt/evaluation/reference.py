@@ -10,7 +10,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ascendopt.operators.spec import OperatorSpec, ResolvedCase
+from ascendopt.operators.spec import OperatorSpec, ResolvedCase, member_name
 
 
 class ReferenceError(RuntimeError):
@@ -99,8 +99,19 @@ def run_reference(
             f"{_where(exc, rel, Path(file))}: reference failed on case {case.name!r}: {_what(exc)}"
         ) from exc
     results = result if isinstance(result, tuple | list) else (result,)
+    if len(spec.outputs) == 1 and spec.outputs[0].param_type == "dynamic" and isinstance(result, list):
+        results = (result,)  # the only output is a list: the list returned is it
     if len(results) != len(spec.outputs):
         raise ReferenceError(
             f"reference returned {len(results)} output(s); the spec declares {len(spec.outputs)}"
         )
-    return {t.name: np.asarray(r) for t, r in zip(spec.outputs, results, strict=True)}
+    out: dict[str, np.ndarray] = {}
+    for t, r in zip(spec.outputs, results, strict=True):
+        if t.param_type != "dynamic":
+            out[t.name] = np.asarray(r)
+            continue
+        # A list output: the reference returns its tensors as a list, one per instance `y.0`, `y.1`, ….
+        if not isinstance(r, list | tuple) or not r:
+            raise ReferenceError(f"reference: output {t.name!r} is a list output: return a list of arrays")
+        out.update({member_name(t.name, i): np.asarray(a) for i, a in enumerate(r)})
+    return out

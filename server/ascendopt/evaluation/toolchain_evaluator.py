@@ -41,7 +41,7 @@ from ascendopt.operators.issues import CompileError
 from ascendopt.operators.layouts.kernel_launch import with_candidate_block_dim
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.soc import Soc
-from ascendopt.operators.spec import OperatorSpec, ResolvedCase
+from ascendopt.operators.spec import OperatorSpec, ResolvedCase, output_instances
 
 # Cases whose inputs and expected values an evaluator keeps (the least recently used go first).
 PREPARED_CASES = 256
@@ -327,11 +327,7 @@ def _prepare_case(
         expected = run_reference(reference, spec, case, inputs)
     except ReferenceError as exc:
         return Prepared(_frozen(inputs), None, str(exc))
-    checks = {
-        t.name: expect(expected[t.name], case.dtypes[t.name], spec.tolerance(case.dtypes[t.name]))
-        for t in spec.outputs
-    }
-    return Prepared(_frozen(inputs), expected, "", checks)
+    return Prepared(_frozen(inputs), expected, "", _checks(spec, case, expected))
 
 
 def _prepare_oracle_case(spec: OperatorSpec, case: ResolvedCase, got: OracleCase | str) -> Prepared:
@@ -341,11 +337,16 @@ def _prepare_oracle_case(spec: OperatorSpec, case: ResolvedCase, got: OracleCase
         inputs, expected = kernel_values(spec, case, got)
     except OracleError as exc:
         return Prepared({}, None, f"case {case.name}: {exc}")
-    checks = {
-        t.name: expect(expected[t.name], case.dtypes[t.name], spec.tolerance(case.dtypes[t.name]))
-        for t in spec.outputs
+    return Prepared(_frozen(inputs), expected, "", _checks(spec, case, expected), oracle_attrs(spec, case, got))
+
+
+def _checks(spec: OperatorSpec, case: ResolvedCase, expected: dict[str, np.ndarray]) -> dict[str, Expected]:
+    """Per output instance (a list output's tensors one by one), ready for compare_expected."""
+    return {
+        name: expect(expected[name], case.dtype_of(name), spec.tolerance(case.dtype_of(name)))
+        for _, names in output_instances(spec.outputs, expected)
+        for name in names
     }
-    return Prepared(_frozen(inputs), expected, "", checks, oracle_attrs(spec, case, got))
 
 
 def _frozen(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
@@ -363,11 +364,7 @@ def _check_outputs(
     shapes: dict[str, list[int]],
     prepared: Prepared,
 ) -> list[OutputCheck]:
-    """Decode every output (KeyError or ValueError: missing or the wrong size) and compare it."""
-    actual = {
-        t.name: decode_raw(outputs[t.name], case.dtypes[t.name], shapes[t.name], t.name) for t in spec.outputs
-    }
-    return [
-        compare_expected(t.name, case.dtypes[t.name], actual[t.name], prepared.checks[t.name])
-        for t in spec.outputs
-    ]
+    """Decode every output instance (KeyError or ValueError: missing or the wrong size) and compare it."""
+    names = [n for _, group in output_instances(spec.outputs, shapes) for n in group]
+    actual = {n: decode_raw(outputs[n], case.dtype_of(n), shapes[n], n) for n in names}
+    return [compare_expected(n, case.dtype_of(n), actual[n], prepared.checks[n]) for n in names]

@@ -294,6 +294,7 @@ def opdef_info(src: CppSource) -> OpDefInfo | None:
         return None
     info = OpDefInfo(op_type=op_type)
     toks = src.tokens()
+    variables = _dtype_variables(toks)
     for i, t in enumerate(toks):
         if t.text in ("Input", "Output", "Attr") and i > 0 and toks[i - 1].text == "->":
             args, end = call_args(toks, i + 1)
@@ -303,7 +304,7 @@ def opdef_info(src: CppSource) -> OpDefInfo | None:
             if t.text == "Attr":
                 info.attrs.append(_attr(toks, end, tname, t.node.start_point[0] + 1))
                 continue
-            dtypes = _chain_dtypes(toks, end)
+            dtypes = _chain_dtypes(toks, end, variables)
             (info.inputs if t.text == "Input" else info.outputs).append(
                 OpDefTensor(
                     name=tname,
@@ -373,16 +374,102 @@ def _chain_call_arg(toks: list[Token], start: int, method: str) -> str | None:
     return None
 
 
-def _chain_dtypes(toks: list[Token], start: int) -> list[str]:
-    """The `DataType({…})` list of a builder chain that begins after `start`, up to its `;`."""
+def _chain_dtypes(toks: list[Token], start: int, variables: dict[str, list[str]]) -> list[str]:
+    """The `DataType({…})` list of a builder chain that begins after `start`, up to its `;`; a
+    `DataType(name)` takes the variable's list (`_dtype_variables`), empty when it is not known."""
     j = start
     while j < len(toks) and toks[j].text != ";":
         if toks[j].text in ("DataType", "DataTypeList") and j + 1 < len(toks):
             args, _ = call_args(toks, j + 1)
+            if len(args) == 1 and re.fullmatch(r"\w+", args[0]):
+                return list(variables.get(args[0], []))
             inner = " ".join(args).replace("{", " ").replace("}", " ")
             return [a.split("::")[-1].strip() for a in inner.replace(" :: ", "::").split() if "DT_" in a]
         j += 1
     return []
+
+
+_DT = r"(?:ge :: )?(DT_\w+)"
+
+
+def _dtype_variables(toks: list[Token]) -> dict[str, list[str]]:
+    """The `std::vector<ge::DataType>` variables an OpDef hands to `.DataType(name)`, in the forms
+    CANN's Foreach OpDefs write them: `name = {ge::DT_A, …}` (an entry may be `F(ge::DT_A)`, F a
+    function of the file made of `case ge::DT_A: return ge::DT_B;`), `name(other.size(), ge::DT_A)`,
+    and `std::for_each(other.cbegin(), other.cend(), [&name](…){name.push_back(F(dtype));})`."""
+    text = " ".join(t.text for t in toks)
+    maps: dict[str, dict[str, str]] = {}
+    for m in re.finditer(r"DataType (\w+) \( (?:const )?(?:ge :: )?DataType \w+ \) \{", text):
+        # case labels falling through to one `return` all map to it ("" stands for `default`)
+        table: dict[str, str] = {}
+        pending: list[str] = []
+        steps = (
+            r"case (?:ge :: )?(?P<case>DT_\w+) :|(?P<default>default) :|"
+            r"return (?:ge :: )?(?P<ret>DT_\w+) ;"
+        )
+        for step in re.finditer(steps, _braced(text, m.end() - 1)):
+            if step["ret"]:
+                table.update({label: step["ret"] for label in pending if label not in table})
+                pending = []
+            else:
+                pending.append(step["case"] or "")
+        if table:
+            maps[m.group(1)] = table
+
+    def mapped(fn: str | None, dt: str) -> str | None:
+        if fn is None:
+            return dt
+        table = maps.get(fn, {})
+        return table.get(dt, table.get(""))
+
+    out: dict[str, list[str]] = {}
+    decl = r"vector < (?:ge :: )?DataType > (\w+) "
+    for m in re.finditer(decl + r"= \{", text):
+        entries = []
+        for entry in _split_top(_braced(text, m.end() - 1)):
+            call = re.fullmatch(r"(?:(\w+) \( )?" + _DT + r"(?: \))?", entry.strip())
+            value = mapped(call.group(1), call.group(2)) if call else None
+            if value is None:
+                break
+            entries.append(value)
+        else:
+            out[m.group(1)] = entries
+    for m in re.finditer(decl + r"\( (\w+) \. size \( \) , " + _DT + r" \)", text):
+        if m.group(2) in out:
+            out[m.group(1)] = [m.group(3)] * len(out[m.group(2)])
+    each = (
+        r"for_each \( (\w+) \. c?begin \( \) , \1 \. c?end \( \) , "
+        r".*? (\w+) \. push_back \( (\w+) \( \w+ \) \)"
+    )
+    for m in re.finditer(each, text):
+        src, name, fn = m.groups()
+        values = [mapped(fn, d) for d in out.get(src, [])]
+        if src in out and all(values):
+            out[name] = [v for v in values if v]
+    return out
+
+
+def _braced(text: str, open_at: int) -> str:
+    """The text inside the braces that open at `open_at` (to the text's end if they never close)."""
+    depth = 0
+    for k in range(open_at, len(text)):
+        depth += {"{": 1, "}": -1}.get(text[k], 0)
+        if depth == 0:
+            return text[open_at + 1 : k]
+    return text[open_at + 1 :]
+
+
+def _split_top(body: str) -> list[str]:
+    """`body` split at its top-level commas."""
+    parts, depth, cur = [], 0, ""
+    for ch in body:
+        depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(ch, 0)
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [p for p in (*parts, cur) if p.strip()]
 
 
 def constants(src: CppSource, side: Side) -> list[Constant]:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Literal
 
@@ -45,7 +46,8 @@ class TensorSpec(_Strict):
     dtypes: list[DType] = Field(min_length=1)
     range: tuple[float, float] = (-1.0, 1.0)
     # The OpDef's ParamType: "dynamic" is a list of tensors (ParamType(DYNAMIC)); each case then gives
-    # one shape per tensor, `shapes = { x = [[8, 16], [8, 16]] }`, and all of them share the dtype.
+    # one shape per tensor, `shapes = { x = [[8, 16], [8, 16]] }`, and all of them share the dtype. A
+    # list output has as many tensors, and their shapes, as the reference returns for it (a list).
     param_type: Literal["required", "dynamic"] = "required"
 
     @model_validator(mode="after")
@@ -124,8 +126,24 @@ class CaseSpec(_Strict):
 
 
 def member_name(name: str, i: int) -> str:
-    """The name of tensor `i` of list input `name` (a dot: no spec tensor name has one)."""
+    """The name of tensor `i` of list input or output `name` (a dot: no spec tensor name has one)."""
     return f"{name}.{i}"
+
+
+def output_instances(outputs: list[TensorSpec], names: Iterable[str]) -> list[tuple[TensorSpec, list[str]]]:
+    """Each output with its instance names among `names` (a case's expected outputs): itself, or a
+    list output's tensors `y.0`, `y.1`, … in order (as many as the reference returned)."""
+    have = set(names)
+    out = []
+    for t in outputs:
+        if t.param_type != "dynamic":
+            out.append((t, [t.name]))
+            continue
+        n = 0
+        while member_name(t.name, n) in have:
+            n += 1
+        out.append((t, [member_name(t.name, i) for i in range(n)]))
+    return out
 
 
 class ResolvedCase(BaseModel):
@@ -203,11 +221,6 @@ class OperatorSpec(_Strict):
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ValueError(f"tensor names must be unique; repeated: {', '.join(dupes)}")
-        listed = [t.name for t in self.outputs if t.param_type == "dynamic"]
-        if listed:
-            raise ValueError(
-                f'list outputs (param_type "dynamic") are not supported yet: {", ".join(listed)}'
-            )
         return self
 
     def tolerance(self, dtype: str) -> Tolerance:

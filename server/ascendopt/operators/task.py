@@ -161,9 +161,6 @@ def refusal(op: OperatorProject) -> str | None:
         return f"in-place output(s) {', '.join(clash)} (named like an input): not supported yet"
     if not opdef.outputs:
         return "the OpDef declares no output (the kernel writes into its inputs): not supported yet"
-    listed = [t.name for t in opdef.outputs if t.param_type == "DYNAMIC"]
-    if listed:
-        return f"list output(s) {', '.join(listed)} (OpDef DYNAMIC): not supported yet"
     return None
 
 
@@ -186,7 +183,8 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
             f"{via} pass(es) {len(values)} value(s); the OpDef takes {n_in} input(s) "
             f"({', '.join(t.name for t in opdef.inputs)})"
         )
-    names = [t.name for t in opdef.inputs] + [a.name for a in opdef.attrs][: len(values) - n_in]
+    inputs = _by_kind(opdef.inputs, values[:n_in])
+    names = inputs + [a.name for a in opdef.attrs][: len(values) - n_in]
     names += [""] * (len(values) - len(names))
     for name, desc in zip(names, values, strict=True):
         kind = _kind(desc)
@@ -200,7 +198,9 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
             raise TaskSpecError(f"input {name}: the binding passes a {kind} value, which no tensor holds")
     outs = record.get("outputs")
     n = len(outs) if isinstance(outs, list) else 0
-    if n != len(opdef.outputs):
+    # A Model whose only output is a list (OpDef DYNAMIC) returns the list itself: its values are that output.
+    alone = len(opdef.outputs) == 1 and opdef.outputs[0].param_type == "DYNAMIC"
+    if n != len(opdef.outputs) and not (alone and n > 0):
         raise TaskSpecError(
             f"Model returns {n} value(s); the OpDef declares {len(opdef.outputs)} output(s) "
             f"({', '.join(t.name for t in opdef.outputs)})"
@@ -209,7 +209,26 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
         f"tensors and attrs from {via} (aclnn order: inputs, then attrs): "
         + ", ".join(n or "-" for n in names)
     ]
+    if inputs != [t.name for t in opdef.inputs]:
+        notes.append(
+            "the binding passes its lists and its tensors in another order than the OpDef: matched by kind"
+        )
     return _Mapping(names, [t.name for t in opdef.outputs], notes)
+
+
+def _by_kind(inputs: list[OpDefTensor], values: list[object]) -> list[str]:
+    """The OpDef input each of the first values is: in OpDef order, unless that gives a list to a
+    plain input or a tensor to a list input while matching lists to list inputs and the others to
+    the rest, each in order, fits every one (a binding whose Python signature puts the list first,
+    `f(x, scalar)` for an OpDef `scalar, x`, with pybind.cpp reordering them for aclnn)."""
+    in_order = [t.name for t in inputs]
+    listed = [_kind(v) == "list" for v in values]
+    dynamic = [t.param_type == "DYNAMIC" for t in inputs]
+    if listed == dynamic or sorted(listed) != sorted(dynamic):
+        return in_order
+    lists = iter(t.name for t in inputs if t.param_type == "DYNAMIC")
+    others = iter(t.name for t in inputs if t.param_type != "DYNAMIC")
+    return [next(lists) if is_list else next(others) for is_list in listed]
 
 
 def _shape_of(desc: object) -> list[int] | list[list[int]]:
@@ -294,27 +313,60 @@ def task_spec_text(
         default = a.default if a.default is not None else zero
         shown = _attr_toml(a.type, default)
         lines += ["", "[[attrs]]", f'name = "{a.name}"', f'type = "{a.type}"', f"default = {shown}"]
-    for dtype, tol in TASK_TOLERANCES.items():
-        lines += ["", f"[tolerances.{dtype}]", f"rtol = {tol!r}", f"atol = {tol!r}"]
-    lines += ["", "[domain]", "fixed = true  # the benchmark's cases (get_inputs makes their inputs)"]
     names: list[str] = []
+    case_lines: list[str] = []
+    out_dtypes: dict[str, str] = {}  # case id -> its first output's dtype (what tolerances are keyed by)
     for line, row in rows:
         case_id = str(row.get("case_id", line))
         record = got.get(case_id)
         name = f"case{case_id}"
-        block, why = _case_block(name, row, record, mapping, inputs, attrs, columns)
+        block, column, why = _case_block(name, row, record, mapping, inputs, attrs, columns)
         if why:
-            lines += ["", f"# left out: {name} ({task.cases.name}:{line}): {why}"]
-            lines += [f"# {x}" for x in block]
+            case_lines += ["", f"# left out: {name} ({task.cases.name}:{line}): {why}"]
+            case_lines += [f"# {x}" for x in block]
             notes.append(f"case {name} left out: {why}")
         else:
-            lines += ["", *block]
+            case_lines += ["", *block]
             names.append(name)
+            out_dtypes[case_id] = column[mapping.outputs[0]]
+    tolerances = {d: (t, t) for d, t in TASK_TOLERANCES.items()}
+    asked = _asked_tolerances(got, out_dtypes)
+    if asked:
+        tolerances.update(asked)
+        notes.append(
+            f"tolerances from {task.prepare.name}'s custom_check_precision: "
+            + ", ".join(f"{d} rtol {r!r} atol {a!r}" for d, (r, a) in asked.items())
+        )
+    for dtype, (rtol, atol) in tolerances.items():
+        lines += ["", f"[tolerances.{dtype}]", f"rtol = {rtol!r}", f"atol = {atol!r}"]
+    lines += ["", "[domain]", "fixed = true  # the benchmark's cases (get_inputs makes their inputs)"]
+    lines += case_lines
     if not names:
         whys = list(dict.fromkeys(n.split(": ", 1)[1] for n in notes if n.startswith("case ")))
         raise TaskSpecError(f"no case the kernel can take ({len(rows)} left out): " + "; ".join(whys[:3]))
     notes.append(f"cases from {task.cases} ({len(names)} of {len(rows)})")
     return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=names)
+
+
+def _asked_tolerances(got: dict[str, object], out_dtypes: dict[str, str]) -> dict[str, tuple[float, float]]:
+    """(rtol, atol) per output dtype (`out_dtypes`: each kept case's) from what the task's
+    `custom_check_precision` asked the benchmark's check for on each case (the oracle records it);
+    where cases of one dtype ask for different ones, the strictest."""
+    out: dict[str, tuple[float, float]] = {}
+    for case_id, record in got.items():
+        dtype = out_dtypes.get(case_id)
+        if dtype is None or not isinstance(record, dict) or not isinstance(record.get("tolerance"), dict):
+            continue
+        asked = record["tolerance"]
+        try:
+            rtol, atol = float(asked["rtol"]), float(asked["atol"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if not (rtol >= 0 and atol >= 0):
+            continue
+        was = out.get(dtype, (rtol, atol))
+        out[dtype] = (min(rtol, was[0]), min(atol, was[1]))
+    return out
 
 
 def _case_block(
@@ -325,11 +377,12 @@ def _case_block(
     inputs: dict[str, OpDefTensor],
     attrs: dict[str, OpDefAttr],
     columns: list[dict[str, str]],
-) -> tuple[list[str], str]:
+) -> tuple[list[str], dict[str, str], str]:
+    """The case's lines, the OpDef dtype column it takes, and why it is left out ("" if it is not)."""
     block = ["[[cases]]", f"name = {_q(name)}"]
     params = "params = { " + ", ".join(f"{_key(k)} = {_toml(v)}" for k, v in row.items()) + " }"
     if not isinstance(record, dict):
-        return [*block, params], str(record)
+        return [*block, params], {}, str(record)
     values = record.get("args") if "args" in record else record.get("forward")
     assert isinstance(values, list)
     shapes: dict[str, object] = {}
@@ -339,13 +392,21 @@ def _case_block(
     for target, desc in zip(mapping.args, values, strict=False):
         if target in inputs:
             if _kind(desc) not in ("tensor", "list", "number", "numbers"):
-                return [
-                    *block,
-                    params,
-                ], f"input {target} is passed a {_kind(desc)} value, which no tensor holds"
+                return (
+                    [
+                        *block,
+                        params,
+                    ],
+                    {},
+                    f"input {target} is passed a {_kind(desc)} value, which no tensor holds",
+                )
             d = _dtype_of(desc)
             if d is not None and d.startswith("unsupported:"):
-                return [*block, params], f"input {target} is {d.split(':')[1]}, which the spec cannot hold"
+                return (
+                    [*block, params],
+                    {},
+                    f"input {target} is {d.split(':')[1]}, which the spec cannot hold",
+                )
             if d is not None:
                 seen[target] = d
             shapes[target] = _shape_of(desc)
@@ -354,13 +415,15 @@ def _case_block(
     for out, desc in zip(mapping.outputs, record.get("outputs") or [], strict=False):
         d = _dtype_of(desc)
         if d is not None and d.startswith("unsupported:"):
-            return [*block, params], f"output {out} is {d.split(':')[1]}, which the spec cannot hold"
+            return [*block, params], {}, f"output {out} is {d.split(':')[1]}, which the spec cannot hold"
         if d is not None:  # the Model's result dtype picks among those columns (a cast's dst_type)
             results[out] = d
     elements = sum(_elements(s) for s in shapes.values())
     if elements > MAX_CASE_ELEMENTS:
-        return [*block, params], (
-            f"{elements} input elements, over the {MAX_CASE_ELEMENTS} a case may hold here (memory)"
+        return (
+            [*block, params],
+            {},
+            (f"{elements} input elements, over the {MAX_CASE_ELEMENTS} a case may hold here (memory)"),
         )
     fits = [c for c in columns if all(c.get(n) == d for n, d in seen.items())]
     column = next(
@@ -368,7 +431,7 @@ def _case_block(
     )
     if column is None:
         got = ", ".join(f"{n}={d}" for n, d in seen.items())
-        return [*block, params], f"no OpDef dtype column takes {got}"
+        return [*block, params], {}, f"no OpDef dtype column takes {got}"
     block.append("dtypes = { " + ", ".join(f"{n} = {_q(d)}" for n, d in column.items()) + " }")
     block.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in shapes.items()) + " }")
     if case_attrs:
@@ -377,7 +440,7 @@ def _case_block(
             shown.append(f"{k} = {_attr_toml(attrs[k].type, v)}")
         block.append("attrs = { " + ", ".join(shown) + " }")
     block.append(params)
-    return block, ""
+    return block, column, ""
 
 
 def _elements(shape: object) -> int:

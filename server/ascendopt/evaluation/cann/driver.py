@@ -66,7 +66,8 @@ static void make(Tensor& x, bool fill) {
                           ACL_FORMAT_ND, x.shape.data(), x.shape.size(), x.dev);
 }
 
-// A list input (OpDef DYNAMIC; manifest `dynamic_input NAME N` + inputs NAME.0 … NAME.N-1) as aclnn takes it.
+// A list input or output (OpDef DYNAMIC; manifest `dynamic_input|dynamic_output NAME N` + NAME.0 … NAME.N-1)
+// as aclnn takes it.
 static aclTensorList* list_of(std::map<std::string, Tensor>& ins, const std::string& name) {
     std::vector<aclTensor*> ts;
     for (size_t i = 0; ins.count(name + "." + std::to_string(i)); ++i)
@@ -146,7 +147,10 @@ def driver_source(project: OperatorProject) -> str:
             for t in spec.inputs
         ]
         + attr_args
-        + [f'outs["{t.name}"].t' for t in spec.outputs]
+        + [
+            f'list_of(outs, "{t.name}")' if t.param_type == "dynamic" else f'outs["{t.name}"].t'
+            for t in spec.outputs
+        ]
     )
     return _PRELUDE % {
         "op_type": project.op_type,

@@ -91,7 +91,11 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(_H + "vec_gather_mask.h", "vector", "GatherMask")
     + _family(_H + "vec_gather.h", "vector", "Gather")
     + _family(_H + "adv_activation.h", "vector", "Sigmoid Gelu FasterGelu Silu Swish")
-    + _family(_H + "adv_math.h", "vector", "Tanh Log ClampMax ClampMin")
+    + _family(
+        _H + "adv_math.h",
+        "vector",
+        "Tanh Log ClampMax ClampMin Sin Cos Tan Asin Acos Atan Sinh Cosh Erf Erfc Log2 Log10 Sign Power",
+    )
     + _family(_H + "adv_broadcast.h", "vector", "BroadCast")
     + _family(_H + "adv_pad.h", "vector", "Pad UnPad")
     # Host side: the advanced APIs' tiling functions (op_host code includes tiling/tiling_api.h).

@@ -27,7 +27,7 @@ from ascendopt.operators.files import write_tree
 from ascendopt.operators.issues import CompileError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.soc import resolve_soc
-from ascendopt.operators.spec import ResolvedCase
+from ascendopt.operators.spec import OperatorSpec, ResolvedCase, member_name
 from ascendopt.untrusted import PARSE_ERRORS
 
 
@@ -165,8 +165,7 @@ async def check_cases(
             return {}, f"the operator does not build on the CPU twin: {exc.issues[0]}"
         for case in cases:
             inputs = make_inputs(spec, case, 0)
-            first = next(iter(case.input_shapes.values()))
-            shapes = {t.name: list(first) for t in spec.outputs}
+            shapes = _output_guess(spec, case)
             work = Path(tmp) / f"case{case.index}"
             check = out[case.name] = CaseCheck()
             if tiling_exe is not None:
@@ -234,3 +233,17 @@ async def precheck_spec(
     written (init-spec): `check_cases`'s refusals."""
     checks, unchecked = await check_cases(project, builder)
     return {name: c.refused for name, c in checks.items() if c.refused}, unchecked
+
+
+def _output_guess(spec: OperatorSpec, case: ResolvedCase) -> dict[str, list[int]]:
+    """Every output in the first input's shape; a list output as long as the first list input, each
+    tensor in that input's shape."""
+    first = list(next(iter(case.input_shapes.values())))
+    listed = [case.input_shapes[m] for m in next((case.instances(n) for n in case.lists), [])] or [first]
+    shapes: dict[str, list[int]] = {}
+    for t in spec.outputs:
+        if t.param_type == "dynamic":
+            shapes.update({member_name(t.name, i): list(s) for i, s in enumerate(listed)})
+        else:
+            shapes[t.name] = first
+    return shapes

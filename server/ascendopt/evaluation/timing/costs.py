@@ -159,6 +159,22 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "Tanh": ("VMULS", "VEXP", "VADDS", "VDIV", "VMULS", "VADDS"),
     "Gelu": ("VMUL", "VMULS", "VADDS", "VMUL", "VMULS", "VEXP", "VADDS", "VDIV", "VMUL"),
     "FasterGelu": ("VMULS", "VEXP", "VADDS", "VDIV", "VMUL"),
+    # lib/math APIs CANN does not publish the sequences of: the twin's guess, a range reduction and a
+    # degree-9 odd polynomial (Horner) for the trigonometric ones, exp for the hyperbolic ones.
+    "Sin": ("VMULS", "VADDS", "VMUL", "VMULS", "VADDS", "VMUL", "VADDS", "VMUL", "VADDS", "VMUL", "VMUL"),
+    "Cos": ("VMULS", "VADDS", "VMUL", "VMULS", "VADDS", "VMUL", "VADDS", "VMUL", "VADDS", "VMUL", "VMUL"),
+    "Tan": ("VMULS", "VADDS", "VMUL", "VMULS", "VADDS", "VMUL", "VADDS", "VMUL", "VADDS", "VMUL", "VDIV"),
+    "Asin": ("VMUL", "VMULS", "VADDS", "VSQRT", "VMUL", "VADDS", "VMUL", "VADDS", "VMUL", "VADDS", "VMUL"),
+    "Acos": ("VMUL", "VMULS", "VADDS", "VSQRT", "VMUL", "VADDS", "VMUL", "VADDS", "VMUL", "VADDS", "VMULS"),
+    "Atan": ("VABS", "VDIV", "VMUL", "VMULS", "VADDS", "VMUL", "VADDS", "VMUL", "VADDS", "VMUL", "VMULS"),
+    "Sinh": ("VEXP", "VMULS", "VEXP", "VSUB", "VMULS"),
+    "Cosh": ("VEXP", "VMULS", "VEXP", "VADD", "VMULS"),
+    "Erf": ("VMUL", "VMULS", "VEXP", "VMULS", "VADDS", "VMUL", "VADDS", "VMUL", "VADDS", "VDIV", "VMUL"),
+    "Erfc": ("VMUL", "VMULS", "VEXP", "VMULS", "VADDS", "VMUL", "VADDS", "VMUL", "VADDS", "VDIV", "VMULS"),
+    "Log2": ("LOG", "VMULS"),
+    "Log10": ("LOG", "VMULS"),
+    "Sign": ("VCMPV_GE", "VSEL", "VCMPV_GE", "VSEL"),
+    "Power": ("LOG", "VMUL", "VEXP"),
 }
 
 # Cast intrinsic by (source, destination) dtype; when the trace carries only one dtype

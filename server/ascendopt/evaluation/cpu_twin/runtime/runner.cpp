@@ -22,13 +22,13 @@ using rt::G;
 
 struct TensorSpec {
     std::string name, dtype, path;
-    std::string ir;  // the IR input it is an instance of: its own name, or its list's (`dynamic_input`)
+    std::string ir;  // the IR input or output it is an instance of: its own name, or its list's (`dynamic_*`)
     std::vector<int64_t> dims;
     ge::DataType ge = ge::DT_UNDEFINED;
     size_t esize = 0;
     uint64_t bytes = 0;
 };
-// A DYNAMIC input: `count` consecutive inputs from `first` form one list (one kernel argument).
+// A DYNAMIC input or output: `count` consecutive inputs (outputs) from `first` form one list (one kernel argument).
 struct ListSpec {
     std::string name;
     size_t first = 0, count = 0;
@@ -41,7 +41,7 @@ struct Manifest {
     uint32_t coreAiv = 40, coreAic = 0;
     uint64_t ubSize = 196608;
     std::vector<TensorSpec> inputs, outputs;
-    std::vector<ListSpec> lists;
+    std::vector<ListSpec> lists, outLists;
     std::vector<AttrSpec> attrs;
     int64_t blockDim = -1;
     int64_t tilingKey = -1;
@@ -162,19 +162,20 @@ Manifest ParseManifest(const char *path)
             for (int64_t d : t.dims) numel *= static_cast<uint64_t>(d < 0 ? 0 : d);
             t.bytes = numel * t.esize;
             t.ir = t.name;
-            if (key == "input" && !m.lists.empty()) {
-                const ListSpec &l = m.lists.back();
-                if (m.inputs.size() < l.first + l.count) t.ir = l.name;
-            }
-            (key == "input" ? m.inputs : m.outputs).push_back(t);
-        } else if (key == "dynamic_input") {
+            std::vector<TensorSpec> &ts = key == "input" ? m.inputs : m.outputs;
+            const std::vector<ListSpec> &ls_ = key == "input" ? m.lists : m.outLists;
+            if (!ls_.empty() && ts.size() < ls_.back().first + ls_.back().count) t.ir = ls_.back().name;
+            ts.push_back(t);
+        } else if (key == "dynamic_input" || key == "dynamic_output") {
+            const bool in = key == "dynamic_input";
+            std::vector<ListSpec> &lists = in ? m.lists : m.outLists;
             ListSpec l;
             ls >> l.name >> l.count;
-            if (!ls || l.count == 0) Fail(3, "runner_error", "manifest line %d: malformed dynamic_input", lineNo);
-            l.first = m.inputs.size();
-            if (!m.lists.empty() && m.lists.back().first + m.lists.back().count > l.first)
-                Fail(3, "runner_error", "manifest line %d: dynamic_input before the previous list's inputs", lineNo);
-            m.lists.push_back(l);
+            if (!ls || l.count == 0) Fail(3, "runner_error", "manifest line %d: malformed %s", lineNo, key.c_str());
+            l.first = (in ? m.inputs : m.outputs).size();
+            if (!lists.empty() && lists.back().first + lists.back().count > l.first)
+                Fail(3, "runner_error", "manifest line %d: %s before the previous list's tensors", lineNo, key.c_str());
+            lists.push_back(l);
         } else if (key == "attr") {
             AttrSpec a;
             ls >> a.name >> a.type;
@@ -188,6 +189,10 @@ Manifest ParseManifest(const char *path)
         if (l.first + l.count > m.inputs.size())
             Fail(3, "runner_error", "manifest: dynamic_input %s announces %zu inputs, %zu follow", l.name.c_str(), l.count,
                  m.inputs.size() - l.first);
+    for (const ListSpec &l : m.outLists)
+        if (l.first + l.count > m.outputs.size())
+            Fail(3, "runner_error", "manifest: dynamic_output %s announces %zu outputs, %zu follow", l.name.c_str(), l.count,
+                 m.outputs.size() - l.first);
     if (m.coreAic == 0) m.coreAic = m.coreAiv / 2 ? m.coreAiv / 2 : 1;
     return m;
 }
@@ -199,13 +204,14 @@ uint8_t *AllocGm(const std::string &name, uint64_t size, int kind, uint8_t fill)
     return p;
 }
 
-// The GM block a kernel gets for a list input, in the layout ListTensorDesc parses (ascendopt_twin/list_tensor.h):
+// The GM block a kernel gets for a list input or output, in the layout ListTensorDesc parses (ascendopt_twin/list_tensor.h):
 // the byte offset of the data pointers, then per tensor `dim | index << 32` and its dims, then the data pointers.
-uint8_t *ListBlock(const ListSpec &l, const std::vector<TensorSpec> &inputs, const std::vector<uint8_t *> &bufs)
+// Each tensor's data stays in its own GM buffer (bounds, writes and races are checked per tensor).
+uint8_t *ListBlock(const ListSpec &l, const std::vector<TensorSpec> &tensors, const std::vector<uint8_t *> &bufs)
 {
     std::vector<uint64_t> w(1, 0);
     for (size_t i = 0; i < l.count; ++i) {
-        const TensorSpec &t = inputs[l.first + i];
+        const TensorSpec &t = tensors[l.first + i];
         w.push_back(static_cast<uint64_t>(t.dims.size()) | (static_cast<uint64_t>(i) << 32));
         for (int64_t d : t.dims) w.push_back(static_cast<uint64_t>(d));
     }
@@ -482,18 +488,22 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         uint8_t *ws = workspace ? AllocGm("workspace", workspace, 2, 0xFF) : AllocGm("workspace(empty)", 0, 2, 0);
         uint8_t *tl = AllocGm("tiling", tilingSize, 3, 0);
         std::memcpy(tl, rawTiling.data(), tilingSize);
-        // Kernel arguments: one per IR input (a list: its GM block), then outputs, workspace, tiling.
-        for (size_t i = 0; i < inBufs.size();) {
-            const ListSpec *list = nullptr;
-            for (const ListSpec &l : m.lists) list = l.first == i ? &l : list;
-            if (list) {
-                args.push_back(ListBlock(*list, m.inputs, inBufs));
-                i += list->count;
-            } else {
-                args.push_back(inBufs[i++]);
+        // Kernel arguments: one per IR input (a list: its GM block), then one per IR output alike, workspace, tiling.
+        auto pushArgs = [&args](const std::vector<ListSpec> &lists, const std::vector<TensorSpec> &ts,
+                                const std::vector<uint8_t *> &bufs) {
+            for (size_t i = 0; i < bufs.size();) {
+                const ListSpec *list = nullptr;
+                for (const ListSpec &l : lists) list = l.first == i ? &l : list;
+                if (list) {
+                    args.push_back(ListBlock(*list, ts, bufs));
+                    i += list->count;
+                } else {
+                    args.push_back(bufs[i++]);
+                }
             }
-        }
-        args.insert(args.end(), outBufs.begin(), outBufs.end());
+        };
+        pushArgs(m.lists, m.inputs, inBufs);
+        pushArgs(m.outLists, m.outputs, outBufs);
         args.push_back(ws);
         args.push_back(tl);
 

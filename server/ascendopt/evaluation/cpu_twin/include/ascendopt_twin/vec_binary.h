@@ -13,6 +13,13 @@ namespace AscendC {
         static_assert(OK, #NAME ": data type not supported by this instruction on Ascend 910B (Atlas A2)");                   \
         twin_detail::Binary<twin_detail::FN>(#NAME, dst, src0, src1, count, loc);                                             \
     }                                                                                                                         \
+    /* The count form as a kernel names it through a function pointer (`Op<T> *op` = NAME): no call site to                   \
+       record. Only an int32_t count takes it, and a call prefers the form above (more specialized). */                       \
+    template <typename T, typename C, std::enable_if_t<std::is_same<C, int32_t>::value, int> = 0>                             \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, const C &count)       \
+    {                                                                                                                         \
+        NAME<T>(dst, src0, src1, count, ascendopt_twin::Loc());                                                               \
+    }                                                                                                                         \
     template <typename T, bool isSetMask = true>                                                                              \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, uint64_t mask,        \
                      const uint8_t repeatTime, const BinaryRepeatParams &repeatParams,                                        \
@@ -21,6 +28,13 @@ namespace AscendC {
         static_assert(OK, #NAME ": data type not supported by this instruction on Ascend 910B (Atlas A2)");                   \
         twin_detail::BinaryRep<twin_detail::FN>(#NAME, dst, src0, src1, twin_detail::UseMask<isSetMask>(mask), repeatTime, repeatParams, \
                                                 loc);                                                                         \
+    }                                                                                                                         \
+    /* The bit-mask form through a function pointer (as above): a uint64_t mask only. */                                      \
+    template <typename T, typename M, std::enable_if_t<std::is_same<M, uint64_t>::value, int> = 0>                            \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, M mask,               \
+                     const uint8_t repeatTime, const BinaryRepeatParams &repeatParams)                                        \
+    {                                                                                                                         \
+        NAME<T, true>(dst, src0, src1, mask, repeatTime, repeatParams, ascendopt_twin::Loc());                                \
     }                                                                                                                         \
     template <typename T, bool isSetMask = true>                                                                              \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1, const uint64_t mask[],\

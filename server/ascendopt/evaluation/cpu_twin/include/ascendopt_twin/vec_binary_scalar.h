@@ -14,6 +14,12 @@ namespace AscendC {
         static_assert(OK, #NAME ": data type not supported by this instruction on Ascend 910B (Atlas A2)");                   \
         twin_detail::Scalar<twin_detail::FN>(#NAME, dst, src, scalarValue, count, loc);                                       \
     }                                                                                                                         \
+    /* The count form as a kernel names it through a function pointer (vec_binary.h). */                                      \
+    template <typename T, typename C, std::enable_if_t<std::is_same<C, int32_t>::value, int> = 0>                             \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, const C &count)              \
+    {                                                                                                                         \
+        NAME<T>(dst, src, scalarValue, count, ascendopt_twin::Loc());                                                         \
+    }                                                                                                                         \
     template <typename T, bool isSetMask = true>                                                                              \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const T &scalarValue, uint64_t mask,               \
                      const uint8_t repeatTime, const UnaryRepeatParams &repeatParams,                                         \

@@ -306,6 +306,20 @@ inline void UnaryRep(const char *name, const LocalTensor<T> &dst, const LocalTen
     {                                                                                                                             \
         static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
         twin_detail::Unary<twin_detail::FN>(#NAME, dst, src, count, loc);                                                         \
+    }                                                                                                                             \
+    /* The count form through a function pointer (`NAME<T, false>` as a template argument, vec_binary.h): a                       \
+       uint32_t count only, and a call prefers the form above. */                                                                 \
+    template <typename T, TPARAMS, typename C = uint32_t, std::enable_if_t<std::is_same<C, uint32_t>::value, int> = 0>            \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const C count)                                         \
+    {                                                                                                                             \
+        twin_detail::Unary<twin_detail::FN>(#NAME, dst, src, count, ascendopt_twin::Loc());                                       \
+    }                                                                                                                             \
+    /* The whole-tensor form (no count): every element of src. */                                                                 \
+    template <typename T, TPARAMS>                                                                                                \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, ascendopt_twin::Loc loc = ascendopt_twin::Loc())       \
+    {                                                                                                                             \
+        static_assert(twin_detail::kFloat<T>, #NAME ": data type not supported on Ascend 910B (Atlas A2)");                       \
+        twin_detail::Unary<twin_detail::FN>(#NAME, dst, src, src.GetSize(), loc);                                                 \
     }
 #define ASCENDOPT_TWIN_COMMA ,
 }  // namespace AscendC

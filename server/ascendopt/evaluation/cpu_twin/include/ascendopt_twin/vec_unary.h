@@ -13,6 +13,12 @@ namespace AscendC {
         static_assert(OK, #NAME ": data type not supported by this instruction on Ascend 910B (Atlas A2)");                   \
         twin_detail::Unary<twin_detail::FN>(#NAME, dst, src, count, loc);                                                     \
     }                                                                                                                         \
+    /* The count form as a kernel names it through a function pointer (vec_binary.h). */                                      \
+    template <typename T, typename C, std::enable_if_t<std::is_same<C, int32_t>::value, int> = 0>                             \
+    inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, const C &count)                                    \
+    {                                                                                                                         \
+        NAME<T>(dst, src, count, ascendopt_twin::Loc());                                                                      \
+    }                                                                                                                         \
     template <typename T, bool isSetMask = true>                                                                              \
     inline void NAME(const LocalTensor<T> &dst, const LocalTensor<T> &src, uint64_t mask, const uint8_t repeatTime,           \
                      const UnaryRepeatParams &repeatParams, ascendopt_twin::Loc loc = ascendopt_twin::Loc())                  \
