@@ -59,9 +59,15 @@ def run_reference(
     def arg(name: str) -> np.ndarray:
         return inputs[name].astype(np.float32) if case.dtype_of(name) == "bfloat16" else inputs[name]
 
-    # A list input (param_type "dynamic") arrives as a Python list of its tensors, in order.
+    # A list input (param_type "dynamic") arrives as a Python list of its tensors, in order; an optional
+    # input the case leaves out, as None.
     args = [
-        [arg(n) for n in case.instances(t.name)] if t.name in case.lists else arg(t.name) for t in spec.inputs
+        None
+        if t.name in case.absent
+        else [arg(n) for n in case.instances(t.name)]
+        if t.name in case.lists
+        else arg(t.name)
+        for t in spec.inputs
     ]
     params = inspect.signature(fn).parameters
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
@@ -79,8 +85,9 @@ def run_reference(
             f"{_where(exc, rel, Path(file))}: reference failed on case {case.name!r}: {_what(exc)}"
         ) from exc
     results = result if isinstance(result, tuple | list) else (result,)
-    if len(results) != len(spec.outputs):
+    checked = spec.checked_outputs  # an output with `check = false` has no expected value
+    if len(results) != len(checked):
         raise ReferenceError(
-            f"reference returned {len(results)} output(s); the spec declares {len(spec.outputs)}"
+            f"reference returned {len(results)} output(s); the spec declares {len(checked)} to check"
         )
-    return {t.name: np.asarray(r) for t, r in zip(spec.outputs, results, strict=True)}
+    return {t.name: np.asarray(r) for t, r in zip(checked, results, strict=True)}

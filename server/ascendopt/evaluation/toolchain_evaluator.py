@@ -91,6 +91,7 @@ class ToolchainEvaluator:
             evaluation.status = "error"
             evaluation.message = f"{project.name} has no ascendopt.toml; run `ascendopt init-spec` first"
             return evaluation
+        evaluation.unchecked_outputs = project.spec.unchecked_outputs
         try:
             prepared = await self._prepare(project, candidate, cases, seed)
         except ReferenceError as exc:
@@ -319,7 +320,7 @@ def _prepare_case(
         return Prepared(_frozen(inputs), None, str(exc))
     checks = {
         t.name: expect(expected[t.name], case.dtypes[t.name], spec.tolerance(case.dtypes[t.name]))
-        for t in spec.outputs
+        for t in spec.checked_outputs
     }
     return Prepared(_frozen(inputs), expected, "", checks)
 
@@ -333,7 +334,7 @@ def _prepare_oracle_case(spec: OperatorSpec, case: ResolvedCase, got: OracleCase
         return Prepared({}, None, f"case {case.name}: {exc}")
     checks = {
         t.name: expect(expected[t.name], case.dtypes[t.name], spec.tolerance(case.dtypes[t.name]))
-        for t in spec.outputs
+        for t in spec.checked_outputs
     }
     return Prepared(_frozen(inputs), expected, "", checks)
 
@@ -355,9 +356,10 @@ def _check_outputs(
 ) -> list[OutputCheck]:
     """Decode every output (KeyError or ValueError: missing or the wrong size) and compare it."""
     actual = {
-        t.name: decode_raw(outputs[t.name], case.dtypes[t.name], shapes[t.name], t.name) for t in spec.outputs
+        t.name: decode_raw(outputs[t.name], case.dtypes[t.name], shapes[t.name], t.name)
+        for t in spec.checked_outputs
     }
     return [
         compare_expected(t.name, case.dtypes[t.name], actual[t.name], prepared.checks[t.name])
-        for t in spec.outputs
+        for t in spec.checked_outputs
     ]

@@ -507,7 +507,7 @@ def reference_signature(spec: OperatorSpec) -> str:
     for a in spec.attrs:
         default = str(bool(a.default)) if a.type == "bool" else repr(a.default)
         params.append(f"{a.name}: {_ATTR_TYPES[a.type]} = {default}")
-    n = len(spec.outputs)
+    n = len(spec.checked_outputs)
     returns = "np.ndarray" if n == 1 else f"tuple[{', '.join(['np.ndarray'] * n)}]"
-    outs = ", ".join(t.name for t in spec.outputs)
+    outs = ", ".join(t.name for t in spec.checked_outputs)
     return f"def {fn}({', '.join(params)}) -> {returns}:  # returns {outs}"

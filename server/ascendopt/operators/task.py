@@ -14,6 +14,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -136,8 +137,17 @@ def _parses(text: str, kind: type) -> bool:
 @dataclass
 class _Mapping:
     args: list[str]  # per binding argument: the OpDef input or attr it is, or ""
-    outputs: list[str]
+    outputs: list[str]  # per value the Model returns: the spec output it is
     notes: list[str] = field(default_factory=list)
+    # spec output → the input whose buffer it is (an OpDef output named like an input, or, with no OpDef
+    # output, the input the kernel writes its result into)
+    aliases: dict[str, str] = field(default_factory=dict)
+    mutated: list[str] = field(default_factory=list)  # outputs the OpDef lacks (no kernel parameter)
+    unchecked: list[str] = field(default_factory=list)  # OpDef outputs the Model returns no value for
+
+
+# What the binding passes for an optional input left out (`None`): the case's `absent`.
+_ABSENT = ("none",)
 
 
 class TaskSpecError(ValueError):
@@ -154,11 +164,6 @@ def refusal(op: OperatorProject) -> str | None:
     opdef = op.opdef
     if opdef is None:
         return "the answer has no OpDef to name its tensors"
-    clash = sorted({t.name for t in opdef.inputs} & {t.name for t in opdef.outputs})
-    if clash:
-        return f"in-place output(s) {', '.join(clash)} (named like an input): not supported yet"
-    if not opdef.outputs:
-        return "the OpDef declares no output (the kernel writes into its inputs): not supported yet"
     listed = [t.name for t in opdef.outputs if t.param_type == "DYNAMIC"]
     if listed:
         return f"list output(s) {', '.join(listed)} (OpDef DYNAMIC): not supported yet"
@@ -193,20 +198,99 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
             raise TaskSpecError(
                 f"attr {name}: the binding passes a {kind} value, which the spec cannot carry yet"
             )
-        if attr is None and name and kind not in ("tensor", "list", "number", "numbers"):
+        optional = any(t.name == name and t.param_type == "OPTIONAL" for t in opdef.inputs)
+        if attr is None and name and kind not in ("tensor", "list", "number", "numbers", *_ABSENT[:optional]):
             raise TaskSpecError(f"input {name}: the binding passes a {kind} value, which no tensor holds")
     outs = record.get("outputs")
-    n = len(outs) if isinstance(outs, list) else 0
-    if n != len(opdef.outputs):
-        raise TaskSpecError(
-            f"Model returns {n} value(s); the OpDef declares {len(opdef.outputs)} output(s) "
-            f"({', '.join(t.name for t in opdef.outputs)})"
-        )
+    returned = outs if isinstance(outs, list) else []
     notes = [
         f"tensors and attrs from {via} (aclnn order: inputs, then attrs): "
         + ", ".join(n or "-" for n in names)
     ]
-    return _Mapping(names, [t.name for t in opdef.outputs], notes)
+    inputs = {t.name for t in opdef.inputs}
+    aliases = {t.name: t.name for t in opdef.outputs if t.name in inputs}
+    if not opdef.outputs:
+        return _mutated_inputs(op, names, values, returned, notes)
+    if len(returned) > len(opdef.outputs):
+        raise TaskSpecError(
+            f"Model returns {len(returned)} value(s); the OpDef declares {len(opdef.outputs)} output(s) "
+            f"({', '.join(t.name for t in opdef.outputs)})"
+        )
+    if not returned:
+        raise TaskSpecError("the Model returns no tensor")
+    outputs = [t.name for t in opdef.outputs[: len(returned)]]
+    unchecked = [t.name for t in opdef.outputs[len(returned) :]]
+    if unchecked:
+        notes.append(
+            f"Model returns {len(returned)} value(s) for the OpDef's {len(opdef.outputs)} outputs: "
+            f"{', '.join(outputs)} compared; {', '.join(unchecked)} left unchecked "
+            "(nothing says their values)"
+        )
+    if aliases:
+        notes.append("in-place output(s), one buffer with their input: " + ", ".join(aliases))
+    return _Mapping(names, outputs, notes, aliases, [], unchecked)
+
+
+# pybind.cpp's binding: `at::Tensor f(at::Tensor &input, double alpha) { EXEC_NPU_CMD(…); return input; }`
+_BINDING = re.compile(r"\b[\w:<>]+\s+(\w+)\s*\(([^)]*)\)\s*\{", re.S)
+_RETURN = re.compile(r"\breturn\s+(\w+)\s*;")
+
+
+def _returned_parameter(task_root: Path, n_args: int) -> int | None:
+    """Which argument of the binding its C++ returns (`return input;` in validation/pybind.cpp), or None."""
+    try:
+        text = (task_root / "validation" / "pybind.cpp").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    for m in _BINDING.finditer(text):
+        params = [p.strip() for p in m.group(2).split(",") if p.strip()]
+        if len(params) != n_args:
+            continue
+        names = [re.sub(r"=.*$", "", p).split()[-1].lstrip("&*") for p in params]
+        body = text[m.end() :]
+        ret = _RETURN.search(body)
+        if ret and ret.group(1) in names:
+            return names.index(ret.group(1))
+    return None
+
+
+def _mutated_inputs(
+    op: OperatorProject, names: list[str], values: list[object], returned: list[object], notes: list[str]
+) -> _Mapping:
+    """An OpDef with no output: the kernel writes into its input(s), and the Model's result is what the
+    input holds after the run. Which input: the one the binding returns (pybind.cpp), else the one input
+    of the result's shape and dtype."""
+    if len(returned) != 1 or _kind(returned[0]) != "tensor":
+        raise TaskSpecError(
+            f"the OpDef declares no output and the Model returns {len(returned)} value(s): "
+            "which inputs they are is unknown"
+        )
+    result = returned[0]
+    assert isinstance(result, dict)
+    task = task_of(op.root)
+    at = _returned_parameter(task.root, len(values)) if task is not None else None
+    if at is not None and at < len(names) and names[at] in {t.name for t in op.opdef.inputs}:  # type: ignore[union-attr]
+        target, why = names[at], "the binding returns it (validation/pybind.cpp)"
+    else:
+        same = [
+            n
+            for n, v in zip(names, values, strict=True)
+            if n
+            and _kind(v) == "tensor"
+            and isinstance(v, dict)
+            and v.get("shape") == result.get("shape")
+            and v.get("dtype") == result.get("dtype")
+        ]
+        if len(same) != 1:
+            raise TaskSpecError(
+                "the OpDef declares no output, and no single input has the shape and dtype of the Model's "
+                f"result ({len(same)} do): which input the kernel writes into is unknown"
+            )
+        target, why = same[0], "the one input of the Model's result's shape and dtype"
+    notes.append(
+        f"no OpDef output: the kernel writes into input {target} ({why}); it is compared after the run"
+    )
+    return _Mapping(names, [target], notes, {target: target}, [target], [])
 
 
 def _shape_of(desc: object) -> list[int] | list[list[int]]:
@@ -273,7 +357,8 @@ def task_spec_text(
         "args = [" + ", ".join(_q(a) for a in mapping.args) + "]",
         "outputs = [" + ", ".join(_q(a) for a in mapping.outputs) + "]",
     ]
-    for table, group in (("inputs", op.opdef.inputs), ("outputs", op.opdef.outputs)):
+    mutated = [OpDefTensor(name=n, dtypes=[], param_type="REQUIRED") for n in mapping.mutated]
+    for table, group in (("inputs", op.opdef.inputs), ("outputs", [*op.opdef.outputs, *mutated])):
         for t in group:
             dtypes = [c[t.name] for c in columns if t.name in c]  # the OpDef's columns, in order
             lines += [
@@ -284,6 +369,14 @@ def task_spec_text(
             ]
             if t.param_type == "DYNAMIC":
                 lines.append('param_type = "dynamic"')
+            if t.param_type == "OPTIONAL" and table == "inputs":
+                lines.append('param_type = "optional"  # a case may leave it out (absent: a null address)')
+            if table == "outputs" and t.name in mapping.aliases:
+                lines.append(f'alias = "{mapping.aliases[t.name]}"  # in place: one GM buffer with the input')
+            if table == "outputs" and t.name in mapping.mutated:
+                lines.append("kernel_argument = false  # no OpDef output: the kernel writes into the input")
+            if table == "outputs" and t.name in mapping.unchecked:
+                lines.append("check = false  # the task's Model returns no value for it: not compared")
     for a in op.opdef.attrs:
         if a.type is None:
             raise TaskSpecError(f"attr {a.name}: a list or string attr, which the spec cannot carry yet")
@@ -332,8 +425,11 @@ def _case_block(
     seen: dict[str, str] = {}
     results: dict[str, str] = {}
     case_attrs: dict[str, object] = {}
+    absent: list[str] = []
     for target, desc in zip(mapping.args, values, strict=False):
-        if target in inputs:
+        if target in inputs and _kind(desc) in _ABSENT and inputs[target].param_type == "OPTIONAL":
+            absent.append(target)
+        elif target in inputs:
             if _kind(desc) not in ("tensor", "list", "number", "numbers"):
                 return [
                     *block,
@@ -367,6 +463,8 @@ def _case_block(
         return [*block, params], f"no OpDef dtype column takes {got}"
     block.append("dtypes = { " + ", ".join(f"{n} = {_q(d)}" for n, d in column.items()) + " }")
     block.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in shapes.items()) + " }")
+    if absent:
+        block.append("absent = [" + ", ".join(_q(n) for n in absent) + "]  # passed as None")
     if case_attrs:
         shown = []
         for k, v in case_attrs.items():

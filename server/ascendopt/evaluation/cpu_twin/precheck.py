@@ -163,7 +163,7 @@ async def check_cases(
         for case in cases:
             inputs = make_inputs(spec, case, 0)
             first = next(iter(case.input_shapes.values()))
-            shapes = {t.name: list(first) for t in spec.outputs}
+            shapes = {t.name: list(case.input_shapes.get(t.alias or "", first)) for t in spec.checked_outputs}
             work = Path(tmp) / f"case{case.index}"
             check = out[case.name] = CaseCheck()
             if tiling_exe is not None:
