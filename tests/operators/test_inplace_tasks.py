@@ -17,12 +17,15 @@ from ascendopt.evaluation.task_spec import with_task_spec
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import SpecError
 from ascendopt.operators.spec import parse_spec
+from ascendopt.operators.spec_init import starting_spec
+from ascendopt.operators.spec_schema import spec_json_schema
 from tests.operators.benchmark_task_style import (
     accum_task,
     optional_task,
     scale_inplace_task,
     unchecked_output_task,
 )
+from tests.operators.cann_open_style import write_repo
 
 runner = CliRunner()
 needs_torch = pytest.mark.skipif(
@@ -179,3 +182,18 @@ def test_an_unchecked_output_is_sized_by_infer_shape_and_said(tmp_path: Path) ->
     assert ev["unchecked_outputs"] == ["w"]
     done = runner.invoke(app, ["verify", str(answer)])
     assert "not checked: w" in done.output
+
+
+def test_init_spec_writes_the_alias_of_an_open_repo_ref_output(tmp_path: Path) -> None:
+    """An open-repo OpDef whose output is named like its input (CANN's `Output("var")` of
+    `Input("var")`): init-spec's draft says the alias, and the schema takes it (it refused the
+    repeated name before)."""
+    op_root = write_repo(tmp_path)
+    opdef = op_root / "op_host" / "scale_norm_def.cpp"
+    opdef.write_text(
+        opdef.read_text(encoding="utf-8").replace('Output("y")', 'Output("x")'), encoding="utf-8"
+    )
+    draft = starting_spec(load_operator(op_root))
+    spec = parse_spec(draft.text, tmp_path / "scale_norm.ascendopt.toml")
+    assert [(t.name, t.alias) for t in spec.outputs] == [("x", "x"), ("inv", None)]
+    assert spec_json_schema()["$defs"]["TensorSpec"]["properties"]["alias"]
