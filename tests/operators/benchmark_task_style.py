@@ -136,11 +136,27 @@ class ModelNew(nn.Module):
 """
 
 
-def accum_task(root: Path, kernel_body: str | None = None) -> Path:
+# A case whose delta is all zero: the expected output is the input itself.
+ACCUM_ZERO_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    size = eval(param["size"])
+    dtype = getattr(torch, param["dtype"])
+    return torch.randn(size, dtype=dtype), torch.randn(size, dtype=dtype) * param["scale"]
+"""
+
+ACCUM_ZERO_CASES = "case_id;size;dtype;scale\n0;[4, 256];float32;1.0\n1;[2, 512];float16;0.0\n"
+
+
+def accum_task(
+    root: Path, kernel_body: str | None = None, prepare: str = ADD_PREPARE, cases: str = ADD_CASES
+) -> Path:
     """A "ref" output: the OpDef's output `x` is named like its input `x`, the kernel takes
     `(x, y, x_ref, …)` and writes x + y into x_ref (one buffer with x). `kernel_body` replaces the
     entry's body (a hostile candidate)."""
-    task = make_task(root, "add_custom", ACCUM_MODULE, ADD_PREPARE, ADD_CASES, with_question=False)
+    task = make_task(root, "add_custom", ACCUM_MODULE, prepare, cases, with_question=False)
     answer = task / "answer" / "0"
     _edit(answer / "op_host" / "add_custom.cpp", ('this->Output("z")', 'this->Output("x")'))
     body = kernel_body or (

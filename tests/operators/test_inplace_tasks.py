@@ -9,17 +9,21 @@ import importlib.util
 import json
 from pathlib import Path
 
+import numpy as np
 import pytest
 from typer.testing import CliRunner
 
 from ascendopt.cli import app
+from ascendopt.evaluation.compare import expect, untouched_passes
 from ascendopt.evaluation.task_spec import with_task_spec
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import SpecError
-from ascendopt.operators.spec import parse_spec
+from ascendopt.operators.spec import Tolerance, parse_spec
 from ascendopt.operators.spec_init import starting_spec
 from ascendopt.operators.spec_schema import spec_json_schema
 from tests.operators.benchmark_task_style import (
+    ACCUM_ZERO_CASES,
+    ACCUM_ZERO_PREPARE,
     accum_task,
     optional_task,
     scale_inplace_task,
@@ -197,3 +201,27 @@ def test_init_spec_writes_the_alias_of_an_open_repo_ref_output(tmp_path: Path) -
     spec = parse_spec(draft.text, tmp_path / "scale_norm.ascendopt.toml")
     assert [(t.name, t.alias) for t in spec.outputs] == [("x", "x"), ("inv", None)]
     assert spec_json_schema()["$defs"]["TensorSpec"]["properties"]["alias"]
+
+
+def test_a_case_whose_expected_in_place_output_is_its_input_cannot_judge() -> None:
+    """Expected x equal to x's own values: an untouched buffer would pass, so the case says it cannot
+    judge (the comparison, not the kernel, is at fault); one element off and it judges again."""
+    x = np.linspace(-1.0, 1.0, 64)
+    tol = Tolerance(rtol=1e-3, atol=1e-3)
+    checks = {"x": expect(x.copy(), "float32", tol)}
+    assert "untouched would pass" in untouched_passes([("x", "x", "float32")], {"x": x}, checks)
+    moved = x.copy()
+    moved[5] += 0.5
+    assert untouched_passes([("x", "x", "float32")], {"x": x}, {"x": expect(moved, "float32", tol)}) == ""
+
+
+@pytest.mark.slow
+@needs_torch
+def test_verify_refuses_to_judge_a_case_an_untouched_buffer_passes(tmp_path: Path) -> None:
+    """The hostile candidate leaves x_ref untouched; on the case whose delta is zero it would pass,
+    so that case is an error for every kernel, and the evaluation is not correct."""
+    untouched = "    (void)x; (void)y; (void)x_ref; (void)workspace; (void)tiling;\n"
+    answer = accum_task(tmp_path, untouched, ACCUM_ZERO_PREPARE, ACCUM_ZERO_CASES) / "answer" / "0"
+    ev = _verify(answer)
+    assert [c["status"] for c in ev["cases"]] == ["failed", "error"], ev
+    assert "a kernel that leaves the buffer untouched would pass" in ev["cases"][1]["message"]  # type: ignore[index]

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ascendopt.evaluation.compare import Expected, compare_expected, expect
+from ascendopt.evaluation.compare import Expected, compare_expected, expect, untouched_passes
 from ascendopt.evaluation.oracle import OracleCase, OracleError, kernel_values, oracle_paths, run_oracle
 from ascendopt.evaluation.pool import PoolExhausted, SlotPool
 from ascendopt.evaluation.records import CaseResult, Evaluation, OutputCheck
@@ -318,10 +318,22 @@ def _prepare_case(
         expected = run_reference(reference, spec, case, inputs)
     except ReferenceError as exc:
         return Prepared(_frozen(inputs), None, str(exc))
+    return _prepared(spec, case, inputs, expected)
+
+
+def _prepared(
+    spec: OperatorSpec, case: ResolvedCase, inputs: dict[str, np.ndarray], expected: dict[str, np.ndarray]
+) -> Prepared:
+    """The case ready for comparison; an error when an in-place output's expected values are its
+    input's own (an untouched buffer would pass: not a judge of the kernel)."""
     checks = {
         t.name: expect(expected[t.name], case.dtypes[t.name], spec.tolerance(case.dtypes[t.name]))
         for t in spec.checked_outputs
     }
+    aliased = [(t.name, t.alias, case.dtypes[t.name]) for t in spec.checked_outputs if t.alias]
+    why = untouched_passes(aliased, inputs, checks)
+    if why:
+        return Prepared(_frozen(inputs), None, f"case {case.name}: {why}")
     return Prepared(_frozen(inputs), expected, "", checks)
 
 
@@ -332,11 +344,7 @@ def _prepare_oracle_case(spec: OperatorSpec, case: ResolvedCase, got: OracleCase
         inputs, expected = kernel_values(spec, case, got)
     except OracleError as exc:
         return Prepared({}, None, f"case {case.name}: {exc}")
-    checks = {
-        t.name: expect(expected[t.name], case.dtypes[t.name], spec.tolerance(case.dtypes[t.name]))
-        for t in spec.checked_outputs
-    }
-    return Prepared(_frozen(inputs), expected, "", checks)
+    return _prepared(spec, case, inputs, expected)
 
 
 def _frozen(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
