@@ -239,12 +239,30 @@ def get_inputs(param, device=None):
 OPTIONAL_CASES = "case_id;size;dtype;with_other\n0;[4, 256];float32;True\n1;[2, 512];float16;False\n"
 
 
-def optional_task(root: Path) -> Path:
+# The binding takes the optional tensor first and hands it on in the aclnn order, through a local.
+OPTIONAL_REORDERED_MODULE = OPTIONAL_MODULE.replace(
+    "kernel_gen_ops.add_custom(x, other)", "kernel_gen_ops.add_custom(other, x)"
+)
+OPTIONAL_REORDERED_PYBIND = """\
+#include <torch/extension.h>
+at::Tensor custom_pybind_api(c10::optional<at::Tensor> other, at::Tensor &x)
+{
+    at::Tensor otherNpu = other.has_value() ? other.value() : at::Tensor();
+    at::Tensor out = torch::empty_like(x);
+    EXEC_NPU_CMD(aclnnAddCustom, x, otherNpu, out);
+    return out;
+}
+"""
+
+
+def optional_task(root: Path, reordered: bool = False) -> Path:
     """An optional input: `Input("y").ParamType(OPTIONAL)`; without it the kernel adds x to itself.
-    The tiling refuses to run unless GetOptionalInputShape/Desc/Tensor(1) agree on its presence."""
-    task = make_task(
-        root, "add_custom", OPTIONAL_MODULE, OPTIONAL_PREPARE, OPTIONAL_CASES, with_question=False
-    )
+    The tiling refuses to run unless GetOptionalInputShape/Desc/Tensor(1) agree on its presence.
+    `reordered`: the binding takes (other, x) and pybind.cpp hands them on as (x, other)."""
+    module = OPTIONAL_REORDERED_MODULE if reordered else OPTIONAL_MODULE
+    task = make_task(root, "add_custom", module, OPTIONAL_PREPARE, OPTIONAL_CASES, with_question=False)
+    if reordered:
+        (task / "validation" / "pybind.cpp").write_text(OPTIONAL_REORDERED_PYBIND, encoding="utf-8")
     answer = task / "answer" / "0"
     host = answer / "op_host" / "add_custom.cpp"
     _edit(

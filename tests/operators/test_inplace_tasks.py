@@ -110,6 +110,17 @@ def test_none_for_an_optional_input_is_an_absent_input(tmp_path: Path) -> None:
 
 
 @needs_torch
+def test_the_binding_order_is_read_from_pybind_exec_npu_cmd(tmp_path: Path) -> None:
+    """ModelNew passes (other, x); pybind.cpp hands them to aclnn as (x, other): the OpDef's order."""
+    op, _ = asyncio.run(
+        with_task_spec(load_operator(optional_task(tmp_path, reordered=True) / "answer" / "0"))
+    )
+    assert op.spec is not None and op.spec.oracle is not None
+    assert op.spec.oracle.args == ["y", "x"]
+    assert [c.absent for c in op.spec.cases] == [[], ["y"]]
+
+
+@needs_torch
 def test_outputs_the_model_does_not_return_are_left_unchecked_and_said(tmp_path: Path) -> None:
     op, draft = asyncio.run(with_task_spec(load_operator(unchecked_output_task(tmp_path) / "answer" / "0")))
     assert op.spec is not None

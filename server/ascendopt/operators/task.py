@@ -189,8 +189,14 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
             f"{via} pass(es) {len(values)} value(s); the OpDef takes {n_in} input(s) "
             f"({', '.join(t.name for t in opdef.inputs)})"
         )
-    names = [t.name for t in opdef.inputs] + [a.name for a in opdef.attrs][: len(values) - n_in]
-    names += [""] * (len(values) - len(names))
+    task = task_of(op.root)
+    order = _exec_order(task.root, len(values)) if task is not None and "args" in record else None
+    elements = [t.name for t in opdef.inputs] + [a.name for a in opdef.attrs]
+    if order is not None:  # the binding reorders its arguments for aclnn (pybind.cpp's EXEC_NPU_CMD)
+        names = [elements[k] if 0 <= k < len(elements) else "" for k in order]
+    else:
+        names = elements[: len(values)]
+        names += [""] * (len(values) - len(names))
     for name, desc in zip(names, values, strict=True):
         kind = _kind(desc)
         attr = next((a for a in opdef.attrs if a.name == name), None)
@@ -236,22 +242,78 @@ _BINDING = re.compile(r"\b[\w:<>]+\s+(\w+)\s*\(([^)]*)\)\s*\{", re.S)
 _RETURN = re.compile(r"\breturn\s+(\w+)\s*;")
 
 
+_EXEC = re.compile(r"EXEC_NPU_CMD\s*\(")
+
+
+def _binding_body(text: str, n_args: int) -> tuple[list[str], str] | None:
+    """The parameter names and body of pybind.cpp's binding function taking `n_args` arguments."""
+    for m in _BINDING.finditer(text):
+        params = [p.strip() for p in m.group(2).split(",") if p.strip()]
+        if len(params) == n_args:
+            names = [re.sub(r"=.*$", "", p).split()[-1].lstrip("&*") for p in params]
+            return names, text[m.end() :]
+    return None
+
+
+def _exec_order(task_root: Path, n_args: int) -> list[int] | None:
+    """Per binding argument, its place among EXEC_NPU_CMD's arguments (the aclnn order: inputs, attrs,
+    outputs), read from validation/pybind.cpp: the argument itself, or a local made from it
+    (`mask_npu = mask.has_value() ? …`, `begin_acl = ConvertType(…begin…)`). None when pybind.cpp is
+    missing or an argument is not found there (then the binding's own order is taken)."""
+    try:
+        text = (task_root / "validation" / "pybind.cpp").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    found = _binding_body(text, n_args)
+    call = _EXEC.search(found[1]) if found is not None else None
+    if found is None or call is None:
+        return None
+    names, body = found
+    depth, end = 1, call.end()
+    while end < len(body) and depth:
+        depth += {"(": 1, ")": -1}.get(body[end], 0)
+        end += 1
+    args = [a.strip() for a in _split_top(body[call.end() : end - 1])][1:]  # [0] is the aclnn name
+    order = []
+    for name in names:
+        if name in args:
+            order.append(args.index(name))
+            continue
+        made = [
+            a
+            for a in args
+            if re.search(rf"\b{re.escape(a)}\s*=[^;]*\b{re.escape(name)}\b", body[: call.start()])
+        ]
+        if len(made) != 1:
+            return None
+        order.append(args.index(made[0]))
+    return order
+
+
+def _split_top(text: str) -> list[str]:
+    """`a, f(b, c), d` → ["a", "f(b, c)", "d"]."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch in "([{<") - (ch in ")]}>")
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*parts, cur] if cur.strip() else parts
+
+
 def _returned_parameter(task_root: Path, n_args: int) -> int | None:
     """Which argument of the binding its C++ returns (`return input;` in validation/pybind.cpp), or None."""
     try:
         text = (task_root / "validation" / "pybind.cpp").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    for m in _BINDING.finditer(text):
-        params = [p.strip() for p in m.group(2).split(",") if p.strip()]
-        if len(params) != n_args:
-            continue
-        names = [re.sub(r"=.*$", "", p).split()[-1].lstrip("&*") for p in params]
-        body = text[m.end() :]
-        ret = _RETURN.search(body)
-        if ret and ret.group(1) in names:
-            return names.index(ret.group(1))
-    return None
+    found = _binding_body(text, n_args)
+    ret = _RETURN.search(found[1]) if found is not None else None
+    if found is None or ret is None or ret.group(1) not in found[0]:
+        return None
+    return found[0].index(ret.group(1))
 
 
 def _mutated_inputs(
