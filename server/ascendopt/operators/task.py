@@ -20,7 +20,7 @@ from pathlib import Path
 
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.model import OpDefAttr, OpDefTensor, OperatorProject
-from ascendopt.operators.spec_init import SpecDraft, _opdef_columns
+from ascendopt.operators.spec_init import SpecDraft, _opdef_columns, ref_input
 
 # torch dtype names (oracle_driver.py's records) → the spec's; float64 values go to the OpDef's dtype
 TORCH_TO_SPEC = {
@@ -213,8 +213,8 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
         f"tensors and attrs from {via} (aclnn order: inputs, then attrs): "
         + ", ".join(n or "-" for n in names)
     ]
-    inputs = {t.name for t in opdef.inputs}
-    aliases = {t.name: t.name for t in opdef.outputs if t.name in inputs}
+    inputs = [t.name for t in opdef.inputs]
+    aliases = {t.name: src for t in opdef.outputs if (src := ref_input(t.name, inputs)) is not None}
     if not opdef.outputs:
         return _mutated_inputs(op, names, values, returned, notes)
     if len(returned) > len(opdef.outputs):
@@ -240,13 +240,16 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
 # pybind.cpp's binding: `at::Tensor f(at::Tensor &input, double alpha) { EXEC_NPU_CMD(…); return input; }`
 _BINDING = re.compile(r"\b[\w:<>]+\s+(\w+)\s*\(([^)]*)\)\s*\{", re.S)
 _RETURN = re.compile(r"\breturn\s+(\w+)\s*;")
-
-
 _EXEC = re.compile(r"EXEC_NPU_CMD\s*\(")
 
 
-def _binding_body(text: str, n_args: int) -> tuple[list[str], str] | None:
-    """The parameter names and body of pybind.cpp's binding function taking `n_args` arguments."""
+def _binding_body(task_root: Path, n_args: int) -> tuple[list[str], str] | None:
+    """The parameter names and body (to the file's end) of the binding function taking `n_args`
+    arguments in the task's validation/pybind.cpp; None without one."""
+    try:
+        text = (task_root / "validation" / "pybind.cpp").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
     for m in _BINDING.finditer(text):
         params = [p.strip() for p in m.group(2).split(",") if p.strip()]
         if len(params) == n_args:
@@ -260,11 +263,7 @@ def _exec_order(task_root: Path, n_args: int) -> list[int] | None:
     outputs), read from validation/pybind.cpp: the argument itself, or a local made from it
     (`mask_npu = mask.has_value() ? …`, `begin_acl = ConvertType(…begin…)`). None when pybind.cpp is
     missing or an argument is not found there (then the binding's own order is taken)."""
-    try:
-        text = (task_root / "validation" / "pybind.cpp").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    found = _binding_body(text, n_args)
+    found = _binding_body(task_root, n_args)
     call = _EXEC.search(found[1]) if found is not None else None
     if found is None or call is None:
         return None
@@ -305,11 +304,7 @@ def _split_top(text: str) -> list[str]:
 
 def _returned_parameter(task_root: Path, n_args: int) -> int | None:
     """Which argument of the binding its C++ returns (`return input;` in validation/pybind.cpp), or None."""
-    try:
-        text = (task_root / "validation" / "pybind.cpp").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return None
-    found = _binding_body(text, n_args)
+    found = _binding_body(task_root, n_args)
     ret = _RETURN.search(found[1]) if found is not None else None
     if found is None or ret is None or ret.group(1) not in found[0]:
         return None
