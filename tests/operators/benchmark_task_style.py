@@ -298,7 +298,8 @@ def unchecked_output_task(root: Path) -> Path:
         host,
         (
             "    *zShape = *xShape;\n",
-            "    *zShape = *xShape;\n    *context->GetOutputShape(1) = *xShape;\n",
+            "    *zShape = *xShape;\n    *context->GetOutputShape(1) = *xShape;\n"
+            "    if (context->GetComputeNodeOutputNum() != 2) {\n        return GRAPH_FAILED;\n    }\n",
         ),
         (
             "        this->SetInferShape(",

@@ -250,6 +250,7 @@ def _binding_body(task_root: Path, n_args: int) -> tuple[list[str], str] | None:
         text = (task_root / "validation" / "pybind.cpp").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)  # comments (one inside EXEC_NPU_CMD's list)
     for m in _BINDING.finditer(text):
         params = [p.strip() for p in m.group(2).split(",") if p.strip()]
         if len(params) == n_args:
@@ -273,20 +274,34 @@ def _exec_order(task_root: Path, n_args: int) -> list[int] | None:
         depth += {"(": 1, ")": -1}.get(body[end], 0)
         end += 1
     args = [a.strip() for a in _split_top(body[call.end() : end - 1])][1:]  # [0] is the aclnn name
+    before = body[: call.start()]
     order = []
     for name in names:
         if name in args:
             order.append(args.index(name))
             continue
-        made = [
-            a
-            for a in args
-            if re.search(rf"\b{re.escape(a)}\s*=[^;]*\b{re.escape(name)}\b", body[: call.start()])
-        ]
+        made = [a for a in args if name in _made_from(a, before)]
         if len(made) != 1:
             return None
         order.append(args.index(made[0]))
     return order
+
+
+def _made_from(var: str, code: str, depth: int = 6) -> set[str]:
+    """The names a local is made from, through the locals in between (`x_acl = ConvertType(x_vec)`,
+    `std::vector<int64_t> x_vec(x_cpu.data_ptr…)`, `at::Tensor x_cpu = x.cpu()` → x_vec, x_cpu, x, …)."""
+    if depth == 0 or not re.fullmatch(r"\w+", var):
+        return set()
+    words: set[str] = set()
+    v = re.escape(var)
+    # `var = …;` (not `a.var = …`, not `==`), or a declaration `Type var(…);` / `Type var{…};`
+    defined = rf"(?<![.\w>:]){v}\s*=(?!=)([^;]*);|[\w>]\s+{v}\s*[({{]([^;]*);"
+    for m in re.finditer(defined, code):
+        words |= set(re.findall(r"\b[A-Za-z_]\w*\b", m.group(1) or m.group(2) or ""))
+    for w in list(words):
+        if w != var:
+            words |= _made_from(w, code, depth - 1)
+    return words
 
 
 def _split_top(text: str) -> list[str]:

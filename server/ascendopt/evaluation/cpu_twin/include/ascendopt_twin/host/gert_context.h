@@ -157,6 +157,9 @@ public:
     Shape *GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
     const Tensor *GetInputTensor(size_t) const { return nullptr; }
+    // The node's instances: an absent optional input is none of them (AddLayerNorm's InferShape checks 5 or 4).
+    size_t GetComputeNodeInputNum() const { return in_.size(); }
+    size_t GetComputeNodeOutputNum() const { return out_.size(); }
     const char *GetNodeName() const { return "node"; }
     const char *GetNodeType() const { return "node"; }
     std::vector<Shape> in_, out_;
