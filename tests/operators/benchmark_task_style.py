@@ -288,12 +288,22 @@ def optional_task(root: Path, reordered: bool = False) -> Path:
     return task
 
 
-def unchecked_output_task(root: Path) -> Path:
+def unchecked_output_task(root: Path, impl_op: bool = False) -> Path:
     """An OpDef with a second output `w` (InferShape sizes it) the Model gives no value for: the kernel
-    writes z only."""
+    writes z only. `impl_op`: InferShape registered with IMPL_OP_INFERSHAPE, not on the OpDef."""
     task = add_task(root)
     answer = task / "answer" / "0"
     host = answer / "op_host" / "add_custom.cpp"
+    if impl_op:
+        _edit(
+            host,
+            ("this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);\n", ""),
+            (
+                "}  // namespace ge\n",
+                "}  // namespace ge\n"
+                "IMPL_OP_INFERSHAPE(AddCustom).InferShape(ge::InferShape).InferDataType(ge::InferDataType);\n",
+            ),
+        )
     _edit(
         host,
         (
@@ -302,12 +312,12 @@ def unchecked_output_task(root: Path) -> Path:
             "    if (context->GetComputeNodeOutputNum() != 2) {\n        return GRAPH_FAILED;\n    }\n",
         ),
         (
-            "        this->SetInferShape(",
+            "        this->AICore()",
             '        this->Output("w")\n'
             "            .ParamType(REQUIRED)\n"
             "            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})\n"
             "            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});\n"
-            "        this->SetInferShape(",
+            "        this->AICore()",
         ),
     )
     _edit(

@@ -190,8 +190,9 @@ def test_an_absent_optional_input_is_a_null_address(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @needs_torch
-def test_an_unchecked_output_is_sized_by_infer_shape_and_said(tmp_path: Path) -> None:
-    answer = unchecked_output_task(tmp_path) / "answer" / "0"
+@pytest.mark.parametrize("impl_op", [False, True], ids=["opdef", "impl_op_infershape"])
+def test_an_unchecked_output_is_sized_by_infer_shape_and_said(tmp_path: Path, impl_op: bool) -> None:
+    answer = unchecked_output_task(tmp_path, impl_op) / "answer" / "0"
     ev = _verify(answer)
     assert [c["status"] for c in ev["cases"]] == ["passed", "passed"], ev
     assert ev["unchecked_outputs"] == ["w"]

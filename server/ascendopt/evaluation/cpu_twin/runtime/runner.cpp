@@ -447,12 +447,15 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         }
         // No OpDef: the IR inputs as the manifest orders them (an absent one keeps its place).
         if (ctx.irInputNames_.empty() && !m.absent.empty()) ctx.irInputNames_ = m.irOrder;
-        // An output nothing compares is sized as CANN sizes outputs: by the OpDef's InferShape.
+        // The op's InferShape: the OpDef's SetInferShape, else IMPL_OP_INFERSHAPE's.
+        gert::OpImplRegisterV2::InferShapeKernelFunc inferShape =
+            rec ? (rec->def && rec->def->inferShape_ ? rec->def->inferShape_ : rec->inferShape) : nullptr;
+        // An output nothing compares is sized as CANN sizes outputs: by the op's InferShape.
         bool inferNeeded = false;
         for (const TensorSpec *t : argOuts) inferNeeded = inferNeeded || t->infer;
         if (inferNeeded) {
-            if (!rec || !rec->def || !rec->def->inferShape_)
-                Fail(3, "runner_error", "an output with no expected value needs the OpDef's InferShape for its shape; %s has none",
+            if (!inferShape)
+                Fail(3, "runner_error", "an output with no expected value needs the op's InferShape for its shape; %s has none",
                      m.opType.c_str());
             gert::InferShapeContext ic;
             for (auto &s : ctx.inShapes_) ic.in_.push_back(s.GetStorageShape());
@@ -460,7 +463,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             ic.ir_ = ctx.irInputNames_;
             ic.out_.resize(argOuts.size());
             ic.attrs_ = &ctx.attrs_;
-            if (rec->def->inferShape_(&ic) != ge::GRAPH_SUCCESS)
+            if (inferShape(&ic) != ge::GRAPH_SUCCESS)
                 Fail(2, "tiling_failed", "the InferShape function of %s failed (it sizes the outputs nothing compares)", m.opType.c_str());
             for (size_t i = 0; i < argOuts.size(); ++i) {
                 TensorSpec &t = *argOuts[i];
