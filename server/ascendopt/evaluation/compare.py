@@ -7,6 +7,7 @@ candidate's comparison of that case (`compare_expected`); `compare` does both, w
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -40,7 +41,7 @@ def expect(expected: np.ndarray, dtype: str, tol: Tolerance) -> Expected:
 
 
 def untouched_passes(
-    outputs: list[tuple[str, str, str]], inputs: dict[str, np.ndarray], checks: dict[str, Expected]
+    outputs: Sequence[tuple[str, str, str]], inputs: dict[str, np.ndarray], checks: dict[str, Expected]
 ) -> str:
     """Why a case cannot judge an in-place output, or "": its input's own values already pass as the
     expected output, so a kernel that leaves the one buffer untouched would pass. `outputs`: (output,
