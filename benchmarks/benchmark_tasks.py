@@ -57,6 +57,8 @@ def run_task(task: Path, timeout: float) -> dict[str, object]:
     cases = ev.get("cases") or []
     passed = [c["name"] for c in cases if c.get("status") == "passed"]
     row["cases"] = len(cases)
+    if ev.get("unchecked_outputs"):  # outputs the task's Model gives no value for: said, not judged
+        row["unchecked"] = ev["unchecked_outputs"]
     row["passed"] = len(passed)
     if ev.get("status") == "compile_error":
         first = (ev.get("compile_errors") or [{}])[0]

@@ -239,3 +239,225 @@ def list_task(root: Path) -> Path:
     text = text[:start] + LIST_TILING + text[end:]
     host.write_text(text.replace('Attr("scale").AttrType(OPTIONAL).Float(2.0)', 'Attr("factors").ListInt()'))
     return task
+
+
+
+
+# In-place look-alikes (NPUKernelBench's Inplace*/Apply*/Sscal shapes of problem), made from the same
+# templates by text edits.
+
+
+def _edit(path: Path, *pairs: tuple[str, str]) -> None:
+    text = path.read_text(encoding="utf-8")
+    for old, new in pairs:
+        assert old in text, (path, old)
+        text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+
+
+ACCUM_MODULE = """\
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, acc: torch.Tensor, delta: torch.Tensor) -> torch.Tensor:
+        return acc + delta
+
+
+class ModelNew(nn.Module):
+    def forward(self, acc, delta):
+        return kernel_gen_ops.accum_custom(acc, delta)
+"""
+
+
+# A case whose delta is all zero: the expected output is the input itself.
+ACCUM_ZERO_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    size = eval(param["size"])
+    dtype = getattr(torch, param["dtype"])
+    return torch.randn(size, dtype=dtype), torch.randn(size, dtype=dtype) * param["scale"]
+"""
+
+ACCUM_ZERO_CASES = "case_id;size;dtype;scale\n0;[4, 256];float32;1.0\n1;[2, 512];float16;0.0\n"
+
+
+def accum_task(
+    root: Path, kernel_body: str | None = None, prepare: str = ADD_PREPARE, cases: str = ADD_CASES
+) -> Path:
+    """A "ref" output: the OpDef's output `x` is named like its input `x`, the kernel takes
+    `(x, y, x_ref, …)` and writes x + y into x_ref (one buffer with x). `kernel_body` replaces the
+    entry's body (a hostile candidate)."""
+    task = make_task(root, "add_custom", ACCUM_MODULE, prepare, cases, with_question=False)
+    answer = task / "answer" / "0"
+    _edit(answer / "op_host" / "add_custom.cpp", ('this->Output("z")', 'this->Output("x")'))
+    body = kernel_body or (
+        "    GET_TILING_DATA(tilingData, tiling);\n"
+        "    KernelAdd<DTYPE_X> op;\n"
+        "    op.Init(x, y, x_ref, tilingData.totalLength, tilingData.blockLength, tilingData.tileLength);\n"
+        "    op.Process();\n"
+    )
+    kernel = answer / "op_kernel" / "add_custom.cpp"
+    text = kernel.read_text(encoding="utf-8")
+    head = text[: text.index('extern "C"')]
+    kernel.write_text(
+        head + 'extern "C" __global__ __aicore__ void add_custom(GM_ADDR x, GM_ADDR y, GM_ADDR x_ref, '
+        "GM_ADDR workspace, GM_ADDR tiling)\n{\n" + body + "}\n",
+        encoding="utf-8",
+    )
+    return task
+
+
+SCALE_INPLACE_PYBIND = """\
+#include <torch/extension.h>
+at::Tensor custom_pybind_api(at::Tensor &x, double factor)
+{
+    EXEC_NPU_CMD(aclnnCustomOp, x, factor);
+    return x;
+}
+"""
+
+
+def scale_inplace_task(root: Path) -> Path:
+    """No OpDef output: the kernel `muls_custom(x, workspace, tiling)` scales x where it lies, and the
+    Model returns the scaled tensor (the binding returns its argument, pybind.cpp)."""
+    task = make_task(root, "muls_custom", SCALE_MODULE, SCALE_PREPARE, SCALE_CASES, with_question=False)
+    answer = task / "answer" / "0"
+    host = answer / "op_host" / "muls_custom.cpp"
+    text = host.read_text(encoding="utf-8")
+    start = text.index('        this->Output("y")')
+    end = text.index('        this->Attr("scale")')
+    host.write_text(text[:start] + text[end:], encoding="utf-8")
+    _edit(host, ("this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);\n", ""))
+    _edit(
+        answer / "op_kernel" / "muls_custom.cpp",
+        (
+            "void muls_custom(GM_ADDR x, GM_ADDR y, GM_ADDR workspace",
+            "void muls_custom(GM_ADDR x, GM_ADDR workspace",
+        ),
+        ("op.Init(x, y, tilingData", "op.Init(x, x, tilingData"),
+    )
+    (task / "validation" / "pybind.cpp").write_text(SCALE_INPLACE_PYBIND, encoding="utf-8")
+    return task
+
+
+OPTIONAL_MODULE = """\
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, x: torch.Tensor, other=None) -> torch.Tensor:
+        return x + (x if other is None else other)
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, other=None):
+        return kernel_gen_ops.add_custom(x, other)
+"""
+
+OPTIONAL_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    size = eval(param["size"])
+    dtype = getattr(torch, param["dtype"])
+    other = torch.randn(size, dtype=dtype) if param["with_other"] else None
+    return torch.randn(size, dtype=dtype), other
+"""
+
+OPTIONAL_CASES = "case_id;size;dtype;with_other\n0;[4, 256];float32;True\n1;[2, 512];float16;False\n"
+
+
+# The binding takes the optional tensor first and hands it on in the aclnn order, through a local.
+OPTIONAL_REORDERED_MODULE = OPTIONAL_MODULE.replace(
+    "kernel_gen_ops.add_custom(x, other)", "kernel_gen_ops.add_custom(other, x)"
+)
+OPTIONAL_REORDERED_PYBIND = """\
+#include <torch/extension.h>
+at::Tensor custom_pybind_api(c10::optional<at::Tensor> other, at::Tensor &x)
+{
+    at::Tensor otherNpu = other.has_value() ? other.value() : at::Tensor();
+    at::Tensor out = torch::empty_like(x);
+    EXEC_NPU_CMD(aclnnAddCustom, x, otherNpu, out);
+    return out;
+}
+"""
+
+
+def optional_task(root: Path, reordered: bool = False) -> Path:
+    """An optional input: `Input("y").ParamType(OPTIONAL)`; without it the kernel adds x to itself.
+    The tiling refuses to run unless GetOptionalInputShape/Desc/Tensor(1) agree on its presence.
+    `reordered`: the binding takes (other, x) and pybind.cpp hands them on as (x, other)."""
+    module = OPTIONAL_REORDERED_MODULE if reordered else OPTIONAL_MODULE
+    task = make_task(root, "add_custom", module, OPTIONAL_PREPARE, OPTIONAL_CASES, with_question=False)
+    if reordered:
+        (task / "validation" / "pybind.cpp").write_text(OPTIONAL_REORDERED_PYBIND, encoding="utf-8")
+    answer = task / "answer" / "0"
+    host = answer / "op_host" / "add_custom.cpp"
+    _edit(
+        host,
+        (
+            'this->Input("y")\n            .ParamType(REQUIRED)',
+            'this->Input("y")\n            .ParamType(OPTIONAL)',
+        ),
+        (
+            "    if (typeSize == 0 || totalLength == 0) {",
+            "    bool hasY = context->GetOptionalInputShape(1) != nullptr;\n"
+            "    if (hasY != (context->GetOptionalInputDesc(1) != nullptr) ||\n"
+            "        hasY != (context->GetOptionalInputTensor(1) != nullptr)) {\n"
+            "        return ge::GRAPH_FAILED;\n"
+            "    }\n"
+            "    if (typeSize == 0 || totalLength == 0) {",
+        ),
+    )
+    _edit(
+        answer / "op_kernel" / "add_custom.cpp",
+        ("op.Init(x, y, z,", "op.Init(x, y == nullptr ? x : y, z,"),
+    )
+    return task
+
+
+def unchecked_output_task(root: Path, impl_op: bool = False) -> Path:
+    """An OpDef with a second output `w` (InferShape sizes it) the Model gives no value for: the kernel
+    writes z only. `impl_op`: InferShape registered with IMPL_OP_INFERSHAPE, not on the OpDef."""
+    task = add_task(root)
+    answer = task / "answer" / "0"
+    host = answer / "op_host" / "add_custom.cpp"
+    if impl_op:
+        _edit(
+            host,
+            ("this->SetInferShape(ge::InferShape).SetInferDataType(ge::InferDataType);\n", ""),
+            (
+                "}  // namespace ge\n",
+                "}  // namespace ge\n"
+                "IMPL_OP_INFERSHAPE(AddCustom).InferShape(ge::InferShape).InferDataType(ge::InferDataType);\n",
+            ),
+        )
+    _edit(
+        host,
+        (
+            "    *zShape = *xShape;\n",
+            "    *zShape = *xShape;\n    *context->GetOutputShape(1) = *xShape;\n"
+            "    if (context->GetComputeNodeOutputNum() != 2) {\n        return GRAPH_FAILED;\n    }\n",
+        ),
+        (
+            "        this->AICore()",
+            '        this->Output("w")\n'
+            "            .ParamType(REQUIRED)\n"
+            "            .DataType({ge::DT_FLOAT16, ge::DT_FLOAT, ge::DT_BF16})\n"
+            "            .Format({ge::FORMAT_ND, ge::FORMAT_ND, ge::FORMAT_ND});\n"
+            "        this->AICore()",
+        ),
+    )
+    _edit(
+        answer / "op_kernel" / "add_custom.cpp",
+        ("GM_ADDR z, GM_ADDR workspace", "GM_ADDR z, GM_ADDR w, GM_ADDR workspace"),
+    )
+    return task

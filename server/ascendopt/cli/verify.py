@@ -131,6 +131,14 @@ def _render_evaluation(op: OperatorProject, ev: Evaluation) -> None:
         colour = "red" if f.severity == "error" else "yellow"
         count = f" (x{f.count})" if f.count > 1 else ""
         lines.append(Text.assemble((where, colour), f" {f.severity} [{f.kind}] {f.message}{count}"))
+    if ev.unchecked_outputs:
+        lines.append(
+            Text(
+                f"not checked: {', '.join(ev.unchecked_outputs)} (the spec's check = false: the kernel "
+                "writes it, nothing says its values)",
+                style="yellow",
+            )
+        )
     verdict = ("correct on every case", "green") if ev.correct else ("not correct", "red")
     lines.append(Text.assemble(f"{op.name}: ", verdict))
     show(out, *lines)

@@ -20,7 +20,7 @@ def _manifest(
     case: ResolvedCase,
     soc: Soc,
     inputs: Mapping[str, str | PurePath],
-    outputs: Mapping[str, tuple[list[int], str | PurePath]],
+    outputs: Mapping[str, tuple[list[int] | None, str | PurePath]],
     work: str | PurePath,
     src_dir: str | PurePath,
     trace: bool,
@@ -35,6 +35,8 @@ def _manifest(
         f"ub_size {soc.ub_size}",
     ]
     for t in spec.inputs:
+        if t.name in case.absent:  # an optional input this case leaves out: a null kernel argument
+            lines.append(f"absent_input {t.name}")
         if t.name in case.lists:  # the next N input lines are the list's tensors
             lines.append(f"dynamic_input {t.name} {case.lists[t.name]}")
         for name in case.instances(t.name):
@@ -46,7 +48,12 @@ def _manifest(
             lines.append(f"dynamic_output {t.name} {len(names)}")
         for name in names:
             shape, path = outputs[name]
-            lines.append(_tensor_line("output", name, case.dtypes[t.name], shape, path))
+            if shape is None:  # not compared (check = false): sized by the OpDef's InferShape in the runner
+                lines.append(" ".join(["output", name, case.dtypes[t.name], "infer", str(path)]))
+            else:
+                lines.append(_tensor_line("output", name, case.dtypes[t.name], shape, path))
+        if t.alias is not None:  # the input's buffer, with or without a kernel parameter of its own
+            lines.append(f"alias {t.name} {t.alias} {'argument' if t.kernel_argument else 'no_argument'}")
     for a in spec.attrs:
         value = case.attrs[a.name]
         # A string is the rest of its line (the spec refuses one with a line break).
@@ -88,7 +95,10 @@ def manifest_files(job: CaseJob, trace: bool = False, tiling_only: bool = False)
     case, work = job.case, job.work
     files = {f"in_{name}.bin": encode_raw(values, case.dtype_of(name)) for name, values in job.inputs.items()}
     in_paths = {name: f"{work}/in_{name}.bin" for name in job.inputs}
-    out_paths = {name: (shape, f"{work}/out_{name}.bin") for name, shape in job.output_shapes.items()}
+    assert job.project.spec is not None
+    out_paths: dict[str, tuple[list[int] | None, str]] = {
+        t.name: (job.output_shapes.get(t.name), f"{work}/out_{t.name}.bin") for t in job.project.spec.outputs
+    }
     project, soc = job.project, job.soc
     manifest = _manifest(project, case, soc, in_paths, out_paths, work, job.src_dir, trace, tiling_only)
     files["manifest.txt"] = manifest.encode("utf-8")

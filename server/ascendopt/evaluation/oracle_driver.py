@@ -115,6 +115,8 @@ def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray] | None) 
         return {"kind": "other", "type": type(value).__name__}
     if isinstance(value, bool | int | float):
         return {"kind": "number", "value": value}
+    if isinstance(value, np.bool_ | np.integer | np.floating):  # get_init_inputs' NumPy scalars
+        return {"kind": "number", "value": value.item()}
     if isinstance(value, str):
         return {"kind": "str", "value": value}
     if value is None:

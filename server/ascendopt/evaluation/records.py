@@ -150,6 +150,8 @@ class Evaluation(BaseModel):
     message: str = ""
     compile_errors: list[Issue] = Field(default_factory=list)
     cases: list[CaseResult] = Field(default_factory=list)
+    # Outputs the kernel writes but nothing compares (the spec's `check = false`): said, not judged.
+    unchecked_outputs: list[str] = Field(default_factory=list)
     wall_seconds: float = 0.0
     created: datetime = Field(default_factory=lambda: datetime.now(timezone.utc))
 

@@ -62,9 +62,15 @@ def run_reference(
     def arg(name: str) -> np.ndarray:
         return inputs[name].astype(np.float32) if case.dtype_of(name) == "bfloat16" else inputs[name]
 
-    # A list input (param_type "dynamic") arrives as a Python list of its tensors, in order.
+    # A list input (param_type "dynamic") arrives as a Python list of its tensors, in order; an optional
+    # input the case leaves out, as None.
     args = [
-        [arg(n) for n in case.instances(t.name)] if t.name in case.lists else arg(t.name) for t in spec.inputs
+        None
+        if t.name in case.absent
+        else [arg(n) for n in case.instances(t.name)]
+        if t.name in case.lists
+        else arg(t.name)
+        for t in spec.inputs
     ]
     params = inspect.signature(fn).parameters
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
@@ -101,12 +107,13 @@ def run_reference(
     results = result if isinstance(result, tuple | list) else (result,)
     if len(spec.outputs) == 1 and spec.outputs[0].param_type == "dynamic" and isinstance(result, list):
         results = (result,)  # the only output is a list: the list returned is it
-    if len(results) != len(spec.outputs):
+    checked = spec.checked_outputs  # an output with `check = false` has no expected value
+    if len(results) != len(checked):
         raise ReferenceError(
-            f"reference returned {len(results)} output(s); the spec declares {len(spec.outputs)}"
+            f"reference returned {len(results)} output(s); the spec declares {len(checked)} to check"
         )
     out: dict[str, np.ndarray] = {}
-    for t, r in zip(spec.outputs, results, strict=True):
+    for t, r in zip(checked, results, strict=True):
         if t.param_type != "dynamic":
             out[t.name] = np.asarray(r)
             continue

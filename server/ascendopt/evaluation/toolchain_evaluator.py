@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ascendopt.evaluation.compare import Expected, compare_expected, expect
+from ascendopt.evaluation.compare import Expected, compare_expected, expect, untouched_passes
 from ascendopt.evaluation.oracle import (
     OracleCase,
     OracleError,
@@ -99,6 +99,7 @@ class ToolchainEvaluator:
             evaluation.status = "error"
             evaluation.message = f"{project.name} has no ascendopt.toml; run `ascendopt init-spec` first"
             return evaluation
+        evaluation.unchecked_outputs = project.spec.unchecked_outputs
         try:
             prepared = await self._prepare(project, candidate, cases, seed)
         except ReferenceError as exc:
@@ -327,7 +328,24 @@ def _prepare_case(
         expected = run_reference(reference, spec, case, inputs)
     except ReferenceError as exc:
         return Prepared(_frozen(inputs), None, str(exc))
-    return Prepared(_frozen(inputs), expected, "", _checks(spec, case, expected))
+    return _prepared(spec, case, inputs, expected)
+
+
+def _prepared(
+    spec: OperatorSpec,
+    case: ResolvedCase,
+    inputs: dict[str, np.ndarray],
+    expected: dict[str, np.ndarray],
+    attrs: dict[str, int | float | bool] | None = None,
+) -> Prepared:
+    """The case ready for comparison; an error when an in-place output's expected values are its
+    input's own (an untouched buffer would pass: not a judge of the kernel)."""
+    checks = _checks(spec, case, expected)
+    aliased = [(t.name, t.alias, case.dtypes[t.name]) for t in spec.checked_outputs if t.alias]
+    why = untouched_passes(aliased, inputs, checks)
+    if why:
+        return Prepared(_frozen(inputs), None, f"case {case.name}: {why}")
+    return Prepared(_frozen(inputs), expected, "", checks, attrs or {})
 
 
 def _prepare_oracle_case(spec: OperatorSpec, case: ResolvedCase, got: OracleCase | str) -> Prepared:
@@ -337,14 +355,14 @@ def _prepare_oracle_case(spec: OperatorSpec, case: ResolvedCase, got: OracleCase
         inputs, expected = kernel_values(spec, case, got)
     except OracleError as exc:
         return Prepared({}, None, f"case {case.name}: {exc}")
-    return Prepared(_frozen(inputs), expected, "", _checks(spec, case, expected), oracle_attrs(spec, case, got))
+    return _prepared(spec, case, inputs, expected, oracle_attrs(spec, case, got))
 
 
 def _checks(spec: OperatorSpec, case: ResolvedCase, expected: dict[str, np.ndarray]) -> dict[str, Expected]:
-    """Per output instance (a list output's tensors one by one), ready for compare_expected."""
+    """Per checked output instance (a list output's tensors one by one), ready for compare_expected."""
     return {
         name: expect(expected[name], case.dtype_of(name), spec.tolerance(case.dtype_of(name)))
-        for _, names in output_instances(spec.outputs, expected)
+        for _, names in output_instances(spec.checked_outputs, expected)
         for name in names
     }
 
@@ -364,7 +382,8 @@ def _check_outputs(
     shapes: dict[str, list[int]],
     prepared: Prepared,
 ) -> list[OutputCheck]:
-    """Decode every output instance (KeyError or ValueError: missing or the wrong size) and compare it."""
-    names = [n for _, group in output_instances(spec.outputs, shapes) for n in group]
+    """Decode every checked output instance (KeyError or ValueError: missing or the wrong size) and
+    compare it."""
+    names = [n for _, group in output_instances(spec.checked_outputs, shapes) for n in group]
     actual = {n: decode_raw(outputs[n], case.dtype_of(n), shapes[n], n) for n in names}
     return [compare_expected(n, case.dtype_of(n), actual[n], prepared.checks[n]) for n in names]

@@ -216,7 +216,9 @@ def spec_vs_kernel(
         index = TomlLineIndex((root / spec_file).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError):
         index = TomlLineIndex("")
-    for role, declared in (("input", spec.inputs), ("output", spec.outputs)):
+    # An output the kernel writes into its input (kernel_argument = false) has no parameter of its own.
+    outputs = [t for t in spec.outputs if t.kernel_argument]
+    for role, declared in (("input", spec.inputs), ("output", outputs)):
         got = kernel.names(role)  # type: ignore[arg-type]
         if len(got) != len(declared):
             issues.append(
@@ -251,7 +253,7 @@ def _tensor_names(
     """A spec tensor named otherwise than the OpDef declares it (or, with no OpDef, than the kernel's
     `DTYPE_<NAME>` macros need): refused before any build (code `spec`), at the tensor's line."""
     tensors = [("input", i, t.name) for i, t in enumerate(spec.inputs)]
-    tensors += [("output", i, t.name) for i, t in enumerate(spec.outputs)]
+    tensors += [("output", i, t.name) for i, t in enumerate(spec.outputs) if t.kernel_argument]
     signature = f"kernel {kernel.name}({', '.join(p.name for p in kernel.params)})"
     issues = []
     if opdef is not None:

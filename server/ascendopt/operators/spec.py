@@ -48,7 +48,19 @@ class TensorSpec(_Strict):
     # The OpDef's ParamType: "dynamic" is a list of tensors (ParamType(DYNAMIC)); each case then gives
     # one shape per tensor, `shapes = { x = [[8, 16], [8, 16]] }`, and all of them share the dtype. A
     # list output has as many tensors, and their shapes, as the reference returns for it (a list).
-    param_type: Literal["required", "dynamic"] = "required"
+    # "optional" (ParamType(OPTIONAL)): a case may leave it out (`absent = ["bias"]`); the kernel then
+    # gets a null address for it and the tiling's GetOptionalInput* return nullptr.
+    param_type: Literal["required", "dynamic", "optional"] = "required"
+    # Outputs only. `alias`: the input whose GM buffer this output is (an in-place "ref" output, OpDef
+    # output named like its input, kernel parameter `x_ref`): one buffer for both, holding the input's
+    # values when the kernel starts and compared as this output after it. Such an output may carry its
+    # input's name, as the OpDef does. `kernel_argument = false`: the kernel takes no parameter for it
+    # (an OpDef with no output: the kernel writes its result into the input).
+    alias: str | None = Field(default=None, pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    kernel_argument: bool = True
+    # Outputs only. `check = false`: the kernel writes it (its buffer is sized by the OpDef's InferShape)
+    # but nothing says what it should hold (a benchmark task's Model returns fewer values): not compared.
+    check: bool = True
 
     @model_validator(mode="after")
     def _range_ordered(self) -> TensorSpec:
@@ -123,6 +135,8 @@ class CaseSpec(_Strict):
     values: dict[str, list[float]] = Field(default_factory=dict)
     # The benchmark's row for this case (test_cases.csv), handed to the oracle's get_inputs.
     params: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    # Optional inputs (param_type "optional") this case does not pass: no shape, a null address.
+    absent: list[str] = Field(default_factory=list)
 
 
 def member_name(name: str, i: int) -> str:
@@ -161,9 +175,12 @@ class ResolvedCase(BaseModel):
     values: dict[str, list[float]] = Field(default_factory=dict)
     lists: dict[str, int] = Field(default_factory=dict)
     params: dict[str, str | int | float | bool] = Field(default_factory=dict)
+    absent: list[str] = Field(default_factory=list)  # optional inputs not passed (no instance)
 
     def instances(self, tensor: str) -> list[str]:
-        """The instance names of an input: itself, or its list's tensors."""
+        """The instance names of an input: itself, its list's tensors, or none (absent)."""
+        if tensor in self.absent:
+            return []
         if tensor in self.lists:
             return [member_name(tensor, i) for i in range(self.lists[tensor])]
         return [tensor]
@@ -217,11 +234,47 @@ class OperatorSpec(_Strict):
             )
         if ":" not in self.reference:
             raise ValueError(f"reference {self.reference!r} must be 'file.py:function'")
-        names = [t.name for t in (*self.inputs, *self.outputs)]
+        # An output aliasing an input may carry its name (the OpDef's `Output("x")` of `Input("x")`).
+        names = [t.name for t in self.inputs] + [t.name for t in self.outputs if t.alias != t.name]
         dupes = sorted({n for n in names if names.count(n) > 1})
         if dupes:
             raise ValueError(f"tensor names must be unique; repeated: {', '.join(dupes)}")
+        self._check_aliases()
         return self
+
+    def _check_aliases(self) -> None:
+        inputs = {t.name: t for t in self.inputs}
+        for t in self.inputs:
+            if t.alias is not None or not t.kernel_argument or not t.check:
+                raise ValueError(f"input {t.name}: alias, kernel_argument and check are for outputs")
+        for t in self.outputs:
+            if t.param_type == "optional":
+                raise ValueError(f'output {t.name}: param_type "optional" is for inputs')
+            if t.alias is None:
+                if not t.kernel_argument:
+                    raise ValueError(
+                        f"output {t.name}: kernel_argument = false needs an alias "
+                        "(the input it is written into)"
+                    )
+                continue
+            source = inputs.get(t.alias)
+            if source is None:
+                raise ValueError(f"output {t.name}: alias {t.alias!r} is no input ({', '.join(inputs)})")
+            if source.param_type == "dynamic":
+                raise ValueError(f"output {t.name}: alias {t.alias!r} is a list input, not supported yet")
+        aliased = [t.alias for t in self.outputs if t.alias]
+        twice = sorted({a for a in aliased if aliased.count(a) > 1})
+        if twice:
+            raise ValueError(f"input(s) {', '.join(twice)} aliased by more than one output")
+
+    @property
+    def checked_outputs(self) -> list[TensorSpec]:
+        """The outputs compared with expected values (not those with `check = false`)."""
+        return [t for t in self.outputs if t.check]
+
+    @property
+    def unchecked_outputs(self) -> list[str]:
+        return [t.name for t in self.outputs if not t.check]
 
     def tolerance(self, dtype: str) -> Tolerance:
         if dtype in self.tolerances:
@@ -236,8 +289,19 @@ class OperatorSpec(_Strict):
     def _resolve(self, index: int, case: CaseSpec) -> ResolvedCase:
         where = f"case {case.name!r}"
         input_names = [t.name for t in self.inputs]
-        missing = [n for n in input_names if n not in case.shapes]
-        extra = [n for n in case.shapes if n not in input_names]
+        optional = {t.name for t in self.inputs if t.param_type == "optional"}
+        wrong = [n for n in case.absent if n not in optional]
+        if wrong:
+            raise _CaseError(
+                index,
+                "absent",
+                f'{where}: only optional inputs (param_type "optional") may be absent: {", ".join(wrong)}',
+            )
+        aliased = [n for n in case.absent if any(t.alias == n for t in self.outputs)]
+        if aliased:
+            raise _CaseError(index, "absent", f"{where}: {', '.join(aliased)} is aliased by an output")
+        missing = [n for n in input_names if n not in case.shapes and n not in case.absent]
+        extra = [n for n in case.shapes if n not in input_names or n in case.absent]
         if missing or extra:
             parts = []
             if missing:
@@ -250,6 +314,8 @@ class OperatorSpec(_Strict):
         shapes: dict[str, list[int]] = {}
         lists: dict[str, int] = {}
         for t in self.inputs:
+            if t.name in case.absent:
+                continue
             shape = case.shapes[t.name]
             nested = bool(shape) and all(isinstance(s, list) for s in shape)
             if t.param_type == "dynamic":
@@ -304,7 +370,17 @@ class OperatorSpec(_Strict):
                     "dtype",
                     f"{where}: {t.name!r} does not take {chosen} (it takes {', '.join(t.dtypes)})",
                 )
+            if t.name in dtypes and dtypes[t.name] != chosen:  # an output named like the input it aliases
+                raise _CaseError(index, "dtype", f"{where}: {t.name!r} is one buffer: give it one dtype")
             dtypes[t.name] = chosen
+        for t in self.outputs:
+            if t.alias is not None and dtypes[t.name] != dtypes[t.alias]:
+                raise _CaseError(
+                    index,
+                    "dtype",
+                    f"{where}: output {t.name!r} is input {t.alias!r}'s buffer, so it has its dtype "
+                    f"({dtypes[t.alias]}), not {dtypes[t.name]}",
+                )
         self._check_dtype_column(index, where, dtypes)
         attrs: dict[str, AttrValue] = {a.name: a.default for a in self.attrs}
         types = {a.name: a.type for a in self.attrs}
@@ -324,6 +400,7 @@ class OperatorSpec(_Strict):
             values=case.values,
             lists=lists,
             params=case.params,
+            absent=list(case.absent),
         )
 
     def _check_dtype_column(self, index: int, where: str, dtypes: dict[str, DType]) -> None:

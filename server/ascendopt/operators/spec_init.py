@@ -316,6 +316,15 @@ def _tensors(
     return ins, outs, notes
 
 
+def ref_input(output: str, inputs: list[str]) -> str | None:
+    """The input an output is in place on (a "ref" output): named like it, as CANN's OpDefs write
+    `Output("var")` for `Input("var")`, or after it (`x_ref`, `xRef`, the kernel parameter's name)."""
+    for name in inputs:
+        if output in (name, f"{name}_ref", f"{name}Ref"):
+            return name
+    return None
+
+
 def starting_spec(op: OperatorProject) -> SpecDraft:
     """TOML text for the operator, with notes on where every part came from."""
     hints, notes = _hints(op)
@@ -353,6 +362,15 @@ def starting_spec(op: OperatorProject) -> SpecDraft:
             if t.param == "DYNAMIC":
                 lines.append(
                     'param_type = "dynamic"  # a list of tensors: each case gives one shape per tensor'
+                )
+            if t.param == "OPTIONAL" and table == "inputs":
+                lines.append(
+                    'param_type = "optional"  # a case may leave it out: absent = ["' + t.name + '"]'
+                )
+            source = ref_input(t.name, [i.name for i in ins]) if table == "outputs" else None
+            if source is not None:
+                lines.append(
+                    f'alias = "{source}"  # in place (a ref output): one GM buffer with input {source}'
                 )
             if table == "inputs":
                 hint = t.hint or next((h for h in t.members if h.range is not None), None)
@@ -586,7 +604,7 @@ def reference_signature(spec: OperatorSpec) -> str:
     for a in spec.attrs:
         default = str(bool(a.default)) if a.type == "bool" else repr(a.default)
         params.append(f"{a.name}: {_ATTR_TYPES[a.type]} = {default}")
-    n = len(spec.outputs)
+    n = len(spec.checked_outputs)
     returns = "np.ndarray" if n == 1 else f"tuple[{', '.join(['np.ndarray'] * n)}]"
-    outs = ", ".join(t.name for t in spec.outputs)
+    outs = ", ".join(t.name for t in spec.checked_outputs)
     return f"def {fn}({', '.join(params)}) -> {returns}:  # returns {outs}"

@@ -15,12 +15,13 @@ import csv
 import io
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.model import OpDefAttr, OpDefTensor, OperatorProject
-from ascendopt.operators.spec_init import SpecDraft, _opdef_columns
+from ascendopt.operators.spec_init import SpecDraft, _opdef_columns, ref_input
 
 # torch dtype names (oracle_driver.py's records) → the spec's; float64 values go to the OpDef's dtype
 TORCH_TO_SPEC = {
@@ -138,8 +139,17 @@ def _parses(text: str, kind: type) -> bool:
 @dataclass
 class _Mapping:
     args: list[str]  # per binding argument: the OpDef input or attr it is, or ""
-    outputs: list[str]
+    outputs: list[str]  # per value the Model returns: the spec output it is
     notes: list[str] = field(default_factory=list)
+    # spec output → the input whose buffer it is (an OpDef output named like an input, or, with no OpDef
+    # output, the input the kernel writes its result into)
+    aliases: dict[str, str] = field(default_factory=dict)
+    mutated: list[str] = field(default_factory=list)  # outputs the OpDef lacks (no kernel parameter)
+    unchecked: list[str] = field(default_factory=list)  # OpDef outputs the Model returns no value for
+
+
+# What the binding passes for an optional input left out (`None`): the case's `absent`.
+_ABSENT = ("none",)
 
 
 class TaskSpecError(ValueError):
@@ -156,11 +166,6 @@ def refusal(op: OperatorProject) -> str | None:
     opdef = op.opdef
     if opdef is None:
         return "the answer has no OpDef to name its tensors"
-    clash = sorted({t.name for t in opdef.inputs} & {t.name for t in opdef.outputs})
-    if clash:
-        return f"in-place output(s) {', '.join(clash)} (named like an input): not supported yet"
-    if not opdef.outputs:
-        return "the OpDef declares no output (the kernel writes into its inputs): not supported yet"
     return None
 
 
@@ -183,9 +188,16 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
             f"{via} pass(es) {len(values)} value(s); the OpDef takes {n_in} input(s) "
             f"({', '.join(t.name for t in opdef.inputs)})"
         )
-    inputs = _by_kind(opdef.inputs, values[:n_in])
-    names = inputs + [a.name for a in opdef.attrs][: len(values) - n_in]
-    names += [""] * (len(values) - len(names))
+    task = task_of(op.root)
+    order = _exec_order(task.root, len(values)) if task is not None and "args" in record else None
+    elements = [t.name for t in opdef.inputs] + [a.name for a in opdef.attrs]
+    by_kind: list[str] | None = None
+    if order is not None:  # the binding reorders its arguments for aclnn (pybind.cpp's EXEC_NPU_CMD)
+        names = [elements[k] if 0 <= k < len(elements) else "" for k in order]
+    else:
+        by_kind = _by_kind(opdef.inputs, values[:n_in])
+        names = by_kind + [a.name for a in opdef.attrs][: len(values) - n_in]
+        names += [""] * (len(values) - len(names))
     for name, desc in zip(names, values, strict=True):
         kind = _kind(desc)
         attr = next((a for a in opdef.attrs if a.name == name), None)
@@ -194,26 +206,171 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
             raise TaskSpecError(
                 f"attr {name}: the binding passes a {kind} value, which the spec cannot carry yet"
             )
-        if attr is None and name and kind not in ("tensor", "list", "number", "numbers"):
+        optional = any(t.name == name and t.param_type == "OPTIONAL" for t in opdef.inputs)
+        if attr is None and name and kind not in ("tensor", "list", "number", "numbers", *_ABSENT[:optional]):
             raise TaskSpecError(f"input {name}: the binding passes a {kind} value, which no tensor holds")
     outs = record.get("outputs")
-    n = len(outs) if isinstance(outs, list) else 0
-    # A Model whose only output is a list (OpDef DYNAMIC) returns the list itself: its values are that output.
-    alone = len(opdef.outputs) == 1 and opdef.outputs[0].param_type == "DYNAMIC"
-    if n != len(opdef.outputs) and not (alone and n > 0):
-        raise TaskSpecError(
-            f"Model returns {n} value(s); the OpDef declares {len(opdef.outputs)} output(s) "
-            f"({', '.join(t.name for t in opdef.outputs)})"
-        )
+    returned = outs if isinstance(outs, list) else []
     notes = [
         f"tensors and attrs from {via} (aclnn order: inputs, then attrs): "
         + ", ".join(n or "-" for n in names)
     ]
-    if inputs != [t.name for t in opdef.inputs]:
+    if by_kind is not None and by_kind != [t.name for t in opdef.inputs]:
         notes.append(
             "the binding passes its lists and its tensors in another order than the OpDef: matched by kind"
         )
-    return _Mapping(names, [t.name for t in opdef.outputs], notes)
+    inputs = [t.name for t in opdef.inputs]
+    aliases = {t.name: src for t in opdef.outputs if (src := ref_input(t.name, inputs)) is not None}
+    if not opdef.outputs:
+        return _mutated_inputs(op, names, values, returned, notes)
+    if len(opdef.outputs) == 1 and opdef.outputs[0].param_type == "DYNAMIC" and returned:
+        returned = [returned]  # a Model whose only output is a list returns the list itself: that output
+    if len(returned) > len(opdef.outputs):
+        raise TaskSpecError(
+            f"Model returns {len(returned)} value(s); the OpDef declares {len(opdef.outputs)} output(s) "
+            f"({', '.join(t.name for t in opdef.outputs)})"
+        )
+    if not returned:
+        raise TaskSpecError("the Model returns no tensor")
+    outputs = [t.name for t in opdef.outputs[: len(returned)]]
+    unchecked = [t.name for t in opdef.outputs[len(returned) :]]
+    if unchecked:
+        notes.append(
+            f"Model returns {len(returned)} value(s) for the OpDef's {len(opdef.outputs)} outputs: "
+            f"{', '.join(outputs)} compared; {', '.join(unchecked)} left unchecked "
+            "(nothing says their values)"
+        )
+    if aliases:
+        notes.append("in-place output(s), one buffer with their input: " + ", ".join(aliases))
+    return _Mapping(names, outputs, notes, aliases, [], unchecked)
+
+
+# pybind.cpp's binding: `at::Tensor f(at::Tensor &input, double alpha) { EXEC_NPU_CMD(…); return input; }`
+_BINDING = re.compile(r"\b[\w:<>]+\s+(\w+)\s*\(([^)]*)\)\s*\{", re.S)
+_RETURN = re.compile(r"\breturn\s+(\w+)\s*;")
+_EXEC = re.compile(r"EXEC_NPU_CMD\s*\(")
+
+
+def _binding_body(task_root: Path, n_args: int) -> tuple[list[str], str] | None:
+    """The parameter names and body (to the file's end) of the binding function taking `n_args`
+    arguments in the task's validation/pybind.cpp; None without one."""
+    try:
+        text = (task_root / "validation" / "pybind.cpp").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)  # comments (one inside EXEC_NPU_CMD's list)
+    for m in _BINDING.finditer(text):
+        params = [p.strip() for p in m.group(2).split(",") if p.strip()]
+        if len(params) == n_args:
+            names = [re.sub(r"=.*$", "", p).split()[-1].lstrip("&*") for p in params]
+            return names, text[m.end() :]
+    return None
+
+
+def _exec_order(task_root: Path, n_args: int) -> list[int] | None:
+    """Per binding argument, its place among EXEC_NPU_CMD's arguments (the aclnn order: inputs, attrs,
+    outputs), read from validation/pybind.cpp: the argument itself, or a local made from it
+    (`mask_npu = mask.has_value() ? …`, `begin_acl = ConvertType(…begin…)`). None when pybind.cpp is
+    missing or an argument is not found there (then the binding's own order is taken)."""
+    found = _binding_body(task_root, n_args)
+    call = _EXEC.search(found[1]) if found is not None else None
+    if found is None or call is None:
+        return None
+    names, body = found
+    depth, end = 1, call.end()
+    while end < len(body) and depth:
+        depth += {"(": 1, ")": -1}.get(body[end], 0)
+        end += 1
+    args = [a.strip() for a in _split_top(body[call.end() : end - 1])][1:]  # [0] is the aclnn name
+    before = body[: call.start()]
+    order = []
+    for name in names:
+        if name in args:
+            order.append(args.index(name))
+            continue
+        made = [a for a in args if name in _made_from(a, before)]
+        if len(made) != 1:
+            return None
+        order.append(args.index(made[0]))
+    return order
+
+
+def _made_from(var: str, code: str, depth: int = 6) -> set[str]:
+    """The names a local is made from, through the locals in between (`x_acl = ConvertType(x_vec)`,
+    `std::vector<int64_t> x_vec(x_cpu.data_ptr…)`, `at::Tensor x_cpu = x.cpu()` → x_vec, x_cpu, x, …)."""
+    if depth == 0 or not re.fullmatch(r"\w+", var):
+        return set()
+    words: set[str] = set()
+    v = re.escape(var)
+    # `var = …;` (not `a.var = …`, not `==`), or a declaration `Type var(…);` / `Type var{…};`
+    defined = rf"(?<![.\w>:]){v}\s*=(?!=)([^;]*);|[\w>]\s+{v}\s*[({{]([^;]*);"
+    for m in re.finditer(defined, code):
+        words |= set(re.findall(r"\b[A-Za-z_]\w*\b", m.group(1) or m.group(2) or ""))
+    for w in list(words):
+        if w != var:
+            words |= _made_from(w, code, depth - 1)
+    return words
+
+
+def _split_top(text: str) -> list[str]:
+    """`a, f(b, c), d` → ["a", "f(b, c)", "d"]."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch in "([{<") - (ch in ")]}>")
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*parts, cur] if cur.strip() else parts
+
+
+def _returned_parameter(task_root: Path, n_args: int) -> int | None:
+    """Which argument of the binding its C++ returns (`return input;` in validation/pybind.cpp), or None."""
+    found = _binding_body(task_root, n_args)
+    ret = _RETURN.search(found[1]) if found is not None else None
+    if found is None or ret is None or ret.group(1) not in found[0]:
+        return None
+    return found[0].index(ret.group(1))
+
+
+def _mutated_inputs(
+    op: OperatorProject, names: list[str], values: list[object], returned: list[object], notes: list[str]
+) -> _Mapping:
+    """An OpDef with no output: the kernel writes into its input(s), and the Model's result is what the
+    input holds after the run. Which input: the one the binding returns (pybind.cpp), else the one input
+    of the result's shape and dtype."""
+    if len(returned) != 1 or _kind(returned[0]) != "tensor":
+        raise TaskSpecError(
+            f"the OpDef declares no output and the Model returns {len(returned)} value(s): "
+            "which inputs they are is unknown"
+        )
+    result = returned[0]
+    assert isinstance(result, dict)
+    task = task_of(op.root)
+    at = _returned_parameter(task.root, len(values)) if task is not None else None
+    if at is not None and at < len(names) and names[at] in {t.name for t in op.opdef.inputs}:  # type: ignore[union-attr]
+        target, why = names[at], "the binding returns it (validation/pybind.cpp)"
+    else:
+        same = [
+            n
+            for n, v in zip(names, values, strict=True)
+            if n
+            and _kind(v) == "tensor"
+            and isinstance(v, dict)
+            and v.get("shape") == result.get("shape")
+            and v.get("dtype") == result.get("dtype")
+        ]
+        if len(same) != 1:
+            raise TaskSpecError(
+                "the OpDef declares no output, and no single input has the shape and dtype of the Model's "
+                f"result ({len(same)} do): which input the kernel writes into is unknown"
+            )
+        target, why = same[0], "the one input of the Model's result's shape and dtype"
+    notes.append(
+        f"no OpDef output: the kernel writes into input {target} ({why}); it is compared after the run"
+    )
+    return _Mapping(names, [target], notes, {target: target}, [target], [])
 
 
 def _by_kind(inputs: list[OpDefTensor], values: list[object]) -> list[str]:
@@ -295,7 +452,8 @@ def task_spec_text(
         "args = [" + ", ".join(_q(a) for a in mapping.args) + "]",
         "outputs = [" + ", ".join(_q(a) for a in mapping.outputs) + "]",
     ]
-    for table, group in (("inputs", op.opdef.inputs), ("outputs", op.opdef.outputs)):
+    mutated = [OpDefTensor(name=n, dtypes=[], param_type="REQUIRED") for n in mapping.mutated]
+    for table, group in (("inputs", op.opdef.inputs), ("outputs", [*op.opdef.outputs, *mutated])):
         for t in group:
             dtypes = [c[t.name] for c in columns if t.name in c]  # the OpDef's columns, in order
             lines += [
@@ -306,6 +464,14 @@ def task_spec_text(
             ]
             if t.param_type == "DYNAMIC":
                 lines.append('param_type = "dynamic"')
+            if t.param_type == "OPTIONAL" and table == "inputs":
+                lines.append('param_type = "optional"  # a case may leave it out (absent: a null address)')
+            if table == "outputs" and t.name in mapping.aliases:
+                lines.append(f'alias = "{mapping.aliases[t.name]}"  # in place: one GM buffer with the input')
+            if table == "outputs" and t.name in mapping.mutated:
+                lines.append("kernel_argument = false  # no OpDef output: the kernel writes into the input")
+            if table == "outputs" and t.name in mapping.unchecked:
+                lines.append("check = false  # the task's Model returns no value for it: not compared")
     for a in op.opdef.attrs:
         if a.type is None:
             raise TaskSpecError(f"attr {a.name}: a list attr, which the spec cannot carry yet")
@@ -389,8 +555,11 @@ def _case_block(
     seen: dict[str, str] = {}
     results: dict[str, str] = {}
     case_attrs: dict[str, object] = {}
+    absent: list[str] = []
     for target, desc in zip(mapping.args, values, strict=False):
-        if target in inputs:
+        if target in inputs and _kind(desc) in _ABSENT and inputs[target].param_type == "OPTIONAL":
+            absent.append(target)
+        elif target in inputs:
             if _kind(desc) not in ("tensor", "list", "number", "numbers"):
                 return (
                     [
@@ -434,6 +603,8 @@ def _case_block(
         return [*block, params], {}, f"no OpDef dtype column takes {got}"
     block.append("dtypes = { " + ", ".join(f"{n} = {_q(d)}" for n, d in column.items()) + " }")
     block.append("shapes = { " + ", ".join(f"{n} = {s}" for n, s in shapes.items()) + " }")
+    if absent:
+        block.append("absent = [" + ", ".join(_q(n) for n in absent) + "]  # passed as None")
     if case_attrs:
         shown = []
         for k, v in case_attrs.items():

@@ -78,13 +78,22 @@ static aclTensorList* list_of(std::map<std::string, Tensor>& ins, const std::str
 int main(int argc, char** argv) {
     if (argc != 2) { std::fprintf(stderr, "usage: %%s manifest.txt\n", argv[0]); return 2; }
     std::map<std::string, Tensor> ins, outs;
-    std::map<std::string, std::string> attrs;
+    std::map<std::string, std::string> attrs, alias;  // alias: an in-place output -> its input
+
     std::ifstream manifest(argv[1]);
     for (std::string line; std::getline(manifest, line);) {
         std::istringstream s(line);
         std::string kind; s >> kind;
-        if (kind == "input" || kind == "output") {
-            Tensor t; std::string name; int nd; s >> name >> t.dtype >> nd;
+        if (kind == "alias") {  // alias OUTPUT INPUT …: the output is the input's buffer (aclnn's xRef)
+            std::string out, in; s >> out >> in; alias[out] = in;
+        } else if (kind == "input" || kind == "output") {
+            Tensor t; std::string name, rank; int nd; s >> name >> t.dtype >> rank;
+            if (rank == "infer") {
+                std::fprintf(stderr, "output %%s: sized by InferShape, which this driver does not run\n",
+                             name.c_str());
+                return 3;
+            }
+            nd = std::atoi(rank.c_str());
             t.shape.resize(nd); for (auto& d : t.shape) s >> d;
             std::getline(s >> std::ws, t.path);  // the path is the rest of the line (may hold spaces)
             (kind == "input" ? ins : outs)[name] = t;
@@ -99,7 +108,9 @@ int main(int argc, char** argv) {
     CHECK(aclrtSetDevice(0));  // ASCEND_RT_VISIBLE_DEVICES maps our slot's device to 0
     aclrtStream stream; CHECK(aclrtCreateStream(&stream));
     for (auto& kv : ins) make(kv.second, true);
-    for (auto& kv : outs) make(kv.second, false);
+    for (auto& kv : outs)
+        if (!alias.count(kv.first)) make(kv.second, false);
+        else { kv.second.dev = ins[alias[kv.first]].dev; kv.second.bytes = ins[alias[kv.first]].bytes; }
 %(attr_decls)s
     uint64_t ws_size = 0; aclOpExecutor* executor = nullptr;
     CHECK(aclnn%(op_type)sGetWorkspaceSize(%(args)s, &ws_size, &executor));
@@ -141,15 +152,22 @@ def driver_source(project: OperatorProject) -> str:
         conv = {"double": "std::atof", "int64_t": "std::atoll", "bool": "std::atoi"}[ctype]
         decls.append(f'    {ctype} attr_{a.name} = ({ctype}){conv}(attrs["{a.name}"].c_str());')
         attr_args.append(f"attr_{a.name}")
+    # An absent optional input is a null tensor; an in-place output is its input's tensor (aclnn takes
+    # it once, as `xRef`), so only outputs of their own are passed.
     args = (
         [
-            f'list_of(ins, "{t.name}")' if t.param_type == "dynamic" else f'ins["{t.name}"].t'
+            f'list_of(ins, "{t.name}")'
+            if t.param_type == "dynamic"
+            else f'(ins.count("{t.name}") ? ins["{t.name}"].t : nullptr)'
+            if t.param_type == "optional"
+            else f'ins["{t.name}"].t'
             for t in spec.inputs
         ]
         + attr_args
         + [
             f'list_of(outs, "{t.name}")' if t.param_type == "dynamic" else f'outs["{t.name}"].t'
             for t in spec.outputs
+            if t.alias is None
         ]
     )
     return _PRELUDE % {

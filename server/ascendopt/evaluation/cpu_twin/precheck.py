@@ -241,9 +241,9 @@ def _output_guess(spec: OperatorSpec, case: ResolvedCase) -> dict[str, list[int]
     first = list(next(iter(case.input_shapes.values())))
     listed = [case.input_shapes[m] for m in next((case.instances(n) for n in case.lists), [])] or [first]
     shapes: dict[str, list[int]] = {}
-    for t in spec.outputs:
+    for t in spec.checked_outputs:
         if t.param_type == "dynamic":
             shapes.update({member_name(t.name, i): list(s) for i, s in enumerate(listed)})
-        else:
-            shapes[t.name] = first
+        else:  # an in-place output is its input's shape
+            shapes[t.name] = list(case.input_shapes.get(t.alias or "", first))
     return shapes

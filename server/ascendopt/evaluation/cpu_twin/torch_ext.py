@@ -54,6 +54,9 @@ def call_file(call: TorchCall, case: ResolvedCase, files: Mapping[str, str]) -> 
                 raise KeyError(
                     f"{call.function} takes `{name}`, which the spec lists as no input and no attr"
                 )
-            lines.append(f"scalar {float(case.attrs[name])!r}")
+            value = case.attrs[name]
+            if isinstance(value, (str, list)):
+                raise KeyError(f"{call.function} takes `{name}` as a number; the spec gives {value!r}")
+            lines.append(f"scalar {float(value)!r}")
     lines += [f"output {files[name]}" for name in call.outputs]
     return ("\n".join(lines) + "\n").encode("utf-8")

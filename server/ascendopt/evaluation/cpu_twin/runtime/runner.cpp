@@ -27,6 +27,15 @@ struct TensorSpec {
     ge::DataType ge = ge::DT_UNDEFINED;
     size_t esize = 0;
     uint64_t bytes = 0;
+    // Outputs only: `alias`, the index of the input whose buffer this output is (-1: a buffer of its own);
+    // `argument`, whether the kernel takes a parameter for it; `infer`, sized by the OpDef's InferShape.
+    long alias = -1;
+    bool argument = true, infer = false;
+};
+// An optional input the case leaves out: a null kernel argument before input `at`.
+struct AbsentSpec {
+    std::string name;
+    size_t at = 0;
 };
 // A DYNAMIC input or output: `count` consecutive inputs (outputs) from `first` form one list (one kernel argument).
 struct ListSpec {
@@ -42,6 +51,8 @@ struct Manifest {
     uint64_t ubSize = 196608;
     std::vector<TensorSpec> inputs, outputs;
     std::vector<ListSpec> lists, outLists;
+    std::vector<AbsentSpec> absent;
+    std::vector<std::string> irOrder;  // the IR inputs in order, absent ones included
     std::vector<AttrSpec> attrs;
     int64_t blockDim = -1;
     int64_t tilingKey = -1;
@@ -151,8 +162,15 @@ Manifest ParseManifest(const char *path)
         else if (key == "input" || key == "output") {
             TensorSpec t;
             size_t ndim = 0;
-            ls >> t.name >> t.dtype >> ndim;
+            std::string rank;
+            ls >> t.name >> t.dtype >> rank;
             if (!ls) Fail(3, "runner_error", "manifest line %d: malformed %s", lineNo, key.c_str());
+            t.infer = key == "output" && rank == "infer";
+            if (!t.infer) {
+                char *end = nullptr;
+                ndim = std::strtoul(rank.c_str(), &end, 10);
+                if (rank.empty() || *end) Fail(3, "runner_error", "manifest line %d: malformed rank %s", lineNo, rank.c_str());
+            }
             t.dims.resize(ndim);
             for (size_t i = 0; i < ndim; ++i) ls >> t.dims[i];
             if (!ls) Fail(3, "runner_error", "manifest line %d: malformed dims", lineNo);
@@ -165,6 +183,7 @@ Manifest ParseManifest(const char *path)
             std::vector<TensorSpec> &ts = key == "input" ? m.inputs : m.outputs;
             const std::vector<ListSpec> &ls_ = key == "input" ? m.lists : m.outLists;
             if (!ls_.empty() && ts.size() < ls_.back().first + ls_.back().count) t.ir = ls_.back().name;
+            if (key == "input" && (m.irOrder.empty() || m.irOrder.back() != t.ir)) m.irOrder.push_back(t.ir);
             ts.push_back(t);
         } else if (key == "dynamic_input" || key == "dynamic_output") {
             const bool in = key == "dynamic_input";
@@ -176,6 +195,29 @@ Manifest ParseManifest(const char *path)
             if (!lists.empty() && lists.back().first + lists.back().count > l.first)
                 Fail(3, "runner_error", "manifest line %d: %s before the previous list's tensors", lineNo, key.c_str());
             lists.push_back(l);
+        } else if (key == "absent_input") {
+            AbsentSpec a;
+            ls >> a.name;
+            if (!ls) Fail(3, "runner_error", "manifest line %d: malformed absent_input", lineNo);
+            a.at = m.inputs.size();
+            m.absent.push_back(a);
+            m.irOrder.push_back(a.name);
+        } else if (key == "alias") {
+            // alias OUTPUT INPUT argument|no_argument: the output is the input's buffer.
+            std::string out, in, arg;
+            ls >> out >> in >> arg;
+            if (!ls || (arg != "argument" && arg != "no_argument") || m.outputs.empty() || m.outputs.back().name != out)
+                Fail(3, "runner_error", "manifest line %d: malformed alias (after the output line it names)", lineNo);
+            TensorSpec &o = m.outputs.back();
+            for (size_t i = 0; i < m.inputs.size(); ++i)
+                if (m.inputs[i].name == in && m.inputs[i].ir == in) o.alias = static_cast<long>(i);
+            if (o.alias < 0) Fail(3, "runner_error", "manifest line %d: alias of %s names no input %s", lineNo, out.c_str(), in.c_str());
+            const TensorSpec &src = m.inputs[static_cast<size_t>(o.alias)];
+            if (!o.infer && o.bytes != src.bytes)
+                Fail(3, "runner_error", "output %s (%llu B) aliases input %s (%llu B): one buffer, one size", out.c_str(),
+                     static_cast<unsigned long long>(o.bytes), in.c_str(), static_cast<unsigned long long>(src.bytes));
+            o.argument = arg == "argument";
+            if (o.infer) { o.infer = false; o.dims = src.dims; o.bytes = src.bytes; }
         } else if (key == "attr") {
             AttrSpec a;
             ls >> a.name >> a.type;
@@ -304,8 +346,13 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
 
         // Inputs.
         std::vector<uint8_t *> inBufs, outBufs;
-        for (const TensorSpec &t : m.inputs) {
-            uint8_t *p = AllocGm(t.name, t.bytes, 0, 0);
+        for (size_t i = 0; i < m.inputs.size(); ++i) {
+            const TensorSpec &t = m.inputs[i];
+            // An input an output aliases is that output's buffer: tracked as an output (writes are its point,
+            // not `input_written`), holding the input's values when the kernel starts.
+            bool aliased = false;
+            for (const TensorSpec &o : m.outputs) aliased = aliased || o.alias == static_cast<long>(i);
+            uint8_t *p = AllocGm(t.name, t.bytes, aliased ? 1 : 0, 0);
             rt::FindGm(p)->esize = static_cast<uint32_t>(t.esize ? t.esize : 1);
             FILE *f = std::fopen(t.path.c_str(), "rb");
             if (!f) Fail(3, "runner_error", "input %s: cannot open %s", t.name.c_str(), t.path.c_str());
@@ -343,14 +390,11 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             ctx.inTensors_.push_back(tt);
             ctx.inNames_.push_back(t.ir);
         }
-        for (const TensorSpec &t : m.outputs) {
-            gert::StorageShape s;
-            for (int64_t d : t.dims) { s.MutableOriginShape().AppendDim(d); s.MutableStorageShape().AppendDim(d); }
-            ctx.outShapes_.push_back(s);
-            gert::CompileTimeTensorDesc desc;
-            desc.dtype_ = t.ge;
-            ctx.outDescs_.push_back(desc);
-        }
+        // The node's outputs are those the kernel takes a parameter for (an output written into its input
+        // with no parameter of its own is no OpDef output).
+        std::vector<TensorSpec *> argOuts;
+        for (TensorSpec &t : m.outputs)
+            if (t.argument) argOuts.push_back(&t);
         for (const AttrSpec &a : m.attrs) {
             gert::RuntimeAttrs::Value v;
             if (a.type == "float") { v.kind = 0; v.f = std::strtof(a.value.c_str(), nullptr); }
@@ -380,6 +424,11 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             if (rec->def) {
                 const ops::OpDef &d = *rec->def;
                 for (const ops::OpParamDef *p : d.inputs_) ctx.irInputNames_.push_back(p->name_);
+                for (const AbsentSpec &a : m.absent) {
+                    bool known = false;
+                    for (const ops::OpParamDef *p : d.inputs_) known = known || (p->name_ == a.name && p->type_ == ops::OPTIONAL);
+                    if (!known) Fail(3, "runner_error", "absent input %s: the OpDef of %s declares no optional input of that name", a.name.c_str(), m.opType.c_str());
+                }
                 // Attrs the manifest does not give take the OpDef defaults.
                 for (size_t i = ctx.attrs_.v_.size(); i < d.attrs_.size(); ++i) {
                     gert::RuntimeAttrs::Value v;
@@ -402,8 +451,50 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                     }
                 };
                 checkList(d.inputs_, m.inputs, "input");
-                checkList(d.outputs_, m.outputs, "output");
+                std::vector<TensorSpec> outs;
+                for (const TensorSpec *t : argOuts) outs.push_back(*t);
+                checkList(d.outputs_, outs, "output");
             }
+        }
+        // No OpDef: the IR inputs as the manifest orders them (an absent one keeps its place).
+        if (ctx.irInputNames_.empty() && !m.absent.empty()) ctx.irInputNames_ = m.irOrder;
+        // The op's InferShape: the OpDef's SetInferShape, else IMPL_OP_INFERSHAPE's.
+        gert::OpImplRegisterV2::InferShapeKernelFunc inferShape =
+            rec ? (rec->def && rec->def->inferShape_ ? rec->def->inferShape_ : rec->inferShape) : nullptr;
+        // An output nothing compares is sized as CANN sizes outputs: by the op's InferShape.
+        bool inferNeeded = false;
+        for (const TensorSpec *t : argOuts) inferNeeded = inferNeeded || t->infer;
+        if (inferNeeded) {
+            if (!inferShape)
+                Fail(3, "runner_error", "an output with no expected value needs the op's InferShape for its shape; %s has none",
+                     m.opType.c_str());
+            gert::InferShapeContext ic;
+            for (auto &s : ctx.inShapes_) ic.in_.push_back(s.GetStorageShape());
+            ic.names_ = ctx.inNames_;
+            ic.ir_ = ctx.irInputNames_;
+            ic.out_.resize(argOuts.size());
+            ic.attrs_ = &ctx.attrs_;
+            if (inferShape(&ic) != ge::GRAPH_SUCCESS)
+                Fail(2, "tiling_failed", "the InferShape function of %s failed (it sizes the outputs nothing compares)", m.opType.c_str());
+            for (size_t i = 0; i < argOuts.size(); ++i) {
+                TensorSpec &t = *argOuts[i];
+                if (!t.infer) continue;
+                t.dims.clear();
+                uint64_t numel = 1;
+                for (size_t k = 0; k < ic.out_[i].GetDimNum(); ++k) {
+                    t.dims.push_back(ic.out_[i].GetDim(k));
+                    numel *= static_cast<uint64_t>(t.dims.back() < 0 ? 0 : t.dims.back());
+                }
+                t.bytes = numel * t.esize;
+            }
+        }
+        for (const TensorSpec *t : argOuts) {
+            gert::StorageShape s;
+            for (int64_t d : t->dims) { s.MutableOriginShape().AppendDim(d); s.MutableStorageShape().AppendDim(d); }
+            ctx.outShapes_.push_back(s);
+            gert::CompileTimeTensorDesc desc;
+            desc.dtype_ = t->ge;
+            ctx.outDescs_.push_back(desc);
         }
         int64_t blockDim = -1;
         uint64_t tilingKey = 0;
@@ -432,16 +523,16 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                 ic.inDescs_ = ctx.inDescs_;
                 ic.names_ = ctx.inNames_;
                 ic.ir_ = ctx.irInputNames_;
-                ic.out_.resize(m.outputs.size());
+                ic.out_.resize(argOuts.size());
                 ic.attrs_ = &ctx.attrs_;
                 if (rec->def->inferShape_(&ic) == ge::GRAPH_SUCCESS) {
-                    for (size_t i = 0; i < m.outputs.size(); ++i)
+                    for (size_t i = 0; i < argOuts.size(); ++i)
                         if (!(ic.out_[i] == ctx.outShapes_[i].GetStorageShape()))
                             rt::Report("infer_shape_mismatch", false, nullptr, 0,
                                        "InferShape of %s gives output %s the shape %s, the reference returned %s: the "
                                        "twin sizes outputs by the reference's shapes, so a kernel writing the "
                                        "InferShape size goes out of bounds",
-                                       m.opType.c_str(), m.outputs[i].name.c_str(), ShapeText(ic.out_[i]).c_str(),
+                                       m.opType.c_str(), argOuts[i]->name.c_str(), ShapeText(ic.out_[i]).c_str(),
                                        ShapeText(ctx.outShapes_[i].GetStorageShape()).c_str());
                 }
             }
@@ -450,13 +541,13 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                 for (auto &d : ctx.inDescs_) dc.in_.push_back(d.dtype_);
                 dc.names_ = ctx.inNames_;
                 dc.ir_ = ctx.irInputNames_;
-                dc.out_.assign(m.outputs.size(), ge::DT_UNDEFINED);
+                dc.out_.assign(argOuts.size(), ge::DT_UNDEFINED);
                 dc.attrs_ = &ctx.attrs_;
                 if (rec->def->inferDataType_(&dc) == ge::GRAPH_SUCCESS) {
-                    for (size_t i = 0; i < m.outputs.size(); ++i)
-                        if (dc.out_[i] != ge::DT_UNDEFINED && dc.out_[i] != m.outputs[i].ge)
+                    for (size_t i = 0; i < argOuts.size(); ++i)
+                        if (dc.out_[i] != ge::DT_UNDEFINED && dc.out_[i] != argOuts[i]->ge)
                             rt::Report("infer_dtype_mismatch", false, nullptr, 0, "InferDataType of %s gives output %s a different dtype than %s",
-                                       m.opType.c_str(), m.outputs[i].name.c_str(), m.outputs[i].dtype.c_str());
+                                       m.opType.c_str(), argOuts[i]->name.c_str(), argOuts[i]->dtype.c_str());
                 }
             }
         } else if (m.blockDim < 0) {
@@ -481,29 +572,42 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         }
 
         // Outputs (poisoned with 0xFF so that unwritten elements stand out), workspace, tiling.
+        // An aliased output is its input's buffer.
         for (const TensorSpec &t : m.outputs) {
+            if (t.alias >= 0) {
+                outBufs.push_back(inBufs[static_cast<size_t>(t.alias)]);
+                continue;
+            }
             outBufs.push_back(AllocGm(t.name, t.bytes, 1, ctx.needAtomic_ ? 0x00 : 0xFF));
             rt::FindGm(outBufs.back())->esize = static_cast<uint32_t>(t.esize ? t.esize : 1);
         }
         uint8_t *ws = workspace ? AllocGm("workspace", workspace, 2, 0xFF) : AllocGm("workspace(empty)", 0, 2, 0);
         uint8_t *tl = AllocGm("tiling", tilingSize, 3, 0);
         std::memcpy(tl, rawTiling.data(), tilingSize);
-        // Kernel arguments: one per IR input (a list: its GM block), then one per IR output alike, workspace, tiling.
-        auto pushArgs = [&args](const std::vector<ListSpec> &lists, const std::vector<TensorSpec> &ts,
-                                const std::vector<uint8_t *> &bufs) {
+        // Kernel arguments: one per IR input (a list: its GM block; an absent optional input: null), then
+        // one per IR output alike (those it takes a parameter for), workspace, tiling.
+        auto absentAt = [&](size_t i) {
+            for (const AbsentSpec &a : m.absent)
+                if (a.at == i) args.push_back(nullptr);
+        };
+        auto pushArgs = [&](const std::vector<ListSpec> &lists, const std::vector<TensorSpec> &ts,
+                            const std::vector<uint8_t *> &bufs, bool in) {
             for (size_t i = 0; i < bufs.size();) {
+                if (in) absentAt(i);
                 const ListSpec *list = nullptr;
                 for (const ListSpec &l : lists) list = l.first == i ? &l : list;
                 if (list) {
                     args.push_back(ListBlock(*list, ts, bufs));
                     i += list->count;
                 } else {
-                    args.push_back(bufs[i++]);
+                    if (ts[i].argument) args.push_back(bufs[i]);
+                    ++i;
                 }
             }
+            if (in) absentAt(bufs.size());
         };
-        pushArgs(m.lists, m.inputs, inBufs);
-        pushArgs(m.outLists, m.outputs, outBufs);
+        pushArgs(m.lists, m.inputs, inBufs, true);
+        pushArgs(m.outLists, m.outputs, outBufs, false);
         args.push_back(ws);
         args.push_back(tl);
 
@@ -516,7 +620,8 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         // Unwritten outputs.
         for (size_t i = 0; i < m.outputs.size(); ++i) {
             rt::GmBuf *g = rt::FindGm(outBufs[i]);
-            if (!g || g->size == 0) continue;
+            // An aliased output's bytes the kernel leaves keep the input's values, as they may.
+            if (!g || g->size == 0 || m.outputs[i].alias >= 0) continue;
             uint64_t missing = 0, first = 0;
             for (uint64_t k = 0; k < g->size; ++k)
                 if (g->wtag[k] == 0) { if (missing++ == 0) first = k; }
@@ -525,7 +630,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             // is a warning (the output comparison judges the values; an unwritten float reads as NaN there).
             bool raw = g->rawBytes > 0;
             if (missing)
-                rt::Report("output_not_written", !ctx.needAtomic_ && !raw, nullptr, 0,
+                rt::Report("output_not_written", !ctx.needAtomic_ && !raw && !m.outputs[i].infer, nullptr, 0,
                            "output %s: %llu of %llu bytes were never written by any block (first: element %llu)%s", m.outputs[i].name.c_str(),
                            static_cast<unsigned long long>(missing), static_cast<unsigned long long>(g->size),
                            static_cast<unsigned long long>(first / m.outputs[i].esize),

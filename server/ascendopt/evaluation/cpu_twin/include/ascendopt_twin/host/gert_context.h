@@ -158,6 +158,9 @@ public:
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
     const Tensor *GetInputTensor(size_t) const { return nullptr; }
     const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return i < inDescs_.size() ? &inDescs_[i] : nullptr; }
+    // The node's instances: an absent optional input is none of them (AddLayerNorm's InferShape checks 5 or 4).
+    size_t GetComputeNodeInputNum() const { return in_.size(); }
+    size_t GetComputeNodeOutputNum() const { return out_.size(); }
     const char *GetNodeName() const { return "node"; }
     const char *GetNodeType() const { return "node"; }
     std::vector<Shape> in_, out_;
