@@ -96,8 +96,11 @@ def manifest_files(job: CaseJob, trace: bool = False, tiling_only: bool = False)
     files = {f"in_{name}.bin": encode_raw(values, case.dtype_of(name)) for name, values in job.inputs.items()}
     in_paths = {name: f"{work}/in_{name}.bin" for name in job.inputs}
     assert job.project.spec is not None
+    # Every output instance (a list output's tensors one by one); an unchecked output has no shape.
     out_paths: dict[str, tuple[list[int] | None, str]] = {
-        t.name: (job.output_shapes.get(t.name), f"{work}/out_{t.name}.bin") for t in job.project.spec.outputs
+        name: (job.output_shapes.get(name), f"{work}/out_{name}.bin")
+        for _, names in output_instances(job.project.spec.outputs, job.output_shapes)
+        for name in names
     }
     project, soc = job.project, job.soc
     manifest = _manifest(project, case, soc, in_paths, out_paths, work, job.src_dir, trace, tiling_only)
