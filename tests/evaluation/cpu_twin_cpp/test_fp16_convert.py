@@ -12,7 +12,7 @@ pytestmark = pytest.mark.slow
 def test_conversions_give_libgccs_bits(tmp_path):
     exe = tmp_path / "fp16_check"
     _run([*CXX, str(HERE / "fp16_check.cpp"), str(TWIN / "runtime" / "fp16_convert.cpp"), "-o", str(exe)])
-    # the program's own conversions must be the runtime's, not libgcc's (or the check compares libgcc with itself)
+    # its conversions must be the runtime's, not libgcc's (else the check compares libgcc with itself)
     symbols = subprocess.run(["nm", str(exe)], capture_output=True, text=True, check=True).stdout
     assert " T __truncsfhf2" in symbols and " T __extendhfsf2" in symbols
     p = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)

@@ -35,7 +35,9 @@ def _run_key(runner, tmp_path, key):
         f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
         f"source_root {HERE}\n"
     )
-    p = subprocess.run([str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 0, p.stderr
     findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
     trace = [json.loads(s) for s in (tmp_path / "trace.jsonl").read_text().splitlines()[1:] if s.strip()]
@@ -66,10 +68,14 @@ def test_a_raw_store_an_api_write_covers_later_is_still_caught(hidden_runner, tm
     findings, stores = _run_key(hidden_runner, tmp_path, 4)
     assert (0, 1, 4) in stores
     races = [f for f in findings if f["kind"] == "cross_block_write_race"]
-    assert races and "block 1 writes byte 1200" in races[0]["message"] and "block 0 wrote" in races[0]["message"], findings
+    assert (
+        races and "block 1 writes byte 1200" in races[0]["message"] and "block 0 wrote" in races[0]["message"]
+    ), findings
 
 
-def test_a_store_undone_before_the_hand_over_is_not_seen_but_one_undone_after_a_syncall_is(hidden_runner, tmp_path):
+def test_a_store_undone_before_the_hand_over_is_not_seen_but_one_undone_after_a_syncall_is(
+    hidden_runner, tmp_path
+):
     _, stores = _run_key(hidden_runner, tmp_path, 5)
     # block 0's first slice left z[4000] changed (z[11] back as it was); its second slice put z[4000] back
     assert stores == [(0, 1, 4), (0, 1, 4)]
