@@ -6,6 +6,7 @@
 // judges hostile whatever the outputs. Installed first thing in the runner and the CPU-debug main.
 #include <csignal>
 #include <cstddef>
+#include <cstdlib>
 #include <cstring>
 #include <linux/audit.h>
 #include <linux/filter.h>
@@ -72,7 +73,10 @@ void GuardSyscalls()
     sigaction(SIGSYS, &sa, nullptr);
 
     constexpr size_t n = sizeof kForbidden / sizeof kForbidden[0];
-    sock_filter prog[8 + 2 * n];
+    // The arch check and clone3 (6), two per forbidden call, clone's thread test and the allow (5). It was
+    // `8 + 2 * n`: three past the end, on the stack, harmless only in -O1's frame layout (-O2 crashed).
+    constexpr size_t len = 6 + 2 * n + 5;
+    sock_filter prog[len];
     size_t k = 0;
     const auto nr = static_cast<uint32_t>(offsetof(seccomp_data, nr));
     prog[k++] = BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch));
@@ -92,6 +96,7 @@ void GuardSyscalls()
     prog[k++] = BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, CLONE_THREAD, 1, 0);
     prog[k++] = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
     prog[k++] = BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+    if (k != len) std::abort();
     sock_fprog fprog{static_cast<unsigned short>(k), prog};
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 || prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &fprog) != 0) {
         const char msg[] = "ascendopt-twin: cannot install the system-call filter\n";

@@ -1,4 +1,5 @@
 // AscendOptimizer CPU twin: sanitizer core (UB/GM shadow state, pipe vector clocks, findings, trace).
+#include <algorithm>
 #include <csignal>
 #include <cstdarg>
 #include <cstdlib>
@@ -620,13 +621,22 @@ uint8_t *GmAllocate(const std::string &name, uint64_t size, int kind, uint8_t fi
 
 void RawGmSnapshot()
 {
-    for (GmBuf &g : G.gm)
-        if (g.kind != 3) g.seen.assign(g.base, g.base + g.alloc);
+    if (!G.digester) G.digester = std::make_unique<GmDigester>();
+    for (GmBuf &g : G.gm) {
+        if (g.kind == 3) continue;
+        g.seen.assign(g.base, g.base + g.alloc);
+        g.digest.resize((g.alloc + kGmChunk - 1) / kGmChunk);
+        for (uint64_t c = 0; c < g.alloc; c += kGmChunk)
+            g.digest[c / kGmChunk] = (*G.digester)(g.base + c, std::min(kGmChunk, g.alloc - c));
+    }
 }
 
 void RawGmEnd()
 {
-    for (GmBuf &g : G.gm) { g.seen.clear(); g.seen.shrink_to_fit(); }
+    for (GmBuf &g : G.gm) {
+        g.seen.clear(); g.seen.shrink_to_fit();
+        g.digest.clear(); g.digest.shrink_to_fit();
+    }
 }
 
 void RawGmSweep()
@@ -640,9 +650,12 @@ void RawGmSweep()
         const uint64_t padded = GmPadded(g.size);
         uint64_t stored = 0, past = 0, firstPast = 0, beyond = 0, firstBeyond = 0, raced = 0, firstRace = 0, firstIn = ~0ull;
         uint32_t raceWith = 0;
-        for (uint64_t c = 0; c < g.alloc; c += 4096) {
-            uint64_t e = c + 4096 < g.alloc ? c + 4096 : g.alloc;
-            if (std::memcmp(g.base + c, g.seen.data() + c, e - c) == 0) continue;
+        for (uint64_t c = 0; c < g.alloc; c += kGmChunk) {
+            uint64_t e = c + kGmChunk < g.alloc ? c + kGmChunk : g.alloc;
+            // A chunk whose digest kept still kept its bytes (gm_digest.cpp); one that moved is compared.
+            GmDigest now = (*G.digester)(g.base + c, e - c);
+            if (now == g.digest[c / kGmChunk]) continue;
+            g.digest[c / kGmChunk] = now;
             for (uint64_t k = c; k < e; ++k) {
                 if (g.base[k] == g.seen[k]) continue;
                 g.seen[k] = g.base[k];

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -51,6 +52,23 @@ struct BlockState {
     bool aborted = false;
 };
 
+// The raw-store sweep's unit: a chunk of a GM buffer, and its keyed digest (runtime/gm_digest.cpp), which
+// tells whether any byte of the chunk changed since the last hand-over without keeping two streams in step.
+constexpr uint64_t kGmChunk = 4096;
+struct GmDigest {
+    uint64_t s[2] = {0, 0};
+    bool operator==(const GmDigest &o) const { return s[0] == o.s[0] && s[1] == o.s[1]; }
+};
+class GmDigester {
+public:
+    GmDigester();  // draws the run's keys
+    GmDigest operator()(const uint8_t *p, size_t n) const;
+
+private:
+    std::vector<uint32_t> keys_;
+    bool avx2_ = false;
+};
+
 struct GmBuf {
     std::string name;
     uint8_t *base = nullptr;
@@ -63,6 +81,7 @@ struct GmBuf {
     uint8_t fill = 0;             // what the allocation was filled with (outputs: the 0xFF poison)
     uint32_t esize = 1;           // element size when known (the runner's tensors), for raw-store counts
     std::vector<uint8_t> seen;    // the bytes as the last hand-over left them (raw-store sweep)
+    std::vector<GmDigest> digest; // per kGmChunk of `seen`
     uint64_t rawBytes = 0;        // bytes found written through a raw pointer over the run
 };
 
@@ -100,6 +119,7 @@ struct Global {
     int64_t lastBlock = -1;
     uint32_t ubHighMax = 0;
     void (*syncAllHook)(const Loc &) = nullptr;
+    std::unique_ptr<GmDigester> digester;  // made by the first RawGmSnapshot
 };
 extern Global G;
 extern BlockState *g_cur;

@@ -1,0 +1,78 @@
+// AscendOptimizer CPU twin: float <-> half conversions in hardware.
+//
+// `half` is x86's _Float16 (base.h); without -mf16c g++ converts it with libgcc's soft-float calls
+// (__extendhfsf2, __truncsfhf2), which took over half the CPU of an fp16 softmax run. The twin keeps its
+// flags (a build for any x86-64), so the runner defines the two calls itself: F16C's instructions when
+// the CPU has them, libgcc's own functions otherwise. Same results: vcvtps2ph with
+// _MM_FROUND_CUR_DIRECTION rounds in MXCSR's mode as libgcc does, and every float (2^32) and half (2^16)
+// converts to the same bits both ways (checked on the build machine, tests/evaluation/cpu_twin_cpp).
+// The executable's definitions win over libgcc_s's for its own calls; a candidate defining them too
+// fails to link.
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <immintrin.h>
+
+namespace {
+
+using Trunc = _Float16 (*)(float);
+using Extend = float (*)(_Float16);
+
+bool HasF16c()
+{
+    unsigned a, b, c, d;
+    // F16C's instructions are VEX-encoded: they need the OS to save AVX state too.
+    return __builtin_cpu_supports("avx") && __get_cpuid(1, &a, &b, &c, &d) && (c & bit_F16C);
+}
+
+template <typename F> F Libgcc(const char *name)
+{
+    void *f = dlsym(RTLD_NEXT, name);
+    if (f == nullptr) std::abort();  // no F16C and no libgcc_s to fall back on
+    return reinterpret_cast<F>(f);
+}
+
+// Chosen on first use (a static initialiser elsewhere may convert before this file's would run).
+struct Choice {
+    bool f16c = HasF16c();
+    Trunc trunc = f16c ? nullptr : Libgcc<Trunc>("__truncsfhf2");
+    Extend extend = f16c ? nullptr : Libgcc<Extend>("__extendhfsf2");
+};
+const Choice &Chosen()
+{
+    static const Choice choice;
+    return choice;
+}
+
+__attribute__((target("f16c"))) _Float16 TruncF16c(float f)
+{
+    uint16_t bits = _cvtss_sh(f, _MM_FROUND_CUR_DIRECTION);
+    _Float16 h;
+    std::memcpy(&h, &bits, sizeof h);
+    return h;
+}
+
+__attribute__((target("f16c"))) float ExtendF16c(_Float16 h)
+{
+    uint16_t bits;
+    std::memcpy(&bits, &h, sizeof bits);
+    return _cvtsh_ss(bits);
+}
+
+}  // namespace
+
+extern "C" _Float16 __truncsfhf2(float f)
+{
+    const Choice &c = Chosen();
+    return c.f16c ? TruncF16c(f) : c.trunc(f);
+}
+
+extern "C" float __extendhfsf2(_Float16 h)
+{
+    const Choice &c = Chosen();
+    return c.f16c ? ExtendF16c(h) : c.extend(h);
+}
+#endif

@@ -1,0 +1,20 @@
+"""The runner's own float <-> half conversions (runtime/fp16_convert.cpp: F16C when the CPU has it)
+give libgcc's bits, which the twin used before."""
+
+import subprocess
+
+import pytest
+from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import CXX, HERE, TWIN, _run
+
+pytestmark = pytest.mark.slow
+
+
+def test_conversions_give_libgccs_bits(tmp_path):
+    exe = tmp_path / "fp16_check"
+    _run([*CXX, str(HERE / "fp16_check.cpp"), str(TWIN / "runtime" / "fp16_convert.cpp"), "-o", str(exe)])
+    # its conversions must be the runtime's, not libgcc's (else the check compares libgcc with itself)
+    symbols = subprocess.run(["nm", str(exe)], capture_output=True, text=True, check=True).stdout
+    assert " T __truncsfhf2" in symbols and " T __extendhfsf2" in symbols
+    p = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0 and "differ 0" in p.stdout, p.stdout + p.stderr
+    assert "checked 3211264" in p.stdout
