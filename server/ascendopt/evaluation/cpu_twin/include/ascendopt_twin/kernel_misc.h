@@ -39,6 +39,7 @@ enum KernelMetaType {
 
 namespace AscendC {
 constexpr uint32_t ONE_BLK_SIZE = 32;
+constexpr int32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / sizeof(float);  // floats per 32-byte block (AddLayerNorm)
 constexpr uint32_t BLOCK_CUBE = 16;
 constexpr int32_t CUBE_MAX_SIZE = 256;
 constexpr uint32_t TOTAL_UB_SIZE = 192 * 1024;
