@@ -54,6 +54,22 @@ class SourceRange(BaseModel):
 
 
 @cache
+def split_top_level(text: str, brackets: str = "([{") -> list[str]:
+    """`text` split at its commas outside brackets (`a, f(b, c), d` → ["a", " f(b, c)", " d"]);
+    `brackets` names the opening ones counted (each with its closer: `<` pairs with `>`). A blank last
+    part is dropped."""
+    closers = brackets.translate(str.maketrans("([{<", ")]}>"))
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        depth += (ch in brackets) - (ch in closers)
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    return [*parts, cur] if cur.strip() else parts
+
+
 def _parser() -> Parser:
     return Parser(Language(tree_sitter_cpp.language()))
 

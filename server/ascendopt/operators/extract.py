@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
-from ascendopt.operators.cpp_source import CppSource, Token
+from ascendopt.operators.cpp_source import CppSource, Token, split_top_level
 from ascendopt.operators.model import (
     Constant,
     KernelEntry,
@@ -426,7 +426,7 @@ def _dtype_variables(toks: list[Token]) -> dict[str, list[str]]:
     decl = r"vector < (?:ge :: )?DataType > (\w+) "
     for m in re.finditer(decl + r"= \{", text):
         entries = []
-        for entry in _split_top(_braced(text, m.end() - 1)):
+        for entry in (e for e in split_top_level(_braced(text, m.end() - 1), "({") if e.strip()):
             call = re.fullmatch(r"(?:(\w+) \( )?" + _DT + r"(?: \))?", entry.strip())
             value = mapped(call.group(1), call.group(2)) if call else None
             if value is None:
@@ -457,19 +457,6 @@ def _braced(text: str, open_at: int) -> str:
         if depth == 0:
             return text[open_at + 1 : k]
     return text[open_at + 1 :]
-
-
-def _split_top(body: str) -> list[str]:
-    """`body` split at its top-level commas."""
-    parts, depth, cur = [], 0, ""
-    for ch in body:
-        depth += {"(": 1, "{": 1, ")": -1, "}": -1}.get(ch, 0)
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    return [p for p in (*parts, cur) if p.strip()]
 
 
 def constants(src: CppSource, side: Side) -> list[Constant]:

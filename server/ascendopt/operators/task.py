@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascendopt.operators.cpp_source import split_top_level
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.model import OpDefAttr, OpDefTensor, OperatorProject
 from ascendopt.operators.spec_init import SpecDraft, _opdef_columns, ref_input
@@ -281,7 +282,8 @@ def _exec_order(task_root: Path, n_args: int) -> list[int] | None:
     while end < len(body) and depth:
         depth += {"(": 1, ")": -1}.get(body[end], 0)
         end += 1
-    args = [a.strip() for a in _split_top(body[call.end() : end - 1])][1:]  # [0] is the aclnn name
+    # [0] is the aclnn name
+    args = [a.strip() for a in split_top_level(body[call.end() : end - 1], "([{<")][1:]
     before = body[: call.start()]
     order = []
     for name in names:
@@ -310,19 +312,6 @@ def _made_from(var: str, code: str, depth: int = 6) -> set[str]:
         if w != var:
             words |= _made_from(w, code, depth - 1)
     return words
-
-
-def _split_top(text: str) -> list[str]:
-    """`a, f(b, c), d` → ["a", "f(b, c)", "d"]."""
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        depth += (ch in "([{<") - (ch in ")]}>")
-        if ch == "," and depth == 0:
-            parts.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    return [*parts, cur] if cur.strip() else parts
 
 
 def _returned_parameter(task_root: Path, n_args: int) -> int | None:

@@ -5,6 +5,7 @@ struct main.cpp reads from a file)."""
 
 from __future__ import annotations
 
+from ascendopt.operators.cpp_source import split_top_level
 from ascendopt.operators.model import OperatorProject
 
 
@@ -123,16 +124,7 @@ def _no_tiling_key_declaration(project: OperatorProject) -> str:
 def template_params(template: str) -> list[tuple[str, str]]:
     """`<typename T, uint32_t N = 2>` → [("typename", "T"), ("uint32_t", "N")]."""
     inner = template.strip().removeprefix("<").removesuffix(">")
-    params, depth, cur = [], 0, ""
-    for ch in inner:
-        depth += (ch in "<([") - (ch in ">)]")
-        if ch == "," and depth == 0:
-            params.append(cur)
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        params.append(cur)
+    params = split_top_level(inner, "<([")
     out = []
     for p in params:
         decl = p.split("=", 1)[0].split()
