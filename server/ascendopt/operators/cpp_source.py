@@ -53,7 +53,10 @@ class SourceRange(BaseModel):
     end_column: int
 
 
-@cache
+# A C++ comment, line or block (string literals are the caller's care).
+COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+
+
 def split_top_level(text: str, brackets: str = "([{") -> list[str]:
     """`text` split at its commas outside brackets (`a, f(b, c), d` → ["a", " f(b, c)", " d"]);
     `brackets` names the opening ones counted (each with its closer: `<` pairs with `>`). A blank last
@@ -70,6 +73,7 @@ def split_top_level(text: str, brackets: str = "([{") -> list[str]:
     return [*parts, cur] if cur.strip() else parts
 
 
+@cache
 def _parser() -> Parser:
     return Parser(Language(tree_sitter_cpp.language()))
 

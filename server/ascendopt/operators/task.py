@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ascendopt.operators.cpp_source import split_top_level
+from ascendopt.operators.cpp_source import COMMENT, split_top_level
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.model import OpDefAttr, OpDefTensor, OperatorProject
 from ascendopt.operators.spec_init import SpecDraft, _opdef_columns, ref_input
@@ -259,7 +259,7 @@ def _binding_body(task_root: Path, n_args: int) -> tuple[list[str], str] | None:
         text = (task_root / "validation" / "pybind.cpp").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return None
-    text = re.sub(r"//[^\n]*|/\*.*?\*/", " ", text, flags=re.S)  # comments (one inside EXEC_NPU_CMD's list)
+    text = COMMENT.sub(" ", text)  # comments (one inside EXEC_NPU_CMD's list)
     for m in _BINDING.finditer(text):
         params = [p.strip() for p in m.group(2).split(",") if p.strip()]
         if len(params) == n_args:

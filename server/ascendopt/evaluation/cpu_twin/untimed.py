@@ -17,11 +17,11 @@ import re
 from collections.abc import Mapping
 
 from ascendopt.evaluation.records import Finding
+from ascendopt.operators.cpp_source import COMMENT
 from ascendopt.operators.includes import closure, resolve_in_files
 from ascendopt.operators.preproc import inactive_lines
 
 KIND = "raw_gm_access"
-_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _STRING = re.compile(r'"(?:\\.|[^"\\\n])*"')
 _GM_PARAM = re.compile(r"\bGM_ADDR\s+(\w+)")
 # The sanctioned uses of GM pointers: handing them to SetGlobalBuffer, or a list block to ListTensorDesc
@@ -53,7 +53,7 @@ def _outside_sanctioned(code: str) -> str:
 
 
 def raw_gm_findings(path: str, source: str) -> list[Finding]:
-    code = _STRING.sub(_blank, _COMMENT.sub(_blank, source))
+    code = _STRING.sub(_blank, COMMENT.sub(_blank, source))
     names = sorted(set(_GM_PARAM.findall(code)))
     scan = _outside_sanctioned(code)
     uses = [
