@@ -68,3 +68,4 @@ def test_a_count_covers_only_its_elements(math_runner, tmp_path):
     assert [f for f in findings if f["severity"] == "error"] == []
     assert z[: N // 2] == pytest.approx([math.sin(a) for a in A[: N // 2]], rel=3e-7, abs=1e-7)
     assert z[N // 2 :] == [-7.0] * (N // 2)
+    assert [r["n"] for r in trace if r["op"] == "Sin"] == [N // 2]
