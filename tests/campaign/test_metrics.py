@@ -73,3 +73,32 @@ def test_reports_show_the_winning_diff_and_what_did_not_count(tmp_path: Path) ->
     assert f"```diff\n{task.result.patch}```" in md
     assert "| a | ours | does not compile | 3 |" in md
     assert "x = [k] &lt; 2" in page and "does not compile" in page
+
+
+def test_a_campaign_in_progress_counts_only_operators_every_strategy_finished() -> None:
+    pending = _task("b", "random", None)
+    pending.status, pending.result = "pending", None
+    running = _task("c", "ours", None)
+    running.status, running.result = "running", None  # left so by an interrupted run
+    record = CampaignRecord(
+        id="c",
+        settings=CampaignSettings(paths=[Path("/x")], budget=4, strategies=["ours", "random"]),
+        tasks=[
+            _task("a", "ours", 2.0),
+            _task("a", "random", None),
+            _task("b", "ours", 3.0),  # random has not run b yet: b counts for neither
+            pending,
+            running,
+            _task("c", "random", 1.5),
+        ],
+    )
+    ours, rnd = summarize(record)
+    assert (ours.operators, ours.geomean, ours.unsettled) == (1, 2.0, 2)
+    assert (rnd.operators, rnd.geomean, rnd.unsettled) == (1, 1.0, 2)
+    assert ours.fast_p["1"] == 1.0 and rnd.fast_p["1"] == 0.0  # pending ones are not in the denominator
+    # a failed task is finished: it counts (as not correct), and settles its operator
+    running.status, running.error = "failed", "backend unreachable"
+    pending.status, pending.result = "done", TaskResult(message="", evaluations=6, baseline_correct=True)
+    ours, rnd = summarize(record)
+    assert (ours.operators, ours.correct, ours.failed, ours.unsettled) == (3, 2, 1, 0)
+    assert rnd.operators == 3 and rnd.unsettled == 0

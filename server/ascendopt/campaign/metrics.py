@@ -5,6 +5,9 @@ verifies (an operator with no suggestion counts 1.0), and fast_p, the share of A
 operators that are correct and more than p times faster (KernelBench's fast_p, and the paper's
 "faster than the reference" for p = 1: an operator left as it was is not fast_1). Budget curves
 are search-time bests (before each episode's final re-check) and are labelled so.
+
+A campaign in progress (a benchmark takes several runs) is summed over the operators every strategy
+has finished, so that strategies compare on the same operators and a pending one counts for none.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ class StrategySummary(BaseModel):
     correct: int
     improved: int  # with a suggestion (re-checked, beyond the noise band)
     failed: int  # the task itself failed (crash, unreachable backend)
+    unsettled: int = 0  # its tasks left out: not yet finished by every strategy
     geomean: float | None
     fast_p: dict[str, float]
     evaluations: int
@@ -83,13 +87,25 @@ def _in_level(level: str) -> Callable[[TaskEntry], bool]:
     return lambda t: level_of(t.root) == level
 
 
+def settled(record: CampaignRecord) -> set[tuple[Path, str]]:
+    """The operators (root, name) every strategy of the campaign has finished (done, or failed)."""
+    finished: dict[tuple[Path, str], set[str]] = {}
+    for t in record.tasks:
+        if t.status in ("done", "failed"):
+            finished.setdefault((t.root, t.operator), set()).add(t.strategy)
+    wanted = set(record.settings.strategies)
+    return {key for key, done in finished.items() if wanted <= done}
+
+
 def summarize(
     record: CampaignRecord, keep: Callable[[TaskEntry], bool] | None = None
 ) -> list[StrategySummary]:
-    """Per strategy over its tasks (those `keep` takes, else all)."""
+    """Per strategy over its tasks (those `keep` takes, else all) on the settled operators."""
+    done = settled(record)
     out = []
     for strategy in record.settings.strategies:
-        tasks = [t for t in record.tasks if t.strategy == strategy and (keep is None or keep(t))]
+        mine = [t for t in record.tasks if t.strategy == strategy and (keep is None or keep(t))]
+        tasks = [t for t in mine if (t.root, t.operator) in done]
         speedups = [s for t in tasks if (s := speedup_of(t)) is not None]
         out.append(
             StrategySummary(
@@ -98,6 +114,7 @@ def summarize(
                 correct=len(speedups),
                 improved=sum(1 for t in tasks if t.result and t.result.speedup),
                 failed=sum(1 for t in tasks if t.status == "failed"),
+                unsettled=len(mine) - len(tasks),
                 geomean=geomean(speedups),
                 fast_p={
                     f"{p:g}": (sum(1 for s in speedups if s > p) / len(tasks) if tasks else 0.0)

@@ -14,7 +14,7 @@ from rich.text import Text
 from ascendopt.agent.settings import MIN_BUDGET
 from ascendopt.agent.strategies import DEFAULT_STRATEGY, STRATEGIES, Strategy
 from ascendopt.campaign.pools import LocalPool, RayPool, TaskPool
-from ascendopt.campaign.records import CampaignSettings
+from ascendopt.campaign.records import CampaignRecord, CampaignSettings
 from ascendopt.campaign.service import CampaignService
 from ascendopt.campaign.store import CampaignStore
 from ascendopt.cli.common import JsonOpt, app, err, fail, invalid, out, workspace_for
@@ -32,6 +32,7 @@ from ascendopt.report.campaign import (
     paper_header,
     paper_note,
     paper_rows,
+    partial_note,
     summary_rows,
     task_table,
     write_reports,
@@ -73,6 +74,10 @@ def campaign_cmd(
         str | None,
         typer.Option("--resume", help="continue a campaign by id (planned again: what verifies now joins)"),
     ] = None,
+    report_only: Annotated[
+        str | None,
+        typer.Option("--report", help="write and show a campaign's report as it stands; run nothing"),
+    ] = None,
     workspace: Annotated[Path | None, typer.Option("--workspace", help="where .ascendopt/ lives")] = None,
     as_json: JsonOpt = False,
 ) -> None:
@@ -80,7 +85,9 @@ def campaign_cmd(
     ws = workspace_for(workspace, Path.cwd())
     service = CampaignService(ws)
     try:
-        if resume:
+        if report_only:
+            record = service.load(report_only)
+        elif resume:
             record = service.load(resume)
             if added := service.refresh(record):  # what verifies now, or was added, joins
                 err.print(f"campaign {record.id}: planned again, {added} episode(s) added")
@@ -101,6 +108,10 @@ def campaign_cmd(
         fail(invalid(exc))
     except (KeyError, ValueError) as exc:
         fail(str(exc.args[0] if isinstance(exc, KeyError) else exc))
+    if report_only:
+        write_reports(record, CampaignStore(ws, record.id).folder, ws)
+        _show(record, ws, as_json)
+        return
     skipped = [o for o in record.operators if not o.usable]
     err.print(
         f"campaign {record.id}: {len(record.tasks)} episode(s) over "
@@ -126,11 +137,16 @@ def campaign_cmd(
         raise typer.Exit(130) from None
     finally:
         pool.close()
+    _show(record, ws, as_json)
+
+
+def _show(record: CampaignRecord, ws: Path, as_json: bool) -> None:
+    """The campaign's tables on the terminal (or its report as JSON), and where its report files are."""
     report = build_report(record)
     if as_json:
         print(report.model_dump_json(indent=2))
         return
-    folder = ws / ".ascendopt" / "campaigns" / record.id
+    folder = CampaignStore(ws, record.id).folder
     if report.levels:  # a benchmark: one row per task, the levels, the paper's figures beside
         per_task = records(
             out,
@@ -152,7 +168,7 @@ def campaign_cmd(
         paper = records(
             out, [Field(c, right=bool(c)) for c in header], paper_rows(report), "beside the paper"
         )
-        notes = [Text(paper_note(report))]
+        notes = [Text(paper_note(report)), *([Text(n)] if (n := partial_note(report)) else [])]
         if report.paper_subset:
             notes.append(Text(report.paper_subset.note))
         show_all(out, per_task, Text(""), levels, Text(""), paper, *notes)
@@ -170,7 +186,7 @@ def campaign_cmd(
             summary_rows(report),
             f"campaign {record.id} ({record.settings.budget} evaluations each)",
         )
-        show_all(out, ops, Text(""), summary)
+        show_all(out, ops, Text(""), summary, *([Text(n)] if (n := partial_note(report)) else []))
     out.print(
         f"wall time {report.wall_s:.0f} s, {sum(s.evaluations for s in report.strategies)} evaluations",
         highlight=False,

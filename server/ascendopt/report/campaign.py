@@ -302,6 +302,19 @@ def paper_rows(report: CampaignReport) -> list[list[str]]:
     return rows
 
 
+def partial_note(report: CampaignReport) -> str:
+    """What a campaign in progress leaves out of its figures; "" once every task has finished."""
+    left = sum(s.unsettled for s in report.strategies)
+    if not left:
+        return ""
+    counted = report.strategies[0].operators if report.strategies else 0
+    return (
+        f"In progress: the figures are over the {counted} operator(s) every strategy has finished; "
+        f"{left} episode(s) are not counted yet (continue with `ascendopt campaign --resume "
+        f"{report.campaign}`)."
+    )
+
+
 def paper_note(report: CampaignReport) -> str:
     p = report.paper
     text = (
@@ -347,6 +360,7 @@ def render_markdown(report: CampaignReport, curve_png: str) -> str:
         f"Budget {report.budget} evaluations per operator and strategy (re-checks included), backend "
         f"`{report.backend}`, wall time {report.wall_s:.0f} s. Durations on the CPU twin are estimates.",
         "## Across operators",
+        *filter(None, [partial_note(report)]),
         table(SUMMARY_HEADER, summary_rows(report)),
         "geomean over the operators whose baseline verifies (no suggestion counts 1.0); fast_p: share "
         "of all operators correct and more than p× faster.",
@@ -476,7 +490,7 @@ def render_html(report: CampaignReport, searches: list[Search] | None = None) ->
     body = f"""<p>Budget {report.budget} evaluations per operator and strategy (re-checks included), backend
 <code>{html.escape(report.backend)}</code>, wall time {report.wall_s:.0f} s.
 Durations on the CPU twin are estimates.</p>
-<h2>Across operators</h2>{table(SUMMARY_HEADER, summary_rows(report))}
+<h2>Across operators</h2>{_note_html(partial_note(report))}{table(SUMMARY_HEADER, summary_rows(report))}
 <p class="note">geomean over the operators whose baseline verifies (no suggestion counts 1.0);
 fast_p: share of all operators correct and more than p× faster.</p>
 <figure>{curve_svg(report)}</figure>
@@ -491,6 +505,10 @@ speedup of any strategy.</p>
 <h2>What the bank learned</h2>{bank}
 {not_run}"""
     return html_page(f"Campaign {report.campaign}", body)
+
+
+def _note_html(text: str) -> str:
+    return f'<p class="note">{html.escape(text)}</p>' if text else ""
 
 
 def searches(report: CampaignReport, folder: Path, workspace: Path) -> list[Search]:
