@@ -88,6 +88,8 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(_H + "vec_reduce.h", "register", "GetReduceMaxMinCount GetAccVal")
     + _family(_H + "vec_brcb.h", "vector", "Brcb")
     + _family(_H + "vec_transpose.h", "vector", "Transpose")
+    # TransDataTo5HDImpl: CANN's implementation function on raw UB pointer lists, which answers call directly
+    + _family(_H + "vec_nchwconv.h", "vector", "TransDataTo5HD TransDataTo5HDImpl")
     + _family(_H + "vec_gather_mask.h", "vector", "GatherMask")
     + _family(_H + "vec_gather.h", "vector", "Gather")
     + _family(_H + "adv_activation.h", "vector", "Sigmoid Gelu FasterGelu Silu Swish")

@@ -144,6 +144,10 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "BlockReduceMin": ("VCGMIN",),
     "Brcb": ("VBRCB",),
     "Transpose": ("VTRANS",),
+    # msopmodeling has no VNCHWCONV row: a 512 B block transpose a repeat (traced as two 256 B repeats), costed as
+    # VTRANS, Transpose's one 16 x 16 matrix (an estimate)
+    "TransDataTo5HD": ("VTRANS",),
+    "TransDataTo5HDImpl": ("VTRANS",),
     "GatherMask": ("VREDUCEV2",),
     # msopmodeling has no cycle entry for vgather; VREDUCEV2 (GatherMask) is the nearest
     # instruction it does time: also a data-dependent rearrangement of one 256 B repeat.

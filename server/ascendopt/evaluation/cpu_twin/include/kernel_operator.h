@@ -29,6 +29,7 @@
 #include "ascendopt_twin/vec_reduce.h"
 #include "ascendopt_twin/vec_brcb.h"
 #include "ascendopt_twin/vec_transpose.h"
+#include "ascendopt_twin/vec_nchwconv.h"
 #include "ascendopt_twin/vec_gather_mask.h"
 #include "ascendopt_twin/vec_gather.h"
 #include "ascendopt_twin/adv_activation.h"
