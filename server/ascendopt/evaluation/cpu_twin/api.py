@@ -100,12 +100,14 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     )
     + _family(_H + "adv_broadcast.h", "vector", "BroadCast")
     + _family(_H + "adv_pad.h", "vector", "Pad UnPad")
+    + _family(_H + "adv_softmax.h", "vector", "SoftMax SoftmaxGrad")
     # Host side: the advanced APIs' tiling functions (op_host code includes tiling/tiling_api.h).
     + _family(
         "tiling/tiling_api.h",
         "host_tiling",
         "GetBroadCastMaxMinTmpSize GetPadMaxMinTmpSize PadTilingFunc GetUnPadMaxMinTmpSize UnPadTilingFunc "
-        "GetSigmoidMaxMinTmpSize",
+        "GetSigmoidMaxMinTmpSize GetSoftMaxMaxTmpSize GetSoftMaxMinTmpSize SoftMaxTilingFunc GetSoftMaxGradMaxTmpSize "
+        "GetSoftMaxGradMinTmpSize SoftMaxGradTilingFunc",
     )
     + _family(
         _H + "kernel_misc.h",

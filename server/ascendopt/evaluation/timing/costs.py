@@ -155,6 +155,10 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "BroadCast": ("VBRCB", "VCOPY"),
     "Pad": ("VECTOR_DUP", "VCOPY"),
     "UnPad": ("VCOPY",),
+    # the docs' steps in fp32 (traced as fp32 256 B repeats): rowmax, broadcast, sub, exp, rowsum, broadcast, div
+    "SoftMax": ("VCGMAX", "VBRCB", "VSUB", "VEXP", "VCADD", "VBRCB", "VDIV"),
+    # mul, rowsum, broadcast, sub, mul (isFront stops after the broadcast; costed as the whole)
+    "SoftmaxGrad": ("VMUL", "VCADD", "VBRCB", "VSUB", "VMUL"),
     "ClampMax": ("VMINS",),
     "ClampMin": ("VMAX",),
     "Sigmoid": ("VMULS", "VEXP", "VADDS", "VDIV"),

@@ -36,6 +36,7 @@
 #include "ascendopt_twin/adv_math.h"
 #include "ascendopt_twin/adv_broadcast.h"
 #include "ascendopt_twin/adv_pad.h"
+#include "ascendopt_twin/adv_softmax.h"
 #include "ascendopt_twin/std_lib.h"
 #include "ascendopt_twin/kernel_misc.h"
 #include "ascendopt_twin/tiling_kernel.h"
