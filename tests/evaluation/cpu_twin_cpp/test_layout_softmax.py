@@ -34,7 +34,9 @@ def _run_key(runner, tmp_path, key):
         f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
         f"source_root {HERE}\n"
     )
-    p = subprocess.run([str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 0, p.stderr
     findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
     trace = [json.loads(s) for s in (tmp_path / "trace.jsonl").read_text().splitlines()[1:] if s.strip()]

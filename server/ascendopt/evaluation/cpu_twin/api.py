@@ -106,8 +106,8 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         "tiling/tiling_api.h",
         "host_tiling",
         "GetBroadCastMaxMinTmpSize GetPadMaxMinTmpSize PadTilingFunc GetUnPadMaxMinTmpSize UnPadTilingFunc "
-        "GetSigmoidMaxMinTmpSize GetSoftMaxMaxTmpSize GetSoftMaxMinTmpSize SoftMaxTilingFunc GetSoftMaxGradMaxTmpSize "
-        "GetSoftMaxGradMinTmpSize SoftMaxGradTilingFunc",
+        "GetSigmoidMaxMinTmpSize GetSoftMaxMaxTmpSize GetSoftMaxMinTmpSize SoftMaxTilingFunc "
+        "GetSoftMaxGradMaxTmpSize GetSoftMaxGradMinTmpSize SoftMaxGradTilingFunc",
     )
     + _family(
         _H + "kernel_misc.h",
