@@ -88,6 +88,8 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(_H + "vec_reduce.h", "register", "GetReduceMaxMinCount GetAccVal")
     + _family(_H + "vec_brcb.h", "vector", "Brcb")
     + _family(_H + "vec_transpose.h", "vector", "Transpose")
+    # TransDataTo5HDImpl: CANN's implementation function on raw UB pointer lists, which answers call directly
+    + _family(_H + "vec_nchwconv.h", "vector", "TransDataTo5HD TransDataTo5HDImpl")
     + _family(_H + "vec_gather_mask.h", "vector", "GatherMask")
     + _family(_H + "vec_gather.h", "vector", "Gather")
     + _family(_H + "adv_activation.h", "vector", "Sigmoid Gelu FasterGelu Silu Swish")
@@ -98,12 +100,14 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     )
     + _family(_H + "adv_broadcast.h", "vector", "BroadCast")
     + _family(_H + "adv_pad.h", "vector", "Pad UnPad")
+    + _family(_H + "adv_softmax.h", "vector", "SoftMax SoftmaxGrad")
     # Host side: the advanced APIs' tiling functions (op_host code includes tiling/tiling_api.h).
     + _family(
         "tiling/tiling_api.h",
         "host_tiling",
         "GetBroadCastMaxMinTmpSize GetPadMaxMinTmpSize PadTilingFunc GetUnPadMaxMinTmpSize UnPadTilingFunc "
-        "GetSigmoidMaxMinTmpSize",
+        "GetSigmoidMaxMinTmpSize GetSoftMaxMaxTmpSize GetSoftMaxMinTmpSize SoftMaxTilingFunc "
+        "GetSoftMaxGradMaxTmpSize GetSoftMaxGradMinTmpSize SoftMaxGradTilingFunc",
     )
     + _family(
         _H + "kernel_misc.h",

@@ -144,6 +144,10 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "BlockReduceMin": ("VCGMIN",),
     "Brcb": ("VBRCB",),
     "Transpose": ("VTRANS",),
+    # msopmodeling has no VNCHWCONV row: a 512 B block transpose a repeat (traced as two 256 B
+    # repeats), costed as VTRANS, Transpose's one 16 x 16 matrix (an estimate)
+    "TransDataTo5HD": ("VTRANS",),
+    "TransDataTo5HDImpl": ("VTRANS",),
     "GatherMask": ("VREDUCEV2",),
     # msopmodeling has no cycle entry for vgather; VREDUCEV2 (GatherMask) is the nearest
     # instruction it does time: also a data-dependent rearrangement of one 256 B repeat.
@@ -151,6 +155,11 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "BroadCast": ("VBRCB", "VCOPY"),
     "Pad": ("VECTOR_DUP", "VCOPY"),
     "UnPad": ("VCOPY",),
+    # the docs' steps in fp32 (traced as fp32 256 B repeats): rowmax, broadcast, sub, exp, rowsum,
+    # broadcast, div (an estimate, as the other composites)
+    "SoftMax": ("VCGMAX", "VBRCB", "VSUB", "VEXP", "VCADD", "VBRCB", "VDIV"),
+    # mul, rowsum, broadcast, sub, mul (isFront stops after the broadcast; costed as the whole)
+    "SoftmaxGrad": ("VMUL", "VCADD", "VBRCB", "VSUB", "VMUL"),
     "ClampMax": ("VMINS",),
     "ClampMin": ("VMAX",),
     "Sigmoid": ("VMULS", "VEXP", "VADDS", "VDIV"),

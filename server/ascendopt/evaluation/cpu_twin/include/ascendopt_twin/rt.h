@@ -35,6 +35,10 @@ struct BlockPublic {
     uint64_t accVal = 0;
     uint64_t maxMinVal = 0;
     uint64_t maxMinIdx = 0;
+    // The VA address registers VA0..VA7 (set_va_reg_sb), eight UB addresses each, read by scatter_vnchwconv;
+    // vaSet: bit r set once VAr was written in this block.
+    uint64_t va[8][8] = {};
+    uint8_t vaSet = 0;
 };
 extern BlockPublic *g_blk;
 extern bool g_trace_on;

@@ -5,6 +5,8 @@
 #include "ascendopt_twin/vec_common.h"
 
 namespace AscendC {
+// Elements one Brcb repeat reads (each fills one 32 B block); kernels align row counts to it (AddLayerNorm).
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 
 struct BrcbRepeatParams {
     BrcbRepeatParams() {}

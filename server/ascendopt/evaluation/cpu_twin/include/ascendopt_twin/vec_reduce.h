@@ -2,6 +2,7 @@
 #ifndef ASCENDOPT_TWIN_VEC_REDUCE_H
 #define ASCENDOPT_TWIN_VEC_REDUCE_H
 
+#include "ascendopt_twin/raw_ub.h"
 #include "ascendopt_twin/vec_common.h"
 
 namespace AscendC {
@@ -469,8 +470,8 @@ inline uint64_t GetAccVal(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 // vcadd: the CCE intrinsic under WholeReduceSum, as CANN's older 910B kernels call it on `(__ubuf__ float *)
 // t.GetPhyAddr()` (dst, src, repeat, dstRepStride, srcBlkStride, srcRepStride, mode), with the mask as set.
 // The twin's GetPhyAddr() is the host address of the UB byte (reported as raw_ub_pointer), so the pointer less
-// the UB's base is the offset; the operands' buffers are unknown, so only the UB's own bounds are checked (a
-// pointer outside the UB is one past its end). Timed as WholeReduceSum (the same VCADD instruction).
+// the UB's base is the offset (raw_ub.h: one outside the UB stops the block); the operands' buffers are unknown,
+// so only the UB's own bounds are checked. Timed as WholeReduceSum (the same VCADD instruction).
 // mode true (accumulate): the repeats' sums also go, added, into ACC_VAL, which the kernel reads with
 // get_acc_val() (CPU debug build) or GetAccVal(); a null dst (`vcadd(nullptr, src, …, true)`, as the 910B norm
 // kernels write it) takes no per-repeat results. dst is not deduced, so nullptr binds to it.
@@ -480,14 +481,11 @@ inline void vcadd(__ubuf__ typename std::common_type<T>::type *dst, __ubuf__ T *
 {
     using namespace AscendC;
     static_assert(twin_detail::kFloat<T>, "vcadd: data type not supported on Ascend 910B (Atlas A2)");
-    auto view = [](const T *p) {
-        const uintptr_t at = reinterpret_cast<uintptr_t>(p), base = reinterpret_cast<uintptr_t>(ascendopt_twin::rt::g_blk->ub);
-        uint32_t ub = ascendopt_twin::rt::g_blk->ubSize;
-        uint32_t off = at >= base && at - base < ub ? static_cast<uint32_t>(at - base) : ub;
-        return twin_detail::Access::Make<T>(off, off < ub ? (ub - off) / static_cast<uint32_t>(sizeof(T)) : 0, ascendopt_twin::rt::UbBuf{0, 0}, -1,
-                                    TPosition::VECCALC);
-    };
-    twin_detail::WholeReduce("WholeReduceSum", 0, view(dst), view(src), twin_detail::RegisterMask(), repeat, dstRepStride, srcBlkStride,
+    // a null dst (accumulate mode only) is an operand outside the UB the instruction never writes
+    const LocalTensor<T> d = dst ? twin_detail::RawUbView<T>(dst, "vcadd", "dst", loc)
+                                 : twin_detail::Access::Make<T>(ascendopt_twin::rt::g_blk->ubSize, 0, ascendopt_twin::rt::UbBuf{0, 0}, -1,
+                                                                TPosition::VECCALC);
+    twin_detail::WholeReduce("WholeReduceSum", 0, d, twin_detail::RawUbView<T>(src, "vcadd", "src", loc), twin_detail::RegisterMask(), repeat, dstRepStride, srcBlkStride,
                              srcRepStride, ReduceOrder::ORDER_ONLY_VALUE, loc, mode, dst != nullptr);
 }
 inline uint64_t get_acc_val(ascendopt_twin::Loc loc = ascendopt_twin::Loc()) { return AscendC::GetAccVal(loc); }

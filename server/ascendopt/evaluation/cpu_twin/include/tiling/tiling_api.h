@@ -1,7 +1,7 @@
 // AscendOptimizer CPU twin: host-side "tiling/tiling_api.h". Host tiling code includes it for the
 // tiling-data macros, the platform and the advanced APIs' host tiling functions. Only the families
-// the twin implements on the kernel side are here (BroadCast, Pad, UnPad, Sigmoid); a tiling program calling another
-// (SoftMax, LayerNorm, Matmul, …) fails to compile naming it.
+// the twin implements on the kernel side are here (BroadCast, Pad, UnPad, Sigmoid, SoftMax, SoftmaxGrad); a tiling
+// program calling another (LayerNorm, Matmul, …) fails to compile naming it.
 #ifndef ASCENDOPT_TWIN_TILING_TILING_API_H
 #define ASCENDOPT_TWIN_TILING_TILING_API_H
 
@@ -10,6 +10,7 @@
 #include "ascendopt_twin/broadcast_size.h"
 #include "ascendopt_twin/host.h"
 #include "ascendopt_twin/pad_tiling.h"
+#include "ascendopt_twin/softmax_tiling.h"
 #include "graph/tensor.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -92,10 +93,84 @@ inline void UnPadTilingFunc(const ge::Shape srcShape, const uint32_t stackBuffer
     tiling.typeSize = typeSize;
     tiling.tmpBufferSize = stackBufferSize;
 }
+// SoftMax / SoftmaxGrad: the temporary space is the twin's estimate (the docs give no formula; the twin's kernels
+// do not use it): fp32 working rows of srcK plus one 32 B statistics block a row, for one row at the least and
+// all rows at the most; SoftmaxGrad keeps a third row (grad * src). The tiling splits the rows into chunks of
+// splitM that fit localWorkSpaceSize (informative: the kernels take their shape from SoftMaxShapeInfo).
+namespace twin_softmax_detail {
+struct Rows {
+    uint32_t m, k;
+};
+inline Rows RowsOf(const ge::Shape &shape)
+{
+    const size_t dims = shape.GetDimNum();
+    uint64_t m = 1;
+    for (size_t i = 0; i + 1 < dims; ++i) m *= static_cast<uint64_t>(shape.GetDim(i));
+    return {static_cast<uint32_t>(m), dims ? static_cast<uint32_t>(shape.GetDim(dims - 1)) : 0u};
+}
+inline uint32_t RowBytes(const Rows &r, uint32_t rowsOfK) { return (rowsOfK * r.k + 8) * 4; }
+inline void Fill(const ge::Shape &shape, uint32_t dataTypeSize, uint32_t localWorkSpaceSize, uint32_t rowsOfK, ::SoftMaxTiling &t)
+{
+    const Rows r = RowsOf(shape);
+    const uint32_t perRow = RowBytes(r, rowsOfK);
+    uint32_t split = perRow ? localWorkSpaceSize / perRow : 0;
+    if (split > r.m) split = r.m;
+    if (split == 0) split = 1;
+    t.srcM = r.m;
+    t.srcK = r.k;
+    t.srcSize = r.m * r.k;
+    t.outMaxM = r.m;
+    t.outMaxK = dataTypeSize ? 32 / dataTypeSize : 0;
+    t.outMaxSize = t.outMaxM * t.outMaxK;
+    t.splitM = split;
+    t.splitK = r.k;
+    t.splitSize = split * r.k;
+    t.reduceM = split;
+    t.reduceK = t.outMaxK;
+    t.reduceSize = split * t.reduceK;
+    t.rangeM = r.m / split;
+    t.tailM = r.m % split;
+    t.tailSplitSize = t.tailM * r.k;
+    t.tailReduceSize = t.tailM * t.reduceK;
+}
+}  // namespace twin_softmax_detail
+
+inline uint32_t GetSoftMaxMaxTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize, const bool isReuseSource)
+{
+    (void)dataTypeSize; (void)isReuseSource;
+    const twin_softmax_detail::Rows r = twin_softmax_detail::RowsOf(srcShape);
+    return r.m * twin_softmax_detail::RowBytes(r, 2);
+}
+inline uint32_t GetSoftMaxMinTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize, const bool isReuseSource)
+{
+    (void)dataTypeSize; (void)isReuseSource;
+    return twin_softmax_detail::RowBytes(twin_softmax_detail::RowsOf(srcShape), 2);
+}
+inline void SoftMaxTilingFunc(const ge::Shape &srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize, ::SoftMaxTiling &softmaxTiling)
+{
+    twin_softmax_detail::Fill(srcShape, dataTypeSize, localWorkSpaceSize, 2, softmaxTiling);
+}
+inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, const bool isFront, const bool isReuseSource)
+{
+    (void)typeSize; (void)isFront; (void)isReuseSource;
+    const twin_softmax_detail::Rows r = twin_softmax_detail::RowsOf(srcShape);
+    return r.m * twin_softmax_detail::RowBytes(r, 3);
+}
+inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape &srcShape, const uint32_t typeSize, const bool isFront, const bool isReuseSource)
+{
+    (void)typeSize; (void)isFront; (void)isReuseSource;
+    return twin_softmax_detail::RowBytes(twin_softmax_detail::RowsOf(srcShape), 3);
+}
+inline void SoftMaxGradTilingFunc(const ge::Shape &srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                                  ::SoftMaxTiling &softmaxGradTiling, const bool isFront = false)
+{
+    (void)isFront;
+    twin_softmax_detail::Fill(srcShape, dataTypeSize, localWorkSpaceSize, 3, softmaxGradTiling);
+}
 }  // namespace AscendC
 
 // The host-side classes (as TILING_DATA_FIELD_DEF_STRUCT members or on their own): the kernel's struct with
-// the tiling-data calls; SaveToBuffer writes exactly the bytes the kernel's PadTiling / UnPadTiling read.
+// the tiling-data calls; SaveToBuffer writes exactly the bytes the kernel's PadTiling / UnPadTiling / SoftMaxTiling read.
 // Host builds only: a kernel that includes its op_host tiling header (GET_TILING_DATA) would otherwise see
 // optiling::PadTiling beside ::PadTiling, made visible together by tiling_global.h (ops-nn swi_glu).
 #ifndef ASCENDOPT_TWIN_KERNEL
@@ -112,6 +187,7 @@ public:
 }  // namespace twin_pad_detail
 class PadTiling : public twin_pad_detail::HostTiling<::PadTiling> {};
 class UnPadTiling : public twin_pad_detail::HostTiling<::UnPadTiling> {};
+class SoftMaxTiling : public twin_pad_detail::HostTiling<::SoftMaxTiling> {};
 }  // namespace optiling
 #endif  // ASCENDOPT_TWIN_KERNEL
 #endif
