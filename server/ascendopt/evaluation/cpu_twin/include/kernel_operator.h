@@ -31,13 +31,18 @@
 #include "ascendopt_twin/vec_transpose.h"
 #include "ascendopt_twin/vec_gather_mask.h"
 #include "ascendopt_twin/vec_gather.h"
+#include "ascendopt_twin/vec_index.h"
 #include "ascendopt_twin/adv_activation.h"
 #include "ascendopt_twin/adv_math.h"
 #include "ascendopt_twin/adv_broadcast.h"
 #include "ascendopt_twin/adv_pad.h"
+#include "ascendopt_twin/adv_reduce.h"
+#include "ascendopt_twin/adv_select.h"
+#include "ascendopt_twin/cross_core.h"
 #include "ascendopt_twin/std_lib.h"
 #include "ascendopt_twin/kernel_misc.h"
 #include "ascendopt_twin/tiling_kernel.h"
 #include "impl/other_soc_impl.h"
+#include "impl/other_soc_api.h"
 
 #endif
