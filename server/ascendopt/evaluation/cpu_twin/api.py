@@ -95,7 +95,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(
         _H + "adv_math.h",
         "vector",
-        "Tanh Log ClampMax ClampMin Sin Cos Tan Asin Acos Atan Sinh Cosh Erf Erfc Log2 Log10 Sign Power",
+        "Tanh Log Exp ClampMax ClampMin Sin Cos Tan Asin Acos Atan Sinh Cosh Erf Erfc Log2 Log10 Sign Power",
     )
     + _family(_H + "adv_broadcast.h", "vector", "BroadCast")
     + _family(_H + "adv_pad.h", "vector", "Pad UnPad")

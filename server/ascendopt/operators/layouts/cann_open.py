@@ -177,6 +177,10 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
             files.tiling_data = dsrc.path
     if def_src is not None:
         files.opdef = def_src.path
+        # An OpDef file that also registers the InferShape (NPUKernelBench GeluQuant): linked with the tiling
+        # program, which the twin asks for the shapes of outputs the reference gives no value for.
+        if "IMPL_OP_INFERSHAPE" in def_src.text and (hsrc is None or "IMPL_OP_INFERSHAPE" not in hsrc.text):
+            files.host_sources.append(def_src.path)
     issues.extend(ksrc.syntax_issues())
     name, fn = entries[0]
     opdef = def_src or hsrc
