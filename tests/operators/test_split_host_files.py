@@ -71,7 +71,9 @@ def _cann_open(tmp_path: Path, *, with_def_header: bool = True, infer_in_def: bo
     (op / "op_host").mkdir(parents=True)
     (op / "op_kernel").mkdir()
     (op / "op_kernel" / "blur_quant.cpp").write_text(KERNEL)
-    (op / "op_host" / "blur_quant_def.cpp").write_text(DEF if infer_in_def else DEF.replace("IMPL_OP_INFERSHAPE", "// "))
+    (op / "op_host" / "blur_quant_def.cpp").write_text(
+        DEF if infer_in_def else DEF.replace("IMPL_OP_INFERSHAPE", "// ")
+    )
     (op / "op_host" / "blur_quant.cpp").write_text(TILING)
     if with_def_header:
         (op / "op_host" / "blur_quant_tiling_def.h").write_text(TILING_DEF)
@@ -116,7 +118,9 @@ def test_msopgen_tiling_registered_in_a_cc_file_beside_the_opdef_is_linked(tmp_p
     op = tmp_path / "add_custom"
     shutil.copytree(REPO / "templates" / "operators" / "add_custom", op)
     host = op / "op_host"
-    (host / "add_custom_tiling.cc").write_text('#include "add_custom_tiling.h"\nIMPL_OP_OPTILING(AddCustom);\n')
+    (host / "add_custom_tiling.cc").write_text(
+        '#include "add_custom_tiling.h"\nIMPL_OP_OPTILING(AddCustom);\n'
+    )
     (host / "add_custom_proto.cc").write_text("IMPL_OP_INFERSHAPE(AddCustom);\n")
     (host / "add_custom_notes.cc").write_text("// no registration here\n")
     (host / "add_custom_inl.cc").write_text("IMPL_OP_OPTILING(AddCustom);\n")

@@ -3,7 +3,6 @@
 (twin_api9.cpp) and checked against NumPy; each check has the kernel that must be caught beside it."""
 
 import json
-import struct
 import subprocess
 
 import numpy as np
@@ -37,12 +36,19 @@ def _run_key(runner, tmp_path, key, blocks=4):
         f"source_root {HERE}\n"
     )
     # A wait nobody satisfies must end as a finding, not hang: the timeout bounds the whole run.
-    p = subprocess.run([str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 0, p.stderr
     findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
     z = np.frombuffer((tmp_path / "z.bin").read_bytes(), dtype=np.float32)
     trace = [json.loads(s) for s in (tmp_path / "trace.jsonl").read_text().splitlines()[1:] if s.strip()]
-    return {f["kind"] for f in findings if f.get("severity", "error") == "error" or f.get("error")}, findings, z, trace
+    return (
+        {f["kind"] for f in findings if f.get("severity", "error") == "error" or f.get("error")},
+        findings,
+        z,
+        trace,
+    )
 
 
 def _kinds(findings):
@@ -181,7 +187,10 @@ def test_region_proposal_apis_of_other_socs_fail_to_compile_naming_why(tmp_path)
         "template <typename T> void F(LocalTensor<T> a) { RpSort16(a, a, 1); }\n"
         "template void F<half>(LocalTensor<half>);\n"
     )
-    p = subprocess.run([*CXX, "-DASCENDOPT_TWIN_KERNEL", "-c", str(src), "-o", str(tmp_path / "k.o")],
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [*CXX, "-DASCENDOPT_TWIN_KERNEL", "-c", str(src), "-o", str(tmp_path / "k.o")],
+        capture_output=True,
+        text=True,
+    )
     assert p.returncode != 0
     assert "RpSort16 is not supported on Ascend 910B (Atlas A2)" in p.stderr

@@ -181,7 +181,8 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     # then the per-row reduction, Mean scaling by 1/n.
     "Sum": ("VADD", "VCADD"),
     "Mean": ("VADD", "VCADD", "VMULS"),
-    # the docs' steps (the mask compaction only when its rows are longer: not counted): mask to half, compare, select
+    # the docs' steps (the mask compaction when its rows are longer not counted): mask to half, compare,
+    # select
     "SelectWithBytesMask": ("CONV_F322F16", "VCMPV_GE", "VSEL"),
 }
 

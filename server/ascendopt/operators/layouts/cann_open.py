@@ -151,9 +151,13 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
                 message=f"no tiling program: expected op_host/{op_name}_tiling.cpp or {op_name}.cpp",
             )
         )
-    host_headers = [hdir / f"{op_name}_tiling.h", hdir / f"{op_name}_tiling_def.h"]  # _def.h: ops-math is_inf & co
-    defining = [p for p in host_headers if p.exists() and "BEGIN_TILING_DATA_DEF" in p.read_text(errors="replace")]
-    # <op>_tiling.h may hold only the host's tiling class, <op>_tiling_def.h the struct (NPUKernelBench GeluQuant).
+    # _def.h: ops-math is_inf & co
+    host_headers = [hdir / f"{op_name}_tiling.h", hdir / f"{op_name}_tiling_def.h"]
+    defining = [
+        p for p in host_headers if p.exists() and "BEGIN_TILING_DATA_DEF" in p.read_text(errors="replace")
+    ]
+    # <op>_tiling.h may hold only the host's tiling class, <op>_tiling_def.h the struct
+    # (NPUKernelBench GeluQuant).
     for data_path in (
         kdir / f"{choice.stem}_tiling_data.h",
         kdir / f"{op_name}_tiling_data.h",
