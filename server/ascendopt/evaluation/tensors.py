@@ -20,7 +20,8 @@ def bf16_bits(values: np.ndarray) -> np.ndarray:
     f = np.array(values, dtype=np.float32)
     bits = f.view(np.uint32).astype(np.uint64)
     rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-    return np.asarray(np.where(np.isnan(f), np.uint16(0x7FC0), np.asarray(rounded).astype(np.uint16)), dtype=np.uint16)
+    out = np.where(np.isnan(f), np.uint16(0x7FC0), np.asarray(rounded).astype(np.uint16))
+    return np.asarray(out, dtype=np.uint16)
 
 
 def bf16_values(bits: np.ndarray) -> np.ndarray:

@@ -58,7 +58,7 @@ async def test_the_deq_scale_path_rounds_through_int32_and_half(tmp_path: Path) 
     assert all(c.status == "passed" for c in ev.cases), [(c.index, c.message) for c in ev.cases]
 
 
-async def test_an_opdef_file_registering_the_infershape_links_beside_the_tiling_program(tmp_path: Path) -> None:
+async def test_an_opdef_registering_the_infershape_links_beside_the_tiling_program(tmp_path: Path) -> None:
     # Both include a header defining a non-inline helper (NPUKernelBench GeluQuant's GetMod): two libraries on
     # CANN, so no clash there; the twin links the OpDef file as its own object with weakened symbols.
     op = write_rms_like(tmp_path)
