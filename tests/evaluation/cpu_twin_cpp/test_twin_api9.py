@@ -1,5 +1,5 @@
 """Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag in the block scheduler), the reduce advanced APIs
-(Sum, Mean), SelectWithBytesMask and CreateVecIndex, run on the twin's runner with a look-alike kernel
+(Sum, Mean), SelectWithBytesMask, CreateVecIndex and the advanced Exp, run on the twin's runner with a look-alike kernel
 (twin_api9.cpp) and checked against NumPy; each check has the kernel that must be caught beside it."""
 
 import json
@@ -178,6 +178,13 @@ def test_create_vec_index(runner, tmp_path):
 def test_create_vec_index_past_its_buffer_is_caught(runner, tmp_path):
     _, findings, _, _ = _run_key(runner, tmp_path, 31)
     assert _kinds(findings) == ["local_out_of_bounds"], findings
+
+
+def test_advanced_exp_with_a_taylor_level(runner, tmp_path):
+    _, findings, z, _ = _run_key(runner, tmp_path, 40)
+    assert _kinds(findings) == [], findings
+    h = X[:64].astype(np.float16).astype(np.float32)
+    np.testing.assert_allclose(z[:64], np.exp(h).astype(np.float16).astype(np.float32), rtol=1e-3)
 
 
 def test_region_proposal_apis_of_other_socs_fail_to_compile_naming_why(tmp_path):

@@ -155,6 +155,14 @@ extern "C" __global__ __aicore__ void twin_api9(GM_ADDR x, GM_ADDR y, GM_ADDR z,
     } else if (TILING_KEY_IS(31) && me == 0) {  // more indices than the buffer holds
         LocalTensor<int32_t> i32 = k.tmp.Get<int32_t>();
         CreateVecIndex(i32, 0, 512);
+    } else if (TILING_KEY_IS(40) && me == 0) {  // the advanced Exp<T, taylorExpandLevel, isReuseSource> (half)
+        LocalTensor<float> s = k.a.Get<float>();
+        LocalTensor<half> h = k.c.Get<half>();
+        k.In(s, k.x, 64);
+        Cast(h, s, RoundMode::CAST_NONE, 64);
+        Exp<half, 15, false>(h, h, 64);
+        Cast(s, h, RoundMode::CAST_NONE, 64);
+        k.Out(k.z, s, 64);
     } else if (TILING_KEY_IS(13) && me == 0) {  // rows past the end of the source buffer
         LocalTensor<float> s = k.tmp.Get<float>(), d = k.b.Get<float>();
         Duplicate(s, 1.0f, 256);
