@@ -1,6 +1,7 @@
-"""Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag in the block scheduler), the reduce advanced APIs
-(Sum, Mean), SelectWithBytesMask, CreateVecIndex and the advanced Exp, run on the twin's runner with a look-alike kernel
-(twin_api9.cpp) and checked against NumPy; each check has the kernel that must be caught beside it."""
+"""Cross-core flags (CrossCoreSetFlag / CrossCoreWaitFlag in the block scheduler), the reduce advanced
+APIs (Sum, Mean), SelectWithBytesMask, CreateVecIndex and the advanced Exp, run on the twin's runner
+with a look-alike kernel (twin_api9.cpp) and checked against NumPy; each check has the kernel that must
+be caught beside it."""
 
 import json
 import subprocess
