@@ -16,6 +16,16 @@ def test_bf16_round_to_nearest_even() -> None:
     assert bf16_bits(np.array([np.nan], dtype=np.float32))[0] == 0x7FC0
 
 
+def test_a_0d_bf16_value_keeps_its_shape() -> None:
+    # a scalar output (ForeachNorm's per-tensor norm) is compared as shape [], not [1]: a [1] expected
+    # value against the kernel's [] result was a shape mismatch, an infinite error
+    assert bf16_bits(np.array(1.5, dtype=np.float32)).shape == ()
+    assert bf16_bits(np.array(np.nan, dtype=np.float32)) == 0x7FC0
+    assert round_to(np.array(1.5), "bfloat16").shape == ()
+    check = compare("y", "bfloat16", np.array(1.5), np.array(1.5), Tolerance(rtol=1e-2, atol=1e-2))
+    assert check.passed and check.shape == []
+
+
 def test_inputs_are_seeded_in_range_and_representable() -> None:
     spec = TensorSpec(name="x", dtypes=["bfloat16"], range=(-3.0, 2.0))
     case = ResolvedCase(index=0, name="c", input_shapes={"x": [7, 33]}, dtypes={"x": "bfloat16"}, attrs={})

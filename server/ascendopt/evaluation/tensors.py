@@ -16,13 +16,12 @@ STORAGE: dict[str, np.dtype] = {name: np.dtype(d.storage) for name, d in DTYPES.
 
 def bf16_bits(values: np.ndarray) -> np.ndarray:
     """fp32 → bf16 bit patterns, round to nearest even (NaN kept quiet)."""
-    f = np.ascontiguousarray(values, dtype=np.float32)
+    # np.array, not np.ascontiguousarray: that makes a 0-d value 1-d (a scalar output compared as shape [1])
+    f = np.array(values, dtype=np.float32)
     bits = f.view(np.uint32).astype(np.uint64)
     rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-    nan = np.isnan(f)
-    out = rounded.astype(np.uint16)
-    out[nan] = 0x7FC0
-    return out
+    out = np.where(np.isnan(f), np.uint16(0x7FC0), np.asarray(rounded).astype(np.uint16))
+    return np.asarray(out, dtype=np.uint16)
 
 
 def bf16_values(bits: np.ndarray) -> np.ndarray:

@@ -56,3 +56,29 @@ async def test_the_deq_scale_path_rounds_through_int32_and_half(tmp_path: Path) 
     ev = await _verify(op)
     assert [c.tiling_key for c in ev.cases] == [2, 2, 2]
     assert all(c.status == "passed" for c in ev.cases), [(c.index, c.message) for c in ev.cases]
+
+
+async def test_an_opdef_registering_the_infershape_links_beside_the_tiling_program(tmp_path: Path) -> None:
+    # Both include a header defining a non-inline helper (NPUKernelBench GeluQuant's GetMod): two libraries on
+    # CANN, so no clash there; the twin links the OpDef file as its own object with weakened symbols.
+    op = write_rms_like(tmp_path)
+    (op / "op_host" / "rms_like_util.h").write_text(
+        "#pragma once\n#include <cstdint>\nint64_t RmsLikeHalf(int64_t v) { return v / 2; }\n"
+    )
+    host = op / "op_host" / "rms_like_tiling.cpp"
+    host.write_text('#include "rms_like_util.h"\n' + host.read_text())
+    opdef = op / "op_host" / "rms_like_def.cpp"
+    opdef.write_text(
+        opdef.read_text().replace(
+            "namespace ops {",
+            '#include "rms_like_util.h"\nnamespace ops {\n'
+            "static ge::graphStatus InferRmsLike(gert::InferShapeContext *) "
+            "{ return RmsLikeHalf(2) == 1 ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED; }\n"
+            "IMPL_OP_INFERSHAPE(RmsLike).InferShape(InferRmsLike);",
+            1,
+        )
+    )
+    assert "op_host/rms_like_def.cpp" in load_operator(op).files.host_sources
+    ev = await _verify(op)
+    assert ev.status == "ok", ev.model_dump_json(indent=1)[:2000]
+    assert all(c.status == "passed" for c in ev.cases), [(c.index, c.message) for c in ev.cases]

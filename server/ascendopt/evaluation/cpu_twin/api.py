@@ -92,15 +92,20 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     + _family(_H + "vec_nchwconv.h", "vector", "TransDataTo5HD TransDataTo5HDImpl")
     + _family(_H + "vec_gather_mask.h", "vector", "GatherMask")
     + _family(_H + "vec_gather.h", "vector", "Gather")
+    + _family(_H + "vec_index.h", "vector", "CreateVecIndex")
     + _family(_H + "adv_activation.h", "vector", "Sigmoid Gelu FasterGelu Silu Swish")
     + _family(
         _H + "adv_math.h",
         "vector",
-        "Tanh Log ClampMax ClampMin Sin Cos Tan Asin Acos Atan Sinh Cosh Erf Erfc Log2 Log10 Sign Power",
+        "Tanh Log Exp ClampMax ClampMin Sin Cos Tan Asin Acos Atan Sinh Cosh Erf Erfc Log2 Log10 Sign Power",
     )
     + _family(_H + "adv_broadcast.h", "vector", "BroadCast")
     + _family(_H + "adv_pad.h", "vector", "Pad UnPad")
     + _family(_H + "adv_softmax.h", "vector", "SoftMax SoftmaxGrad")
+    + _family(_H + "adv_reduce.h", "vector", "Sum Mean")
+    + _family(_H + "adv_select.h", "vector", "SelectWithBytesMask")
+    + _family(_H + "cross_core.h", "sync", "CrossCoreSetFlag CrossCoreWaitFlag")
+    + _family("ascendopt_twin/reduce_tiling.h", "host_tiling", "GetSumMaxMinTmpSize GetMeanMaxMinTmpSize")
     # Host side: the advanced APIs' tiling functions (op_host code includes tiling/tiling_api.h).
     + _family(
         "tiling/tiling_api.h",

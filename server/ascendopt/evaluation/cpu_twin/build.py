@@ -303,6 +303,11 @@ class Builder:
             return [], []
         linked = project.repo.host_links if project.repo is not None else []
         sources = [host, *(s for s in (*project.files.host_sources, *linked) if s in files)]
+        # An OpDef file linked for its InferShape (cann_open): CANN builds it into another library than the
+        # tiling program's, so what both define from a shared header (a non-inline helper) is no clash there;
+        # here it is its own object with its symbols weakened.
+        proto = project.files.opdef if project.files.opdef in sources[1:] else None
+        sources = [s for s in sources if s != proto]
         optional = [s for s in sources[1:] if stand_ins.may_leave_out(s, soc.name)]
         required = [s for s in sources if s not in optional]
         main, *others = await gather_settled(
@@ -319,7 +324,25 @@ class Builder:
                 raise built
             else:
                 objects.append(built)
+        if proto is not None:
+            objects.append(
+                await self._weakened(
+                    project, src_dir, files, await self._host_object(project, src_dir, files, [proto])
+                )
+            )
         return objects, left_out
+
+    async def _weakened(
+        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], obj: str
+    ) -> str:
+        """`obj` with every global symbol weak (a definition elsewhere in the link wins)."""
+        fallback = Issue(
+            file=project.files.opdef or project.files.kernel, line=1, message="objcopy --weaken failed"
+        )
+        argv = ["objcopy", "--weaken", obj, "{out}"]
+        return await self._cached(
+            _digest(self._twin_digest, "weak", obj), ".o", argv, str(src_dir), set(files), fallback, project
+        )
 
     async def _host_object(
         self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], sources: list[str]

@@ -152,6 +152,8 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     # msopmodeling has no cycle entry for vgather; VREDUCEV2 (GatherMask) is the nearest
     # instruction it does time: also a data-dependent rearrangement of one 256 B repeat.
     "Gather": ("VREDUCEV2",),
+    # no index-generation row in msopmodeling: a fill then an add per repeat (an estimate)
+    "CreateVecIndex": ("VECTOR_DUP", "VADD"),
     "BroadCast": ("VBRCB", "VCOPY"),
     "Pad": ("VECTOR_DUP", "VCOPY"),
     "UnPad": ("VCOPY",),
@@ -184,6 +186,13 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "Log10": ("LOG", "VMULS"),
     "Sign": ("VCMPV_GE", "VSEL", "VCMPV_GE", "VSEL"),
     "Power": ("LOG", "VMUL", "VEXP"),
+    # lib/reduce (CANN does not publish the sequences; the twin's guess): a repeat-wise add of the rows
+    # then the per-row reduction, Mean scaling by 1/n.
+    "Sum": ("VADD", "VCADD"),
+    "Mean": ("VADD", "VCADD", "VMULS"),
+    # the docs' steps (the mask compaction when its rows are longer not counted): mask to half, compare,
+    # select
+    "SelectWithBytesMask": ("CONV_F322F16", "VCMPV_GE", "VSEL"),
 }
 
 # Cast intrinsic by (source, destination) dtype; when the trace carries only one dtype

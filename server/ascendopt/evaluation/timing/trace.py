@@ -41,6 +41,9 @@ _SYNC_KINDS = {
     "WaitFlag": WAITF,
     "PipeBarrier": BAR,
     "SyncAll": SYNCALL,
+    # A wait for a cross-core flag: on the twin (vector blocks only) a mode-0 round across the blocks,
+    # timed as SyncAll; a block's wait for its own mode-1 flag is costed so too (an over-estimate, rare).
+    "CrossCoreWaitFlag": SYNCALL,
 }
 # S-pipe work, matched by suffix: the twin writes "LocalTensor::GetValue", "GlobalTensor::SetValue" …
 _SCALAR_WORK = ("GetValue", "SetValue", "operator[]", "ReadScalar", "WriteScalar")

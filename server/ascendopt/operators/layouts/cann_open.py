@@ -151,11 +151,17 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
                 message=f"no tiling program: expected op_host/{op_name}_tiling.cpp or {op_name}.cpp",
             )
         )
+    # _def.h: ops-math is_inf & co
+    host_headers = [hdir / f"{op_name}_tiling.h", hdir / f"{op_name}_tiling_def.h"]
+    defining = [
+        p for p in host_headers if p.exists() and "BEGIN_TILING_DATA_DEF" in p.read_text(errors="replace")
+    ]
+    # <op>_tiling.h may hold only the host's tiling class, <op>_tiling_def.h the struct
+    # (NPUKernelBench GeluQuant).
     for data_path in (
         kdir / f"{choice.stem}_tiling_data.h",
         kdir / f"{op_name}_tiling_data.h",
-        hdir / f"{op_name}_tiling.h",
-        hdir / f"{op_name}_tiling_def.h",  # ops-math is_inf & co
+        *(defining or host_headers),
     ):
         if data_path.exists():
             dsrc = read_source(data_path, issues)
@@ -175,6 +181,10 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
             files.tiling_data = dsrc.path
     if def_src is not None:
         files.opdef = def_src.path
+        # An OpDef file that also registers the InferShape (NPUKernelBench GeluQuant): linked with the tiling
+        # program, which the twin asks for the shapes of outputs the reference gives no value for.
+        if "IMPL_OP_INFERSHAPE" in def_src.text and (hsrc is None or "IMPL_OP_INFERSHAPE" not in hsrc.text):
+            files.host_sources.append(def_src.path)
     issues.extend(ksrc.syntax_issues())
     name, fn = entries[0]
     opdef = def_src or hsrc

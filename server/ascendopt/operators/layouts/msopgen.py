@@ -17,6 +17,7 @@ from ascendopt.operators.issues import Issue
 from ascendopt.operators.layouts.cann_open import is_open_repo_operator
 from ascendopt.operators.model import Layout, OperatorFiles, OperatorProject
 from ascendopt.operators.repository import is_arch_variant
+from ascendopt.operators.scope import _SOURCE_SUFFIXES
 from ascendopt.operators.sources import read_source, relative
 
 if TYPE_CHECKING:
@@ -98,6 +99,19 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
                     message=f"no tiling program: expected {host_path.relative_to(root)}",
                 )
             )
+        if layout == "msopgen" and hsrc is not None:
+            # The tiling function registered in another op_host source the host program does not include
+            # (NPUKernelBench FeedsRepeat: IMPL_OP_OPTILING in feeds_repeat_tiling.cc): linked with it, as
+            # CANN's CMake lists it. InferShape-only sources (its _proto.cc) stay out: the reference sizes
+            # the outputs, and they pull in graph-engine headers the twin does not have.
+            files.host_sources = [
+                str(p.relative_to(root))
+                for p in sorted(hdir.iterdir())
+                if p.suffix in _SOURCE_SUFFIXES
+                and p != host_path
+                and p.name not in hsrc.text
+                and "IMPL_OP_OPTILING" in p.read_text(errors="replace")
+            ]
         if not data_path.exists() and layout == "msopgen":
             # A grad or variant operator registering a sibling's struct from the sibling's header
             # (`REGISTER_TILING_DATA_CLASS(FooGrad, FooTilingData)` in op_host/foo_tiling.h).

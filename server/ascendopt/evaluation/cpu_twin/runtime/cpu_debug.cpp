@@ -177,7 +177,7 @@ void RunKernel(const char *kernel, int64_t blockDim, const std::function<void()>
     rt::g_blk = nullptr;
     if (blockDim > static_cast<int64_t>(s.coreAiv) && G.phase > phase0)
         rt::Report("syncall_block_dim_exceeds_cores", true, file, line,
-                   "SyncAll with block_dim %lld > %u vector cores: not all blocks are resident at once, so the NPU deadlocks",
+                   "SyncAll (or a mode-0 CrossCoreSetFlag round) with block_dim %lld > %u vector cores: not all blocks are resident at once, so the NPU deadlocks",
                    static_cast<long long>(blockDim), s.coreAiv);
     G.phase++;
     s.launches++;

@@ -640,7 +640,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         }
         if (blockDim > static_cast<int64_t>(m.coreAiv) && G.phase > 0)
             rt::Report("syncall_block_dim_exceeds_cores", true, nullptr, 0,
-                       "SyncAll with block_dim %lld > %u vector cores: not all blocks are resident at once, so the NPU deadlocks",
+                       "SyncAll (or a mode-0 CrossCoreSetFlag round) with block_dim %lld > %u vector cores: not all blocks are resident at once, so the NPU deadlocks",
                        static_cast<long long>(blockDim), m.coreAiv);
 
         for (size_t i = 0; i < m.outputs.size(); ++i) {

@@ -1,4 +1,4 @@
-// AscendOptimizer CPU twin: math functions of the AscendC advanced API (Tanh, Log, ClampMax, ClampMin).
+// AscendOptimizer CPU twin: math functions of the AscendC advanced API (Tanh, Log, Exp, ClampMax, ClampMin, …).
 // Count forms; fp32 with the host libm, rounded once to T. sharedTmpBuffer is accepted but not modelled.
 #ifndef ASCENDOPT_TWIN_ADV_MATH_H
 #define ASCENDOPT_TWIN_ADV_MATH_H
@@ -50,6 +50,9 @@ ASCENDOPT_TWIN_ADV_UNARY(Erfc, FErfc, bool isReuseSource = false)
 ASCENDOPT_TWIN_ADV_UNARY(Log2, FLog2, bool isReuseSource = false)
 ASCENDOPT_TWIN_ADV_UNARY(Log10, FLog10, bool isReuseSource = false)
 ASCENDOPT_TWIN_ADV_UNARY(Sign, FSign, bool isReuseSource = false)
+// Exp<T, taylorExpandLevel, isReuseSource> (lib/math): the docs' Taylor expansion of the fraction is not modelled,
+// the host libm in fp32 rounded once, whatever the level (the basic Exp<T, isSetMask> is in vec_unary.h).
+ASCENDOPT_TWIN_ADV_UNARY(Exp, FExp, uint8_t taylorExpandLevel ASCENDOPT_TWIN_COMMA bool isReuseSource = false)
 
 // Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor (count forms; float types and int32).
 template <typename T, bool isReuseSource = false>

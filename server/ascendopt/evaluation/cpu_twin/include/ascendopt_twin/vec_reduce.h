@@ -19,6 +19,20 @@ template <typename T> inline T TreeSum(T *v, uint32_t n)
         for (uint32_t i = 0; i < w / 2; ++i) v[i] = FromF<T>(ToF(v[2 * i]) + ToF(v[2 * i + 1]));
     return v[0];
 }
+// Atlas A2, ReduceSum's count form: binary tree inside each 256 B repeat, repeat results accumulated in order.
+template <typename T> inline T RepeatTreeSum(const T *s, int32_t count)
+{
+    const uint32_t lanes = Lanes<T>();
+    T tmp[128];
+    T acc = FromF<T>(0.0f);
+    for (int32_t base = 0; base < count; base += static_cast<int32_t>(lanes)) {
+        uint32_t n = static_cast<uint32_t>(count - base) < lanes ? static_cast<uint32_t>(count - base) : lanes;
+        for (uint32_t i = 0; i < n; ++i) tmp[i] = s[base + i];
+        T part = TreeSum(tmp, n);
+        acc = base == 0 ? part : FromF<T>(ToF(acc) + ToF(part));
+    }
+    return acc;
+}
 template <typename T> inline void StoreIndex(T *p, uint32_t idx)
 {
     if constexpr (sizeof(T) == 2) { uint16_t u = static_cast<uint16_t>(idx); std::memcpy(p, &u, 2); }
@@ -67,17 +81,7 @@ inline void ReduceSumCount(const LocalTensor<T> &dst, const LocalTensor<T> &src,
     bool ok = rt::CheckCount(op, twin_detail::Access::Off(src), static_cast<uint64_t>(count) * sizeof(T), false, twin_detail::Access::Buf(src), "src");
     ok = rt::CheckCount(op, twin_detail::Access::Off(dst), sizeof(T), true, twin_detail::Access::Buf(dst), "dst", sizeof(T)) && ok;
     if (!ok) return;
-    // Atlas A2, count form: binary tree inside each 256 B repeat, repeat results accumulated in order.
-    uint32_t lanes = Lanes<T>();
-    T tmp[128];
-    T acc = FromF<T>(0.0f);
-    const T *s = twin_detail::Access::Ptr(src);
-    for (int32_t base = 0; base < count; base += static_cast<int32_t>(lanes)) {
-        uint32_t n = static_cast<uint32_t>(count - base) < lanes ? static_cast<uint32_t>(count - base) : lanes;
-        for (uint32_t i = 0; i < n; ++i) tmp[i] = s[base + i];
-        T part = TreeSum(tmp, n);
-        acc = base == 0 ? part : FromF<T>(ToF(acc) + ToF(part));
-    }
+    T acc = RepeatTreeSum(twin_detail::Access::Ptr(src), count);
     *twin_detail::Access::Ptr(dst, 0) = acc;
     rt::g_blk->accVal = RegBits(acc);
 }

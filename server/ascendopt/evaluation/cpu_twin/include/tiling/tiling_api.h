@@ -11,6 +11,7 @@
 #include "ascendopt_twin/host.h"
 #include "ascendopt_twin/pad_tiling.h"
 #include "ascendopt_twin/softmax_tiling.h"
+#include "ascendopt_twin/reduce_tiling.h"
 #include "graph/tensor.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"

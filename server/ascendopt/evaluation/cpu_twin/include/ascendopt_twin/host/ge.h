@@ -5,6 +5,8 @@
 #include "ascendopt_twin/host/common.h"
 
 namespace ge {
+// graph/types.h's character type (node names: GetNodeName() returns const char_t *).
+using char_t = char;
 using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
