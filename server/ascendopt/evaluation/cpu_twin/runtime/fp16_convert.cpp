@@ -1,11 +1,14 @@
-// AscendOptimizer CPU twin: float <-> half conversions in hardware.
+// AscendOptimizer CPU twin: float <-> half conversions and half equality in hardware.
 //
 // `half` is x86's _Float16 (base.h); without -mf16c g++ converts it with libgcc's soft-float calls
-// (__extendhfsf2, __truncsfhf2), which took over half the CPU of an fp16 softmax run. The twin keeps its
-// flags (a build for any x86-64), so the runner defines the two calls itself: F16C's instructions when
-// the CPU has them, libgcc's own functions otherwise. Same results: vcvtps2ph with
-// _MM_FROUND_CUR_DIRECTION rounds in MXCSR's mode as libgcc does, and every float (2^32) and half (2^16)
-// converts to the same bits both ways (checked on the build machine, tests/evaluation/cpu_twin_cpp).
+// (__extendhfsf2, __truncsfhf2), which took over half the CPU of an fp16 softmax run, and compares it
+// with __eqhf2/__nehf2 (Cast's NaN test `x != x` on a half widened to double becomes one: 6-16 % of an
+// fp16 layer_norm run). The twin keeps its flags (a build for any x86-64), so the runner defines these
+// calls itself: F16C's instructions when the CPU has them, libgcc's own functions otherwise. Same
+// results: vcvtps2ph with _MM_FROUND_CUR_DIRECTION rounds in MXCSR's mode as libgcc does, and every
+// float (2^32) and half (2^16) converts to the same bits both ways; a half widens to float exactly, so
+// two halves compare as their floats do, and the result is libgcc's: 0 when equal, 1 when not or
+// unordered (tests/evaluation/cpu_twin_cpp/fp16_check.cpp).
 // The executable's definitions win over libgcc_s's for its own calls; a candidate defining them too
 // fails to link.
 #if defined(__x86_64__)
@@ -20,6 +23,8 @@ namespace {
 
 using Trunc = _Float16 (*)(float);
 using Extend = float (*)(_Float16);
+// libgcc's comparison type is the word (callers test all of %rax), not int.
+using Equal = long (*)(_Float16, _Float16);
 
 bool HasF16c()
 {
@@ -40,6 +45,7 @@ struct Choice {
     bool f16c = HasF16c();
     Trunc trunc = f16c ? nullptr : Libgcc<Trunc>("__truncsfhf2");
     Extend extend = f16c ? nullptr : Libgcc<Extend>("__extendhfsf2");
+    Equal equal = f16c ? nullptr : Libgcc<Equal>("__eqhf2");  // __nehf2 is the same function in libgcc
 };
 const Choice &Chosen()
 {
@@ -62,6 +68,11 @@ __attribute__((target("f16c"))) float ExtendF16c(_Float16 h)
     return _cvtsh_ss(bits);
 }
 
+__attribute__((target("f16c"))) long EqualF16c(_Float16 a, _Float16 b)
+{
+    return ExtendF16c(a) == ExtendF16c(b) ? 0 : 1;
+}
+
 }  // namespace
 
 extern "C" _Float16 __truncsfhf2(float f)
@@ -75,4 +86,13 @@ extern "C" float __extendhfsf2(_Float16 h)
     const Choice &c = Chosen();
     return c.f16c ? ExtendF16c(h) : c.extend(h);
 }
+
+extern "C" long __eqhf2(_Float16 a, _Float16 b)
+{
+    const Choice &c = Chosen();
+    return c.f16c ? EqualF16c(a, b) : c.equal(a, b);
+}
+
+// One function under both names, as in libgcc.
+extern "C" long __nehf2(_Float16 a, _Float16 b) __attribute__((alias("__eqhf2")));
 #endif
