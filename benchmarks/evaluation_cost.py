@@ -208,7 +208,11 @@ def install_probes() -> None:
             ("ascendopt.evaluation.toolchain_evaluator", "compare"),
             ("ascendopt.evaluation.toolchain_evaluator", "decode_raw"),
         ],
-        "timing model": [("ascendopt.evaluation.cpu_twin.twin_toolchain", "_profile_from_bytes")],
+        # The trace's bytes went through a temporary file (_profile_from_bytes) before speed4; since, in.
+        "timing model": [
+            ("ascendopt.evaluation.cpu_twin.twin_toolchain", "_profile_from_bytes"),
+            ("ascendopt.evaluation.cpu_twin.twin_toolchain", "profile_from_trace"),
+        ],
     }
     for phase, where in probes.items():
         for module_name, attr in where:

@@ -1,5 +1,5 @@
-"""The runner's own float <-> half conversions (runtime/fp16_convert.cpp: F16C when the CPU has it)
-give libgcc's bits, which the twin used before."""
+"""The runner's own float <-> half conversions and half equality (runtime/fp16_convert.cpp: F16C when
+the CPU has it) give libgcc's bits and results, which the twin used before."""
 
 import subprocess
 
@@ -9,12 +9,13 @@ from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import CXX, HERE, TWIN, _ru
 pytestmark = pytest.mark.slow
 
 
-def test_conversions_give_libgccs_bits(tmp_path):
+def test_conversions_and_comparisons_give_libgccs_results(tmp_path):
     exe = tmp_path / "fp16_check"
     _run([*CXX, str(HERE / "fp16_check.cpp"), str(TWIN / "runtime" / "fp16_convert.cpp"), "-o", str(exe)])
     # its conversions must be the runtime's, not libgcc's (else the check compares libgcc with itself)
     symbols = subprocess.run(["nm", str(exe)], capture_output=True, text=True, check=True).stdout
-    assert " T __truncsfhf2" in symbols and " T __extendhfsf2" in symbols
+    for name in ("__truncsfhf2", "__extendhfsf2", "__eqhf2", "__nehf2"):
+        assert f" i {name}\n" in symbols, name  # defined here, as an ifunc
     p = subprocess.run([str(exe)], capture_output=True, text=True, timeout=120)
     assert p.returncode == 0 and "differ 0" in p.stdout, p.stdout + p.stderr
-    assert "checked 3211264" in p.stdout
+    assert "checked 3211264" in p.stdout and "compared 1572864" in p.stdout

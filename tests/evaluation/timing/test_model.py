@@ -296,3 +296,21 @@ def test_benchmark_overrides_name_what_is_wrong() -> None:
         constants_with(["no_such=1"])
     with pytest.raises(ValueError, match="'fast' is not a number"):
         constants_with(["launch_overhead_us=fast"])
+
+
+def test_a_trace_read_from_its_bytes_is_estimated_as_from_its_file(tmp_path: Path) -> None:
+    """The twin hands the trace back as bytes (no temporary file since speed4): the same estimate, also
+    for a file name (the candidate's `#line`) holding \\r, \\r\\n and separators str.splitlines would cut at
+    (a file's lines are cut at newlines only), and for a malformed line."""
+    path = vector_heavy(tmp_path / "t.jsonl", 3, passes=5)
+    odd = 'op_kernel/a\\rb\\u2028c\\u0085d.cpp'
+    extra = (
+        '{"b":1,"pipe":"V","op":"Exp","dtype":"float32","n":64,"repeat":1,"file":"' + odd + '","line":7}\r\n'
+        '{"b":2,"pipe":"S","op":"LocalTensor::GetValue","file":"x\u2028y","line":3}\n'
+        "{not json\x0c}\n"
+    )
+    path.write_bytes(path.read_bytes() + extra.encode("utf-8"))
+    from_file = estimate(path, SOC, 3)
+    from_bytes = estimate(path.read_bytes(), SOC, 3)
+    assert from_bytes == from_file
+    assert any("unparsable" in n for n in from_file.notes)

@@ -16,6 +16,7 @@ import os
 import posixpath
 import re
 import shutil
+from collections.abc import Sequence
 from functools import cache
 from pathlib import Path, PurePosixPath
 
@@ -27,7 +28,7 @@ from ascendopt.evaluation.cpu_twin.launcher import entry_shim, launcher_source
 from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
-from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits
+from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits, RunResult
 from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.includes import OPERATOR_FOLDERS, closure, resolve_in_files
 from ascendopt.operators.issues import CompileError, Issue
@@ -62,6 +63,11 @@ CXXFLAGS += [f"-D{name}={value}" for name, value in CPU_DEBUG_MACROS.items()]
 # Set (to anything): every compile or link fails at once, cached or not. The test suite sets it for every
 # test not marked `slow`, so `pytest -m "not slow"` runs no g++ and a test that builds unmarked fails.
 NO_COMPILE_ENV = "ASCENDOPT_NO_COMPILE"
+# Links are tried with GNU gold first: it links a runner in about a third of the default linker's (bfd's)
+# CPU, most of which bfd spends hashing the shared libraries' symbols. Gold refuses what bfd refuses
+# (undefined symbols, a second definition of a runtime symbol), but in other words; the diagnostics and
+# the stand-ins read bfd's, so a link gold refuses is done again with bfd, whose result is the one used.
+FAST_LINKER = "-fuse-ld=gold"
 _COMPILE_LIMITS = Limits(wall_seconds=120, cpu_seconds=120, memory_mb=4096, file_mb=512, no_network=False)
 
 
@@ -139,6 +145,7 @@ class Builder:
         self._failed: dict[str, CompileError] = {}  # another architecture's host source that did not build
         self.notes: dict[str, list[Finding]] = {}  # an executable → the host sources left out of it
         self._pch_failed: set[str] = set()
+        self._fast_link = True  # off once gold failed where bfd linked (missing on the runner, or stricter)
         self._pch_stubbed: set[str] = set()
         self._twin_dir: str | None = None
         self._twin_lock = asyncio.Lock()
@@ -168,8 +175,10 @@ class Builder:
         user_files: set[str],
         fallback: Issue,
         project: OperatorProject | None = None,
+        link: bool = False,
     ) -> str:
-        """Run a compile/link command that writes `{out}` unless its product is already cached."""
+        """Run a compile/link command that writes `{out}` unless its product is already cached (a
+        link: `_produce_link`)."""
         if os.environ.get(NO_COMPILE_ENV):
             raise RuntimeError(f"{NO_COMPILE_ENV} is set: no operator is built (a test that builds is slow)")
         out = self._path(key, suffix)
@@ -180,7 +189,8 @@ class Builder:
             async with self._compiles:
                 # Inside a repository the compiler reads the whole tree the sources were laid out in.
                 read = tree_root(project, cwd) if project is not None else cwd
-                result = await self.runner.produce(argv_for, cwd=cwd, out=out, limits=self._limits(read, out))
+                produce = self._produce_link if link else self.runner.produce
+                result = await produce(argv_for, cwd=cwd, out=out, limits=self._limits(read, out))
             if result.returncode != 0:
                 detail = result.killed_reason
                 if detail:
@@ -191,6 +201,18 @@ class Builder:
                 )
             self._known.add(out)
             return out
+
+    async def _produce_link(self, argv: Sequence[str], *, cwd: str, out: str, limits: Limits) -> RunResult:
+        """`argv` (a g++ link) with gold; if gold fails, as given (bfd), whose result is returned."""
+        if self._fast_link:
+            gold = [argv[0], FAST_LINKER, *argv[1:]]
+            fast = await self.runner.produce(gold, cwd=cwd, out=out, limits=limits)
+            if fast.returncode == 0:
+                return fast
+        result = await self.runner.produce(argv, cwd=cwd, out=out, limits=limits)
+        if result.returncode == 0 and self._fast_link:
+            self._fast_link = False
+        return result
 
     def _limits(self, cwd: str, out: str) -> Limits:
         """The compiler sees the twin, the candidate's sources and the cache; it writes one folder."""
@@ -482,7 +504,7 @@ class Builder:
         key = _digest(self._twin_digest, "link", *(PurePosixPath(o).name for o in objects))
         out = self._path(key, ".bin")
         async with self._compiles:
-            probe = await self.runner.produce(
+            probe = await self._produce_link(
                 [CXX, *objects, "-pthread", "-Wl,--no-demangle", "-o", "{out}"],
                 cwd=str(src_dir),
                 out=out,
@@ -512,7 +534,7 @@ class Builder:
             message="linking the operator failed",
         )
         argv = [CXX, *objects, "-pthread", "-o", "{out}"]
-        return await self._cached(key, ".bin", argv, str(src_dir), set(), fallback)
+        return await self._cached(key, ".bin", argv, str(src_dir), set(), fallback, link=True)
 
     async def build(
         self,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -115,7 +114,7 @@ class CpuTwinToolchain:
         if profile and not run.error and trace and run.result.block_dim:
             try:
                 outcome.profile = await asyncio.to_thread(
-                    _profile_from_bytes, trace, soc.name, run.result.block_dim
+                    profile_from_trace, trace, soc.name, run.result.block_dim
                 )
             except Exception as exc:  # candidate-written data through the whole timing model: any failure
                 outcome.error = f"unreadable trace: {reason(exc)}"
@@ -140,14 +139,7 @@ def _untimed_sites(project: OperatorProject, candidate: Candidate, soc: Soc) -> 
     return [f for path, text in sorted(compiled.items()) for f in raw_gm_findings(path, text)]
 
 
-def _profile_from_bytes(trace: bytes, soc: str, block_dim: int) -> Profile:
-    with tempfile.TemporaryDirectory(prefix="ascendopt-trace-") as tmp:
-        path = Path(tmp) / "trace.jsonl"
-        path.write_bytes(trace)
-        return profile_from_trace(path, soc, block_dim)
-
-
-def profile_from_trace(trace: Path, soc: str, block_dim: int) -> Profile:
+def profile_from_trace(trace: Path | bytes, soc: str, block_dim: int) -> Profile:
     """The timing model's estimate as the Evaluation's profile (labelled an estimate)."""
     est = estimate(trace, soc, block_dim)
     pipes = [

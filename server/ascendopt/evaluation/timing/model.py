@@ -76,10 +76,16 @@ def classify_bound(
 
 
 def estimate(
-    trace: Path, soc: str, block_dim: int, *, constants: CostConstants = DEFAULT_CONSTANTS, top: int = 10
+    trace: Path | bytes,
+    soc: str,
+    block_dim: int,
+    *,
+    constants: CostConstants = DEFAULT_CONSTANTS,
+    top: int = 10,
 ) -> TimingEstimate:
+    """`trace`: the file, or its bytes as the run handed them back."""
     cal = calibration.soc_calibration(soc)
-    parsed = parse_trace(Path(trace), soc, constants)
+    parsed = parse_trace(trace if isinstance(trace, bytes) else Path(trace), soc, constants)
     mc = simulate(parsed, soc, block_dim, constants)
     crit = mc.critical
     aiv_time = max(0.0, crit.end - crit.start)

@@ -19,6 +19,7 @@ Each record becomes one tuple ``(kind, pipe, a, b, key, line_id)``:
 
 from __future__ import annotations
 
+import io
 import json
 import math
 from dataclasses import dataclass, field
@@ -149,8 +150,9 @@ class _VecCoster:
 
 
 def parse_trace(
-    path: Path, soc: str, constants: costs.CostConstants = costs.DEFAULT_CONSTANTS
+    path: Path | bytes, soc: str, constants: costs.CostConstants = costs.DEFAULT_CONSTANTS
 ) -> ParsedTrace:
+    """The trace in a file, or its bytes as a run handed them back (read as the file would be)."""
     notes: list[str] = []
     vec = _VecCoster(soc, notes)
     blocks: dict[int, list[Record]] = {}
@@ -167,7 +169,12 @@ def parse_trace(
     # A line's record depends on the line alone (and on what its first reading added: its line id, a
     # note, a packet size), so a line seen before is not parsed again.
     memo: dict[str, tuple[list[Record], Record] | object] = {}
-    with open(path, encoding="utf-8") as fh:
+    if isinstance(path, bytes):
+        fh: io.TextIOBase = io.TextIOWrapper(io.BytesIO(path), encoding="utf-8")
+        path = Path("trace.jsonl")  # for the messages
+    else:
+        fh = open(path, encoding="utf-8")  # noqa: SIM115 (closed by the `with` below)
+    with fh:
         first = fh.readline()
         try:
             head = loads(first) if first.strip() else {}

@@ -153,8 +153,15 @@ void Trace(const TraceRec &r)
     if (r.buf >= 0) { o += ",\"buf\":"; AppendInt(o, r.buf); }
     if (r.event >= 0) { o += ",\"event\":"; AppendInt(o, r.event); }
     if (r.file) {
+        // The file's JSON text, escaped once per call-site file (a string literal: its address is stable).
+        auto it = G.traceFiles.find(r.file);
+        if (it == G.traceFiles.end()) {
+            std::string text;
+            JsonEscape(text, RelFile(r.file));
+            it = G.traceFiles.emplace(r.file, std::move(text)).first;
+        }
         o += ",\"file\":\"";
-        JsonEscape(o, RelFile(r.file));
+        o += it->second;
         o += "\",\"line\":";
         AppendInt(o, r.line);
     }

@@ -107,6 +107,7 @@ struct Global {
     std::map<std::tuple<std::string, std::string, int>, size_t> findingIndex;
     std::vector<Finding> findings;
     std::unordered_map<const char *, std::string> relFiles;
+    std::unordered_map<const char *, std::string> traceFiles;  // call-site file -> its trace JSON text
     std::string sourceRoot;
     bool autoSync = true;
     uint32_t phase = 0;
