@@ -1,4 +1,5 @@
-"""bisheng-only syntax in Catlass-style kernels, rewritten for g++ with every line kept (cpu_twin/bisheng.py)."""
+"""bisheng-only syntax in Catlass-style kernels, rewritten for g++ with every line kept
+(cpu_twin/bisheng.py)."""
 
 from ascendopt.evaluation.cpu_twin import bisheng
 
@@ -51,10 +52,12 @@ def test_for_the_vector_core_the_other_specialisation_is_kept():
 
 
 def test_a_kernel_is_a_cube_kernel_only_without_vector_core_code():
-    assert bisheng.cube_kernel("void operator()<AscendC::AIC>(P const &p);")
-    assert not bisheng.cube_kernel("if ASCEND_IS_AIC { } if ASCEND_IS_AIV { }")  # mixed: both cores
+    assert bisheng.cube_kernel("void operator()<AscendC::AIV>(P const &) {}\nAscendC::Mmad(c, a, b, p);")
+    assert not bisheng.cube_kernel(
+        "AscendC::Mmad(c, a, b, p);\nAscendC::CrossCoreSetFlag<2, PIPE_FIX>(1);"
+    )  # mixed
     assert not bisheng.cube_kernel("Add(z, x, y, n);")
-    assert not bisheng.cube_kernel("// operator()<AscendC::AIC> in a comment")
+    assert not bisheng.cube_kernel("// Mmad(c, a, b, p) in a comment")
 
 
 def test_text_without_bisheng_syntax_is_returned_as_is():

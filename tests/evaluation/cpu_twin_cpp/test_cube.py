@@ -1,6 +1,7 @@
-"""The cube core on the CPU twin (issue 28, level-3 Catlass kernels): GM -> L1 ND2NZ, L1 -> L0A/L0B LoadData
-(transposed for B), Mmad into L0C, Fixpipe L0C -> GM, checked against numpy; and the checks: hand-overs between
-the cube pipes, L0A's size, unit flags, the cube core without a UB and the vector core without L1/L0."""
+"""The cube core on the CPU twin (issue 28, level-3 Catlass kernels): GM -> L1 ND2NZ, L1 -> L0A/L0B
+LoadData (transposed for B), Mmad into L0C, Fixpipe L0C -> GM, checked against numpy; and the checks:
+hand-overs between the cube pipes, L0A's size, unit flags, the cube core without a UB and the vector
+core without L1/L0."""
 
 import json
 import subprocess
@@ -17,7 +18,17 @@ SOURCE = HERE / "cube_cases.cpp"
 
 def _runner(runtime_objs, d, cube):  # noqa: F811
     k = d / "k.o"
-    _run([*CXX, "-DASCENDOPT_TWIN_KERNEL", *(["-DASCENDOPT_TWIN_CUBE"] if cube else []), "-c", str(SOURCE), "-o", str(k)])
+    _run(
+        [
+            *CXX,
+            "-DASCENDOPT_TWIN_KERNEL",
+            *(["-DASCENDOPT_TWIN_CUBE"] if cube else []),
+            "-c",
+            str(SOURCE),
+            "-o",
+            str(k),
+        ]
+    )
     return _link(d, runtime_objs, [k], "cube_cases")
 
 
@@ -49,7 +60,9 @@ def _run_key(runner, tmp_path, key, out="float32"):
         f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
         f"source_root {HERE}\n"
     )
-    p = subprocess.run([str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 0, p.stderr
     findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
     z = np.fromfile(tmp_path / "z.bin", dtype=out).reshape(M, N)
@@ -79,7 +92,9 @@ def test_a_synchronised_cube_matmul_matches_numpy(cube_runner, tmp_path):
 
 def test_accumulation_over_k_and_unit_flags_give_the_half_product(cube_runner, tmp_path):
     z, ref, findings = _run_key(cube_runner, tmp_path, 2, out="float16")
-    np.testing.assert_allclose(z.astype(np.float32), ref.astype(np.float16).astype(np.float32), rtol=2e-3, atol=2e-3)
+    np.testing.assert_allclose(
+        z.astype(np.float32), ref.astype(np.float16).astype(np.float32), rtol=2e-3, atol=2e-3
+    )
     assert _errors(findings) == [], findings
 
 
@@ -117,3 +132,17 @@ def test_a_vector_core_writing_l1_is_refused(vector_runner, tmp_path):
     _, _, findings = _run_key(vector_runner, tmp_path, 1)
     bad = [f for f in _errors(findings) if f["kind"] == "cube_memory_on_vector_core"]
     assert bad and "L1" in bad[0]["message"], findings
+
+
+def test_cube_work_is_timed_on_its_own_pipes(cube_runner, tmp_path):
+    from ascendopt.evaluation.timing import costs
+    from ascendopt.evaluation.timing.trace import CUBE, FIX, MOVE, MTE1, parse_trace
+    from ascendopt.evaluation.timing.trace import M as M_PIPE
+
+    _run_key(cube_runner, tmp_path, 1)
+    parsed = parse_trace(tmp_path / "trace.jsonl", "Ascend910B4")
+    recs = parsed.blocks[0]
+    start = costs.CUBE_START_CYCLES
+    # four LoadData of two 512 B fractals; one Mmad of 2 x 2 x 2 fractal triples of half
+    assert sorted((r[1], r[2]) for r in recs if r[0] == CUBE) == [(MTE1, start + 1024 / 256)] * 4 + [(M_PIPE, start + 8)]
+    assert [(r[1], r[2]) for r in recs if r[0] == MOVE and r[1] == FIX] == [(FIX, M * N * 4)]

@@ -28,9 +28,10 @@ _SPECIALISATION = re.compile(
 )
 _TEMPLATE_EMPTY = re.compile(r"template\s*<\s*>")
 _CLASS_HEAD = re.compile(r"\b(?:class|struct|union)\b[^;(){}]*$")
-# A kernel the twin builds for the cube core: it has an AIC specialization or branch and no vector-core one.
-_AIC = re.compile(r"<\s*(?:AscendC\s*::\s*)?AIC\s*>|\bASCEND_IS_AIC\b|KERNEL_TYPE_AIC_ONLY")
-_AIV = re.compile(r"<\s*(?:AscendC\s*::\s*)?AIV\s*>|\bASCEND_IS_AIV\b|KERNEL_TYPE_MIX_")
+# A kernel the twin builds for the cube core: it issues Mmad and never hands work across to a vector
+# core (CANN's build makes such a kernel AIC-only; an AIV specialization of it is empty there).
+_CUBE_WORK = re.compile(r"\bMmad\s*\(|KERNEL_TYPE_AIC_ONLY")
+_CROSS_CORE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b|KERNEL_TYPE_MIX_")
 
 
 def _blank(text: str) -> str:
@@ -43,9 +44,9 @@ def _code(text: str) -> str:
 
 
 def cube_kernel(text: str) -> bool:
-    """The kernel runs on the cube core only (AIC): its code names the AIC core and never the vector core."""
+    """The kernel runs on the cube core only (AIC): it does cube work and no cross-core hand-over."""
     code = _code(text)
-    return bool(_AIC.search(code)) and not _AIV.search(code)
+    return bool(_CUBE_WORK.search(code)) and not _CROSS_CORE.search(code)
 
 
 def _in_class(code: str, at: int) -> bool:
@@ -77,7 +78,11 @@ def rewrite(text: str, cube: bool) -> str:
         if m.group("core") == own:
             edits.append((m.start("args"), m.end("args"), ""))
         else:
-            name = "ascendopt_core_" + m.group("core") if m.group("name").startswith("operator") else m.group("name") + "_ascendopt_" + m.group("core")
+            name = (
+                "ascendopt_core_" + m.group("core")
+                if m.group("name").startswith("operator")
+                else m.group("name") + "_ascendopt_" + m.group("core")
+            )
             edits.append((m.start("name"), m.end("args"), name))
     for start, end, new in sorted(edits, reverse=True):
         old = out[start:end]

@@ -618,10 +618,11 @@ class Builder:
 
 
 def cube_defines(project: OperatorProject, files: dict[str, str]) -> list[str]:
-    """The macro that builds the kernel for the cube core (kernel_misc.h), when its source has only
-    cube-core code (bisheng.cube_kernel)."""
+    """The flags that build the kernel for the cube core (kernel_misc.h), when its source has only
+    cube-core code (bisheng.cube_kernel): the macro, and C++20, whose constexpr rules Catlass's
+    templates need (a constexpr constructor that fills its members in its body, as bisheng accepts)."""
     kernel = files.get(project.files.kernel, "")
-    return ["-DASCENDOPT_TWIN_CUBE"] if bisheng.cube_kernel(kernel) else []
+    return ["-DASCENDOPT_TWIN_CUBE", "-std=c++20"] if bisheng.cube_kernel(kernel) else []
 
 
 def include_flags(

@@ -30,6 +30,11 @@ enum QuantMode_t : uint8_t {
     VREQ8,
 };
 
+// The high-level Matmul API's namespace, which CANN's kernel_operator.h brings (Catlass kernels write
+// `using namespace matmul;`); the twin has none of that API.
+namespace matmul {
+}  // namespace matmul
+
 namespace AscendC {
 
 struct Nd2NzParams {
@@ -171,6 +176,28 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
                 static_cast<int64_t>(p.repeatTimes) * kFrac, p.repeatTimes, -1, d0);
 }
 
+// LoadDataWithTranspose (L1 -> L0B, 1- and 4-byte types, whole 32 x 32 B squares): declared so kernels that carry an
+// int8 or float path compile; issuing it is reported, its data movement is not modelled.
+struct LoadData2dTransposeParams {
+    uint16_t startIndex = 0;
+    uint8_t repeatTimes = 0;
+    uint16_t srcStride = 0;
+    uint16_t dstGap = 0;
+    uint16_t dstFracGap = 0;
+    uint8_t addrMode = 0;
+};
+template <typename T>
+inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2dTransposeParams &p,
+                                  ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    using namespace ascendopt_twin;
+    rt::Op op = rt::Begin(P_MTE1, "LoadDataWithTranspose", loc);
+    (void)dst, (void)src, (void)p, (void)op;
+    rt::Report("unsupported_api", true, loc.file, loc.line,
+               "LoadDataWithTranspose (%s): the CPU twin does not model this transposing load; nothing was moved",
+               DTypeName<T>::value);
+}
+
 // ---------------- Mmad: L0C (+)= L0A x L0B (M) ----------------
 namespace twin_detail {
 template <typename Acc, typename A, typename B>
@@ -196,7 +223,8 @@ inline void MmadRun(const LocalTensor<Acc> &c, const LocalTensor<A> &a, const Lo
     const bool accumulate = bias == nullptr && !p.cmatrixInitVal;
     const bool okC = (!accumulate || rt::Ub(op, cOff, static_cast<uint64_t>(rows) * cols * 4u, false, Access::Buf(c), "dst")) &&
                      rt::Ub(op, cOff, static_cast<uint64_t>(rows) * cols * 4u, true, Access::Buf(c), "dst");
-    rt::TraceOp(op, DTypeName<A>::value, static_cast<int64_t>(p.m) * p.n * p.k, static_cast<int64_t>(rows) * cols * 4, k1);
+    // n: multiply-adds over whole fractals, as the cube unit does them (the timing model's unit)
+    rt::TraceOp(op, DTypeName<A>::value, static_cast<int64_t>(rows) * cols * k1 * c0, static_cast<int64_t>(rows) * cols * 4, k1);
     if (!(okA && okB && okC && okBias)) return;
     using Num = typename std::conditional<std::is_integral<A>::value, int64_t, float>::type;
     // Operands in row-major order first (A: rows x k, B: k x cols), then one pass of sums.

@@ -36,6 +36,19 @@ constexpr int32_t g_coreType = AIV;
 #define ASCEND_IS_NOT_AIC (true)
 #endif
 
+// bisheng's scalar min/max builtins, which AI Core code calls unqualified (Catlass's `min(shape.k(), L1TileShape::K)`
+// beside its own tla::min for compile-time constants).
+template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value>::type>
+constexpr T min(const T a, const T b)
+{
+    return b < a ? b : a;
+}
+template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value>::type>
+constexpr T max(const T a, const T b)
+{
+    return a < b ? b : a;
+}
+
 enum KernelMetaType {
     KERNEL_TYPE_AIV_ONLY,
     KERNEL_TYPE_AIC_ONLY,
