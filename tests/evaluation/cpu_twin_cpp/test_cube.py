@@ -144,5 +144,6 @@ def test_cube_work_is_timed_on_its_own_pipes(cube_runner, tmp_path):
     recs = parsed.blocks[0]
     start = costs.CUBE_START_CYCLES
     # four LoadData of two 512 B fractals; one Mmad of 2 x 2 x 2 fractal triples of half
-    assert sorted((r[1], r[2]) for r in recs if r[0] == CUBE) == [(MTE1, start + 1024 / 256)] * 4 + [(M_PIPE, start + 8)]
+    cube = sorted((r[1], r[2]) for r in recs if r[0] == CUBE)
+    assert cube == [(MTE1, start + 1024 / 256)] * 4 + [(M_PIPE, start + 8)]
     assert [(r[1], r[2]) for r in recs if r[0] == MOVE and r[1] == FIX] == [(FIX, M * N * 4)]
