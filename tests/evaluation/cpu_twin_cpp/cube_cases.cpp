@@ -182,6 +182,39 @@ static void CaseUbOnCube(GM_ADDR gx, GM_ADDR gy, GM_ADDR)
     DataCopy(t, q.x, 256);  // TAG_UB_ON_CUBE
 }
 
+// 8 (9): z = x @ y + bias, the bias being y's first 32 halves (widened to float in the bias table), Mmad twice; between
+// the two the bias table is loaded again with no M -> MTE1 hand-over: the same bytes (8, no hazard) or others (9).
+static void CaseBias(GM_ADDR gx, GM_ADDR gy, GM_ADDR gz, bool other)
+{
+    Cube q(gx, gy);
+    TBuf<TPosition::C1> l1bias;
+    TBuf<TPosition::C2> bt;
+    q.pipe.InitBuffer(l1bias, 128);
+    q.pipe.InitBuffer(bt, 1024);
+    LocalTensor<half> b1 = l1bias.Get<half>();
+    LocalTensor<float> table = bt.Get<float>();
+    q.ToL1();
+    DataCopy(b1, q.y, DataCopyParams(1, 4, 0, 0));  // 64 halves: the bias, then 32 others
+    SetFlag<HardEvent::MTE2_MTE1>(0);
+    WaitFlag<HardEvent::MTE2_MTE1>(0);
+    q.ToL0();
+    DataCopy(table, b1, DataCopyParams(1, 1, 0, 0));
+    SetFlag<HardEvent::MTE1_M>(0);
+    WaitFlag<HardEvent::MTE1_M>(0);
+    MmadParams p;
+    p.m = M;
+    p.n = N;
+    p.k = K;
+    Mmad(q.c, q.a2, q.b2, table, p);
+    DataCopy(table, other ? b1[32] : b1, DataCopyParams(1, 1, 0, 0));  // TAG_BIAS_RELOAD
+    SetFlag<HardEvent::MTE1_M>(0);
+    WaitFlag<HardEvent::MTE1_M>(0);
+    Mmad(q.c, q.a2, q.b2, table, p);
+    SetFlag<HardEvent::M_FIX>(0);
+    WaitFlag<HardEvent::M_FIX>(0);
+    q.Out<float>(gz, QuantMode_t::NoQuant);
+}
+
 extern "C" __global__ __aicore__ void cube_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR, GM_ADDR)
 {
     if (TILING_KEY_IS(1)) CaseMatmul(x, y, z);
@@ -191,4 +224,6 @@ extern "C" __global__ __aicore__ void cube_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(5)) CaseMmadPastL0A(x, y, z);
     else if (TILING_KEY_IS(6)) CaseUnitFlagNeverSet(x, y, z);
     else if (TILING_KEY_IS(7)) CaseUbOnCube(x, y, z);
+    else if (TILING_KEY_IS(8)) CaseBias(x, y, z, false);
+    else if (TILING_KEY_IS(9)) CaseBias(x, y, z, true);
 }

@@ -128,6 +128,20 @@ def test_the_cube_core_has_no_ub(cube_runner, tmp_path):
     assert bad and bad[0]["line"] == _line("TAG_UB_ON_CUBE"), findings
 
 
+def test_a_bias_table_starts_the_sum_and_an_identical_reload_is_no_hazard(cube_runner, tmp_path):
+    z, ref, findings = _run_key(cube_runner, tmp_path, 8)
+    _, b = _operands()
+    bias = b.reshape(-1)[:N].astype(np.float32)
+    np.testing.assert_allclose(z, ref + bias, rtol=1e-5, atol=1e-5)
+    assert _errors(findings) == [], findings
+
+
+def test_reloading_other_bias_while_the_mmad_may_read_it_is_a_hazard(cube_runner, tmp_path):
+    _, _, findings = _run_key(cube_runner, tmp_path, 9)
+    hazards = [f for f in _errors(findings) if f["kind"] == "pipe_hazard"]
+    assert hazards and hazards[0]["line"] == _line("TAG_BIAS_RELOAD") and "bias table" in hazards[0]["message"]
+
+
 def test_a_vector_core_writing_l1_is_refused(vector_runner, tmp_path):
     _, _, findings = _run_key(vector_runner, tmp_path, 1)
     bad = [f for f in _errors(findings) if f["kind"] == "cube_memory_on_vector_core"]

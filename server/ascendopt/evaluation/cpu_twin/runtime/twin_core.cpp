@@ -513,6 +513,13 @@ bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, 
     return true;
 }
 
+bool UbHolds(uint32_t off, uint64_t len, const void *data)
+{
+    const BlockState &b = *g_cur;
+    if (static_cast<uint64_t>(off) + len > b.ub.size()) return false;
+    return std::memchr(b.init.data() + off, 0, len) == nullptr && std::memcmp(b.ub.data() + off, data, len) == 0;
+}
+
 void UbUndefined(uint32_t off, uint64_t len)
 {
     if (off + len <= g_cur->init.size()) std::memset(g_cur->init.data() + off, 0, len);
@@ -849,9 +856,12 @@ void WriteFindings(const std::string &path)
 
 void CrashMessage(int sig, char *buf, size_t size)
 {
-    std::snprintf(buf, size, "%s in block %lld after %s at %s:%d (the kernel crashed the CPU twin; likely an access far outside a tensor)",
+    // SIGFPE from integer code is a division (or modulo) by zero in the kernel's scalar code after that call.
+    std::snprintf(buf, size, "%s in block %lld after %s at %s:%d (the kernel crashed the CPU twin; %s)",
                   sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : "signal",
-                  static_cast<long long>(G.lastBlock), G.lastOp.op ? G.lastOp.op : "?", RelFile(G.lastOp.file).c_str(), G.lastOp.line);
+                  static_cast<long long>(G.lastBlock), G.lastOp.op ? G.lastOp.op : "?", RelFile(G.lastOp.file).c_str(), G.lastOp.line,
+                  sig == SIGFPE ? "an integer division or modulo by zero in the scalar code that follows; on the NPU its result is undefined"
+                                : "likely an access far outside a tensor");
 }
 
 // ------------------------------------------------------------------ tiling, misc

@@ -37,6 +37,9 @@ namespace matmul {
 
 namespace AscendC {
 
+// GlobalTensor::SetL2CacheHint's modes (Catlass turns L2 off for a matrix read once): a hint, no effect here.
+enum class CacheMode : uint8_t { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL, CACHE_MODE_LAST, CACHE_MODE_PERSISTENT };
+
 struct Nd2NzParams {
     uint16_t ndNum = 1;
     uint16_t nValue = 0;
@@ -141,6 +144,38 @@ inline void DataCopy(const LocalTensor<T> &dst, const GlobalTensor<T> &src, cons
             }
     rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(p.ndNum) * p.nValue * p.dValue,
                 static_cast<int64_t>(p.ndNum) * p.nValue * blocks * 32, static_cast<int64_t>(p.ndNum) * p.nValue, -1, base);
+}
+
+// ---------------- L1 -> bias table (MTE1) ----------------
+// blockLen counts 64 B of the source (the bias table's block); a half or bfloat16 source widens to float on the way.
+namespace twin_detail {
+template <typename D, typename S>
+void CopyToBiasTable(const LocalTensor<D> &dst, const LocalTensor<S> &src, const DataCopyParams &p, ascendopt_twin::Loc loc)
+{
+    using namespace ascendopt_twin;
+    rt::Op op = rt::Begin(P_MTE1, "DataCopy", loc);
+    CubeOperand(op, src, {rt::SP_L1}, "src");
+    CubeOperand(op, dst, {rt::SP_BT}, "dst");
+    const uint32_t srcBytes = static_cast<uint32_t>(p.blockLen) * 64u, n = srcBytes / static_cast<uint32_t>(sizeof(S));
+    const uint32_t dstBytes = n * static_cast<uint32_t>(sizeof(D));
+    rt::TraceOp(op, DTypeName<D>::value, static_cast<int64_t>(n) * p.blockCount, static_cast<int64_t>(srcBytes) * p.blockCount, p.blockCount);
+    for (uint32_t i = 0; i < p.blockCount; ++i) {
+        const uint32_t s = Access::Off(src) + i * (srcBytes + p.srcStride * 64u);
+        const uint32_t d = Access::Off(dst) + i * (dstBytes + p.dstStride * 64u);
+        if (!rt::Ub(op, s, srcBytes, false, Access::Buf(src), "src")) return;
+        const S *from = reinterpret_cast<const S *>(rt::UbPtr(s));
+        std::vector<D> wide(n);
+        for (uint32_t e = 0; e < n; ++e) wide[e] = FromF<D>(ToF(from[e]));
+        if (Access::Buf(dst).lo <= d && d + dstBytes <= Access::Buf(dst).hi && rt::UbHolds(d, dstBytes, wide.data())) continue;
+        if (!rt::Ub(op, d, dstBytes, true, Access::Buf(dst), "dst")) return;
+        std::memcpy(rt::UbPtr(d), wide.data(), dstBytes);
+    }
+}
+}  // namespace twin_detail
+template <typename D, typename S, typename = typename std::enable_if<!std::is_same<D, S>::value>::type>
+inline void DataCopy(const LocalTensor<D> &dst, const LocalTensor<S> &src, const DataCopyParams &p, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    twin_detail::CopyToBiasTable(dst, src, p, loc);
 }
 
 // ---------------- L1 -> L0A / L0B, whole fractals (MTE1) ----------------

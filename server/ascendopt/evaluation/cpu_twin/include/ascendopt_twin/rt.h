@@ -59,6 +59,10 @@ struct UbBuf {
 // UB access by op: checks bounds, pipe hazards, uninitialized reads, then records it.
 // Returns false when the range leaves the UB entirely (the caller must skip the access).
 bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, const char *what);
+// The bytes [off, off + len) lie in the arena, were written before and already equal `data`: a copy that stores them
+// again changes nothing any pipe can see, so it is no hazard (Catlass reloads the same bias into the bias table
+// while the previous Mmad may still read it).
+bool UbHolds(uint32_t off, uint64_t len, const void *data);
 // Marks UB bytes as holding undefined values (written by hardware with unspecified content).
 void UbUndefined(uint32_t off, uint64_t len);
 // GM access by op. declaredLo/Hi: range given to SetGlobalBuffer (nullptr when unknown).
