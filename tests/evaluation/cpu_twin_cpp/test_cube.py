@@ -139,7 +139,9 @@ def test_a_bias_table_starts_the_sum_and_an_identical_reload_is_no_hazard(cube_r
 def test_reloading_other_bias_while_the_mmad_may_read_it_is_a_hazard(cube_runner, tmp_path):
     _, _, findings = _run_key(cube_runner, tmp_path, 9)
     hazards = [f for f in _errors(findings) if f["kind"] == "pipe_hazard"]
-    assert hazards and hazards[0]["line"] == _line("TAG_BIAS_RELOAD") and "bias table" in hazards[0]["message"]
+    assert (
+        hazards and hazards[0]["line"] == _line("TAG_BIAS_RELOAD") and "bias table" in hazards[0]["message"]
+    )
 
 
 def test_a_vector_core_writing_l1_is_refused(vector_runner, tmp_path):
