@@ -19,6 +19,7 @@ Kind = Literal[
     "sync",
     "system",
     "copy",
+    "cube",
     "gm",
     "mask",
     "register",
@@ -122,6 +123,9 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         "DataCacheCleanAndInvalid",
     )
     + _family(_H + "cpu_debug.h", "cpu_debug", "GmAlloc GmFree SetKernelMode")
+    # The cube core (AIC): GM -> L1 ND2NZ DataCopy, L1 -> L0 LoadData, Mmad, Fixpipe; LoadDataWithTranspose is
+    # declared so int8/float paths compile, and reported when issued (its movement is not modelled).
+    + _family(_H + "cube.h", "cube", "DataCopy Fixpipe LoadData LoadDataWithTranspose Mmad")
 )
 
 

@@ -22,7 +22,7 @@ from pathlib import Path, PurePosixPath
 
 from pydantic import BaseModel
 
-from ascendopt.evaluation.cpu_twin import stand_ins, torch_ext
+from ascendopt.evaluation.cpu_twin import bisheng, stand_ins, torch_ext
 from ascendopt.evaluation.cpu_twin.api import supported_names
 from ascendopt.evaluation.cpu_twin.launcher import entry_shim, launcher_source
 from ascendopt.evaluation.diagnostics import map_diagnostics
@@ -407,7 +407,9 @@ class Builder:
         files: dict[str, str],
         dtypes: dict[str, str],
         soc: Soc,
+        cube: list[str],
     ) -> str:
+        """The kernel's object; `cube`: cube_defines of its source as written (before bisheng_rewrite)."""
         twin = await self.twin_dir()
         kernel = project.files.kernel
         macros = [f"-DDTYPE_{name.upper()}={CTYPES[dt]}" for name, dt in sorted(dtypes.items())]
@@ -444,6 +446,7 @@ class Builder:
             files[kernel],
             *read_headers(project, files, [kernel, *include_tiling[1::2]]),
             *macros,
+            *cube,
             *include_tiling,
             shim,
         )
@@ -454,7 +457,7 @@ class Builder:
             source = f"ascendopt_entry_{key[:12]}.cpp"
             if self._path(key, ".o") not in self._known:
                 await self.runner.put(str(src_dir), {source: shim.encode("utf-8")})
-        seal_defines = ["-DASCENDOPT_TWIN_KERNEL", *soc.arch_defines]
+        seal_defines = ["-DASCENDOPT_TWIN_KERNEL", *soc.arch_defines, *cube]
         argv = [
             CXX,
             *CXXFLAGS,
@@ -463,6 +466,7 @@ class Builder:
             f"{twin}/include",
             *include_flags(project, kernel, files, twin),
             "-DASCENDOPT_TWIN_KERNEL",
+            *cube,
             f"-DASCENDOPT_OP_TYPE={project.op_type}",
             *macros,
             *KERNEL_SEAL,
@@ -548,10 +552,12 @@ class Builder:
 
         A Path for the local caller's convenience; on a remote runner it names a remote file.
         """
+        cube = cube_defines(project, files)
+        files = await self.bisheng_rewrite(project, src_dir, files)
         runtime, host, kernel, launcher = await gather_settled(
             self.runtime_objects(),
             self.host_objects(project, src_dir, files, soc),
-            self.kernel_object(project, src_dir, files, dtypes, soc),
+            self.kernel_object(project, src_dir, files, dtypes, soc, cube),
             self.launcher_object(project, src_dir),
         )
         errors = [r for r in (runtime, host, kernel, launcher) if isinstance(r, BaseException)]
@@ -564,6 +570,21 @@ class Builder:
         host_objs, left_out = host
         objects = [*runtime, *host_objs, kernel, launcher]  # type: ignore[misc]
         return Path(await self.link_standing_in(objects, src_dir, project, left_out))
+
+    async def bisheng_rewrite(
+        self, project: OperatorProject, src_dir: Path | str, files: dict[str, str]
+    ) -> dict[str, str]:
+        """`files` with the kernel side's bisheng-only syntax rewritten (bisheng.py), the changed ones written
+        over their staged copies in `src_dir` (the build's folder, never the user's)."""
+        cube = bool(cube_defines(project, files))
+        changed = {
+            path: new
+            for path, text in files.items()
+            if path.endswith((".cpp", ".h", ".hpp")) and (new := bisheng.rewrite(text, cube)) != text
+        }
+        if changed:
+            await self.runner.put(str(src_dir), {p: t.encode("utf-8") for p, t in changed.items()})
+        return {**files, **changed}
 
     async def build_main(
         self, project: OperatorProject, src_dir: Path | str, files: dict[str, str], soc: Soc
@@ -639,6 +660,14 @@ class Builder:
             self.launcher_object(project, src_dir, noop=True),
         )
         return Path(await self.link_standing_in([*runtime, *host, launcher], src_dir, project, left_out))
+
+
+def cube_defines(project: OperatorProject, files: dict[str, str]) -> list[str]:
+    """The flags that build the kernel for the cube core (kernel_misc.h), when its source has only
+    cube-core code (bisheng.cube_kernel): the macro, and C++20, whose constexpr rules Catlass's
+    templates need (a constexpr constructor that fills its members in its body, as bisheng accepts)."""
+    kernel = files.get(project.files.kernel, "")
+    return ["-DASCENDOPT_TWIN_CUBE", "-std=c++20"] if bisheng.cube_kernel(kernel) else []
 
 
 def include_flags(

@@ -234,3 +234,19 @@ def vec_intrinsics(op: str, dtype: str, src_dtype: str | None = None) -> tuple[s
             return (CAST_INTRINSICS[(src_dtype, dtype)],)
         return (CAST_INTO.get(dtype, "CONV_F322F16"),)
     return VEC_INTRINSICS.get(op)
+
+
+# The cube core (910B's AIC). GUESSES, not fitted: no cube record of msopmodeling's data was checked
+# against them. The cube unit multiplies one 16 x 16 x C0 fractal triple per cycle (C0 = 32 B of the
+# input type: 16 halves, 32 int8, 8 floats); L1 -> L0 moves 256 B a cycle; each instruction pays a
+# start-up of about 20 cycles. A Mmad's traced `n` counts multiply-adds over whole fractals.
+CUBE_START_CYCLES = 20.0
+CUBE_L1_TO_L0_BYTES_PER_CYCLE = 256.0
+
+
+def cube_cycles(mmad: bool, dtype: str, n: int, nbytes: int) -> float:
+    """Cycles of one cube instruction: a Mmad of `n` multiply-adds of `dtype`, else a move of `nbytes`."""
+    if mmad:
+        c0 = 32 // DTYPE_BYTES.get(dtype, 2)
+        return CUBE_START_CYCLES + n / (16 * 16 * c0)
+    return CUBE_START_CYCLES + nbytes / CUBE_L1_TO_L0_BYTES_PER_CYCLE

@@ -36,6 +36,7 @@ from ascendopt.evaluation.timing.trace import (
     ALL,
     ALLOC,
     BAR,
+    CUBE,
     DEQ,
     ENQ,
     FREE,
@@ -53,7 +54,7 @@ from ascendopt.evaluation.timing.trace import (
     V,
 )
 
-NPIPES = 4
+NPIPES = 8  # indexed by trace's pipe codes: S, V, MTE2, MTE3, (ALL: unused), MTE1, M, FIX
 
 
 @dataclass(frozen=True)
@@ -222,6 +223,19 @@ class CoreSim:
                 n_pred.append(pred)
                 n_line.append(line)
                 free[pipe], last[pipe] = en, len(n_end) - 1
+                busy[pipe] += dur
+            elif kind == CUBE:
+                st, pred = d1, dnode
+                if free[pipe] > st:
+                    st, pred = free[pipe], last[pipe]
+                if pend[pipe] > st:
+                    st, pred = pend[pipe], pend_src[pipe]
+                dur = a * cyc
+                n_end.append(st + dur)
+                n_dur.append(dur)
+                n_pred.append(pred)
+                n_line.append(line)
+                free[pipe], last[pipe] = st + dur, len(n_end) - 1
                 busy[pipe] += dur
             elif kind == SCALAR:
                 dur = a * cyc

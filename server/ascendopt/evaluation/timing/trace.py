@@ -9,7 +9,8 @@ the consumer pipe; SetFlag the source pipe, WaitFlag the destination pipe.
 
 Each record becomes one tuple ``(kind, pipe, a, b, key, line_id)``:
 
-- MOVE: a = bytes, b = packet bytes (bytes / repeat for multi-block DataCopyPad)
+- MOVE: a = bytes, b = packet bytes (bytes / repeat for multi-block DataCopyPad); also the Fixpipe (L0C -> GM)
+- CUBE: a = cycles of a cube instruction on MTE1 (LoadData) or M (Mmad)
 - VEC:  a = cycles after a stall/barrier (head + (R-1)·computing per intrinsic),
         b = cycles in steady issue (R·computing for the first intrinsic)
 - SCALAR: a = cycles of work on the S pipe
@@ -29,10 +30,26 @@ from typing import Any
 from ascendopt.evaluation.timing import calibration, costs
 
 S, V, MTE2, MTE3, ALL = 0, 1, 2, 3, 4
-PIPE_NAMES = ("S", "V", "MTE2", "MTE3", "ALL")
-_PIPES = {"S": S, "V": V, "MTE2": MTE2, "MTE3": MTE3, "ALL": ALL, "SCALAR": S, "VEC": V, "VECTOR": V}
+# The cube core's pipes (after ALL, so the vector core's codes stay): L1 -> L0A/L0B, Mmad, L0C -> GM.
+MTE1, M, FIX = 5, 6, 7
+PIPE_NAMES = ("S", "V", "MTE2", "MTE3", "ALL", "MTE1", "M", "FIX")
+_PIPES = {
+    "S": S,
+    "V": V,
+    "MTE2": MTE2,
+    "MTE3": MTE3,
+    "ALL": ALL,
+    "SCALAR": S,
+    "VEC": V,
+    "VECTOR": V,
+    "MTE1": MTE1,
+    "M": M,
+    "CUBE": M,
+    "FIX": FIX,
+    "FIXPIPE": FIX,
+}
 
-MOVE, VEC, SCALAR, ENQ, DEQ, ALLOC, FREE, SETF, WAITF, BAR, SYNCALL, NOP = range(12)
+MOVE, VEC, SCALAR, ENQ, DEQ, ALLOC, FREE, SETF, WAITF, BAR, SYNCALL, NOP, CUBE = range(13)
 _SYNC_KINDS = {
     "EnQue": ENQ,
     "DeQue": DEQ,
@@ -235,7 +252,18 @@ def parse_trace(
                     rec = (kind, pipe, 0.0, 0.0, None, lid)
                 else:
                     rec = (kind, pipe, 0.0, 0.0, (r.get("queue", -1), r.get("buf", -1)), lid)
-            elif pipe in (MTE2, MTE3):
+            elif pipe in (MTE1, M):
+                # cube work (cpu_twin cube.h): LoadData's bytes, Mmad's multiply-adds over whole fractals
+                nbytes = r.get("bytes") or 0
+                rec = (
+                    CUBE,
+                    pipe,
+                    costs.cube_cycles(pipe == M, r.get("dtype") or "float16", r.get("n") or 0, nbytes),
+                    0.0,
+                    None,
+                    lid,
+                )
+            elif pipe in (MTE2, MTE3, FIX):
                 nbytes = r.get("bytes")
                 if nbytes is None:
                     nbytes = (r.get("n") or 0) * costs.DTYPE_BYTES.get(r.get("dtype") or "", 2)

@@ -14,6 +14,7 @@
 #include "ascendopt_twin/sys_var.h"
 #include "ascendopt_twin/tpipe.h"
 #include "ascendopt_twin/datacopy.h"
+#include "ascendopt_twin/cube.h"
 #include "ascendopt_twin/gm_init.h"
 #include "ascendopt_twin/mask.h"
 #include "ascendopt_twin/vec_common.h"

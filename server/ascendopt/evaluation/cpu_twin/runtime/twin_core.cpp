@@ -4,6 +4,7 @@
 #include <cstdarg>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 
 #include "ascendopt_twin/vec_vconv.h"
 #include "twin_internal.h"
@@ -16,7 +17,7 @@ bool g_trace_on = false;
 Global G;
 BlockState *g_cur = nullptr;
 
-static const char *kPipeName[] = {"S", "V", "MTE2", "MTE3", "NUM", "ALL", "NONE"};
+static const char *kPipeName[] = {"S", "V", "MTE2", "MTE3", "MTE1", "M", "FIX", "NUM", "ALL", "NONE"};
 static const char *PipeName(uint8_t p) { return p <= P_NONE ? kPipeName[p] : "?"; }
 
 // ------------------------------------------------------------------ files, locations
@@ -247,6 +248,9 @@ void WaitFlagEv(int event, int id, Pipe dst, const Loc &loc, const char *name)
     Begin(P_S, "WaitFlag", loc);
     TraceSync("WaitFlag", dst, id, loc, name);
     EventState &e = g_cur->events[event * 64 + (id & 63)];
+    // A destructor's WaitFlag (Catlass's ~BlockMmad) while an earlier finding stops the block: nothing to wait for,
+    // and a second throw would end the process.
+    if (std::uncaught_exceptions() > 0) return;
     if (e.count == 0)
         Fatal("waitflag_without_setflag", loc.file, loc.line,
               "WaitFlag<%s>(%d) with no pending SetFlag<%s>(%d); on the NPU this blocks forever", name, id, name, id);
@@ -276,6 +280,91 @@ void PipeGone(void *pipe)
     if (g_cur && g_cur->pub.tpipe == pipe) g_cur->pub.tpipe = nullptr;
 }
 
+// ------------------------------------------------------------------ cube local memories
+static constexpr uint32_t kSpaceSize[SP_NUM] = {0, 512u * 1024u, 64u * 1024u, 64u * 1024u, 128u * 1024u, 1024u};
+static constexpr const char *kSpaceName[SP_NUM] = {"UB", "L1", "L0A", "L0B", "L0C", "bias table"};
+
+SpaceInfo SpaceOf(Space sp)
+{
+    BlockState &b = *g_cur;
+    if (sp == SP_UB) return SpaceInfo{kSpaceName[SP_UB], 0, b.pub.ubSize};
+    uint32_t base = b.pub.ubSize;
+    for (int k = SP_L1; k < sp; ++k) base += kSpaceSize[k];
+    if (b.ub.size() == b.pub.ubSize) {  // first use: the arena grows by every cube memory
+        uint32_t total = b.pub.ubSize;
+        for (int k = SP_L1; k < SP_NUM; ++k) total += kSpaceSize[k];
+        b.ub.resize(total, 0xFF);
+        b.init.resize(total, 0);
+        b.gran.resize((total + 31) / 32, Gran());
+        b.pub.ub = b.ub.data();
+    }
+    return SpaceInfo{kSpaceName[sp], base, kSpaceSize[sp]};
+}
+
+static Space SpaceAt(uint64_t off)
+{
+    uint64_t base = g_cur->pub.ubSize;
+    if (off < base) return SP_UB;
+    for (int k = SP_L1; k < SP_NUM; ++k) {
+        if (off < base + kSpaceSize[k]) return static_cast<Space>(k);
+        base += kSpaceSize[k];
+    }
+    return SP_NUM;
+}
+
+// A function's static, so that the kernel's static initialiser may set it before Global G is constructed.
+static bool &CubeKernel()
+{
+    static bool cube = false;
+    return cube;
+}
+
+bool SetCubeKernel()
+{
+    CubeKernel() = true;
+    return true;
+}
+
+void UnitFlagMmad(uint8_t flag, const Loc &loc)
+{
+    (void)loc;
+    if ((flag & 2u) == 0) return;
+    BlockState &b = *g_cur;
+    Acquire(P_M, b.unitFix);  // the previous result has left L0C before this accumulation starts over
+    if (flag == 3u) {
+        b.unitM = Release(P_M);
+        b.unitMSet = true;
+    }
+}
+
+void UnitFlagFixpipe(uint8_t flag, const Loc &loc)
+{
+    if ((flag & 2u) == 0) return;
+    BlockState &b = *g_cur;
+    if (!b.unitMSet)
+        Fatal("waitflag_without_setflag", loc.file, loc.line,
+              "Fixpipe with unitFlag %u waits for a Mmad with unitFlag 3 on L0C, and none was issued since the last "
+              "Fixpipe; on the NPU this blocks forever", static_cast<unsigned>(flag));
+    Acquire(P_FIX, b.unitM);
+    b.unitMSet = false;
+    b.unitFix = Release(P_FIX);
+}
+
+uint32_t PipeAllocIn(Space sp, uint32_t &cursor, uint32_t len, const Loc &loc, const char *what)
+{
+    if (sp == SP_UB) return PipeAlloc(cursor, len, loc, what);
+    const SpaceInfo s = SpaceOf(sp);
+    uint64_t end = static_cast<uint64_t>(cursor) + len;
+    if (end > s.size)
+        Fatal("local_overflow", loc.file, loc.line,
+              "TPipe::InitBuffer(%s, %u B): buffers in %s now need %llu B (32 B aligned) but the %s has %u B", what, len,
+              s.name, static_cast<unsigned long long>(end), s.name, s.size);
+    uint32_t at = s.base + cursor;
+    cursor = static_cast<uint32_t>(end);
+    std::memset(g_cur->init.data() + at, 0, len);
+    return at;
+}
+
 uint32_t PipeAlloc(uint32_t &cursor, uint32_t len, const Loc &loc, const char *what)
 {
     uint64_t end = static_cast<uint64_t>(cursor) + len;
@@ -301,6 +390,9 @@ static inline bool Ordered(uint8_t q, uint32_t e, uint8_t p)
 {
     if (q == P_S && p == P_S) return true;  // scalar unit is in order
     if (q == p && q == P_V && G.autoSync) return true;  // bisheng --cce-auto-sync inserts PIPE_V barriers
+    // The cube core's pipes run their own instructions one after another (Catlass orders MTE1 -> MTE1, M -> M and
+    // FIX -> FIX on L1/L0 with no barrier); what the twin checks there is the hand-over between pipes.
+    if (q == p && (q == P_MTE1 || q == P_M || q == P_FIX)) return true;
     return g_cur->known[p][q] >= e;
 }
 
@@ -384,13 +476,30 @@ bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, 
     if (len == 0) return true;
     BlockState &b = *g_cur;
     uint64_t end = static_cast<uint64_t>(off) + len;
-    if (end > b.pub.ubSize)
+    const Space sp = SpaceAt(off);
+    if (sp == SP_NUM || (sp != SP_UB && b.ub.size() == b.pub.ubSize))
         Fatal("local_out_of_bounds", op.file, op.line, "%s %s %llu B at UB offset %u (%s), past the end of the %u B Unified Buffer",
               op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), off, what, b.pub.ubSize);
+    const SpaceInfo si = SpaceOf(sp);
+    if (end > si.base + si.size) {
+        if (sp == SP_UB)
+            Fatal("local_out_of_bounds", op.file, op.line, "%s %s %llu B at UB offset %u (%s), past the end of the %u B Unified Buffer",
+                  op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), off, what, b.pub.ubSize);
+        Fatal("local_out_of_bounds", op.file, op.line, "%s %s %llu B at %s offset %u (%s), past the end of the %u B %s",
+              op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), si.name, off - si.base, what, si.size, si.name);
+    }
+    // The cube core has no UB and the vector core no L1/L0 (AIC and AIV are separate cores on A2).
+    if (CubeKernel() && sp == SP_UB)
+        Fatal("ub_on_cube_core", op.file, op.line, "%s %s the UB (%s) in a kernel built for the cube core (AIC), which has no Unified Buffer",
+              op.name, write ? "writes" : "reads", what);
+    if (!CubeKernel() && sp != SP_UB)
+        Fatal("cube_memory_on_vector_core", op.file, op.line,
+              "%s %s the %s (%s) in a kernel built for the vector core (AIV), which has no %s: that memory belongs to the cube core",
+              op.name, write ? "writes" : "reads", si.name, what, si.name);
     if (buf.hi > buf.lo && (off < buf.lo || end > buf.hi))
         Report("local_out_of_bounds", true, op.file, op.line,
-               "%s %s %llu B at UB offset %u (%s) but the tensor's buffer is [%u, %u): %llu B outside it", op.name,
-               write ? "writes" : "reads", static_cast<unsigned long long>(len), off, what, buf.lo, buf.hi,
+               "%s %s %llu B at %s offset %u (%s) but the tensor's buffer is [%u, %u): %llu B outside it", op.name,
+               write ? "writes" : "reads", static_cast<unsigned long long>(len), si.name, off - si.base, what, buf.lo - si.base, buf.hi - si.base,
                static_cast<unsigned long long>((off < buf.lo ? buf.lo - off : 0) + (end > buf.hi ? end - buf.hi : 0)));
     if (!write) {
         const void *z = std::memchr(b.init.data() + off, 0, len);
@@ -400,20 +509,27 @@ bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, 
             // their results never reach GM. Unwritten UB holds NaN bytes here, so if they do, the
             // output comparison fails; a candidate that adds such a read is still refused for it.
             Report("uninitialized_ub_read", false, op.file, op.line,
-                   "%s (%s) reads %llu B at UB offset %u (%s); byte %llu was never written since InitBuffer (or holds padding the hardware leaves undefined): harmless only while those lanes never reach an output; otherwise write those bytes first, or move only the bytes computed",
-                   op.name, PipeName(op.pipe), static_cast<unsigned long long>(len), off, what, static_cast<unsigned long long>(at));
+                   "%s (%s) reads %llu B at %s offset %u (%s); byte %llu was never written since InitBuffer (or holds padding the hardware leaves undefined): harmless only while those lanes never reach an output; otherwise write those bytes first, or move only the bytes computed",
+                   op.name, PipeName(op.pipe), static_cast<unsigned long long>(len), si.name, off - si.base, what, static_cast<unsigned long long>(at - si.base));
         }
     } else {
         std::memset(b.init.data() + off, 1, len);
     }
     bool reported = false;
-    for (uint64_t g = off / 32; g <= (end - 1) / 32; ++g) Touch(op, b.gran[g], write, reported, "UB", off, len, what);
+    for (uint64_t g = off / 32; g <= (end - 1) / 32; ++g) Touch(op, b.gran[g], write, reported, si.name, off - si.base, len, what);
     return true;
+}
+
+bool UbHolds(uint32_t off, uint64_t len, const void *data)
+{
+    const BlockState &b = *g_cur;
+    if (static_cast<uint64_t>(off) + len > b.ub.size()) return false;
+    return std::memchr(b.init.data() + off, 0, len) == nullptr && std::memcmp(b.ub.data() + off, data, len) == 0;
 }
 
 void UbUndefined(uint32_t off, uint64_t len)
 {
-    if (off + len <= g_cur->pub.ubSize) std::memset(g_cur->init.data() + off, 0, len);
+    if (off + len <= g_cur->init.size()) std::memset(g_cur->init.data() + off, 0, len);
 }
 
 bool CheckCount(const Op &op, uint32_t off, uint64_t bytes, bool write, const UbBuf &buf, const char *what, uint32_t align)
@@ -747,9 +863,12 @@ void WriteFindings(const std::string &path)
 
 void CrashMessage(int sig, char *buf, size_t size)
 {
-    std::snprintf(buf, size, "%s in block %lld after %s at %s:%d (the kernel crashed the CPU twin; likely an access far outside a tensor)",
+    // SIGFPE from integer code is a division (or modulo) by zero in the kernel's scalar code after that call.
+    std::snprintf(buf, size, "%s in block %lld after %s at %s:%d (the kernel crashed the CPU twin; %s)",
                   sig == SIGSEGV ? "SIGSEGV" : sig == SIGBUS ? "SIGBUS" : sig == SIGFPE ? "SIGFPE" : "signal",
-                  static_cast<long long>(G.lastBlock), G.lastOp.op ? G.lastOp.op : "?", RelFile(G.lastOp.file).c_str(), G.lastOp.line);
+                  static_cast<long long>(G.lastBlock), G.lastOp.op ? G.lastOp.op : "?", RelFile(G.lastOp.file).c_str(), G.lastOp.line,
+                  sig == SIGFPE ? "an integer division or modulo by zero in the scalar code that follows; on the NPU its result is undefined"
+                                : "likely an access far outside a tensor");
 }
 
 // ------------------------------------------------------------------ tiling, misc

@@ -20,14 +20,14 @@ namespace rt {
 struct Gran {
     uint32_t wEpoch = 0;
     uint32_t wLoc = 0;
-    uint32_t rEpoch[P_NUM] = {0, 0, 0, 0};
-    uint32_t rLoc[P_NUM] = {0, 0, 0, 0};
+    uint32_t rEpoch[P_NUM] = {};
+    uint32_t rLoc[P_NUM] = {};
     uint8_t wPipe = P_NONE;
     bool wAtomic = false;  // last write was a DMA-atomic UB->GM copy
     // Bytes of the granule the last writer's pipe and each reader touched (GM: DMA moves exact bytes, so accesses
     // that only share a 32 B granule do not depend on each other; UB keeps whole granules).
     uint32_t wMask = ~0u;
-    uint32_t rMask[P_NUM] = {~0u, ~0u, ~0u, ~0u};
+    uint32_t rMask[P_NUM] = {~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u};
 };
 struct GmGran {
     int32_t block = -1;
@@ -44,10 +44,14 @@ struct BlockState {
     std::vector<uint8_t> ub;
     std::vector<uint8_t> init;   // 1 = byte written since InitBuffer
     std::vector<Gran> gran;      // UB hazard shadow, one per 32 B
-    uint32_t issued[P_NUM] = {0, 0, 0, 0};
+    uint32_t issued[P_NUM] = {};
     uint32_t known[P_NUM][P_NUM] = {};  // known[p][q]: epochs of pipe q known complete by pipe p
     std::unordered_map<int, EventState> events;
     uint32_t ubHigh = 0;
+    // Unit-flag hand-overs (rt::UnitFlagMmad/UnitFlagFixpipe): the M pipe's clock at its last 0b11 Mmad, the FIX
+    // pipe's at the Fixpipe that consumed it.
+    Clock unitM{}, unitFix{};
+    bool unitMSet = false;
     int16_t nextQueue = 0;
     bool aborted = false;
 };

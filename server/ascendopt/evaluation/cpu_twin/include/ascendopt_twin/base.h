@@ -21,6 +21,11 @@
 #ifndef __ubuf__
 #define __ubuf__
 #endif
+// bisheng's forced inlining (Catlass writes `__forceinline__ [aicore]`; the bracketed attribute is blanked from the
+// staged source by cpu_twin/bisheng.py).
+#ifndef __forceinline__
+#define __forceinline__ inline
+#endif
 #ifndef __inout_pipe__
 #define __inout_pipe__(x)
 #endif
@@ -108,8 +113,9 @@ struct Loc {
     explicit constexpr Loc(const char *f = __builtin_FILE(), int l = __builtin_LINE()) : file(f), line(l) {}
 };
 
-// Pipes tracked by the sanitizer.
-enum Pipe : uint8_t { P_S = 0, P_V = 1, P_MTE2 = 2, P_MTE3 = 3, P_NUM = 4, P_ALL = 5, P_NONE = 6 };
+// Pipes tracked by the sanitizer: the vector core's (S, V, MTE2, MTE3) and the cube core's (MTE1: L1 -> L0A/L0B,
+// M: Mmad, FIX: L0C -> GM); MTE2 moves GM -> L1 on the cube core as GM -> UB on the vector core.
+enum Pipe : uint8_t { P_S = 0, P_V = 1, P_MTE2 = 2, P_MTE3 = 3, P_MTE1 = 4, P_M = 5, P_FIX = 6, P_NUM = 7, P_ALL = 8, P_NONE = 9 };
 
 // Raised to stop the current block after a fatal finding (the NPU would hang or fault).
 struct BlockAbort {

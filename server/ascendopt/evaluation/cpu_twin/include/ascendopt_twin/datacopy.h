@@ -268,10 +268,17 @@ inline void DataCopy(const GlobalTensor<T> &dst, const LocalTensor<T> &src, cons
     }
 }
 
+namespace twin_detail {
+// L1 -> bias table (the cube core's C2 position), cube.h.
+template <typename D, typename S>
+void CopyToBiasTable(const LocalTensor<D> &dst, const LocalTensor<S> &src, const DataCopyParams &p, ascendopt_twin::Loc loc);
+}  // namespace twin_detail
+
 template <typename T>
 inline void DataCopy(const LocalTensor<T> &dst, const LocalTensor<T> &src, const DataCopyParams &p, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
     using namespace ascendopt_twin;
+    if (twin_detail::SpaceOfPos(dst.GetPosition()) == rt::SP_BT) return twin_detail::CopyToBiasTable(dst, src, p, loc);
     rt::Op op = rt::Begin(rt::kUbToUbPipe, "DataCopy", loc);
     if (!twin_detail::FieldsHeld("DataCopy", "DataCopyParams", p.blockCount, &p.blockLen, " blocks", loc)) return;
     uint64_t len = static_cast<uint64_t>(p.blockLen) * 32u;

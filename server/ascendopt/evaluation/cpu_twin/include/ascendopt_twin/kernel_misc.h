@@ -12,14 +12,42 @@
 #define ASSERT(...)
 #endif
 
-// The core a kernel runs on, as CANN's kernels test it (`g_coreType == AIV`): the twin is a vector core.
+// The core a kernel runs on, as CANN's kernels test it (`g_coreType == AIV`): a vector core, or the cube core when
+// the build defines ASCENDOPT_TWIN_CUBE (cpu_twin/bisheng.py: a kernel with only cube-core code); the runtime then
+// refuses UB work, and a vector build refuses L1/L0 work (twin_core.cpp, Ub).
 enum CoreTypeTwin : int32_t { AIC = 1, AIV = 2, MIX = 3 };
+namespace AscendC {
+using ::AIC;
+using ::AIV;
+using ::MIX;
+}  // namespace AscendC
+#ifdef ASCENDOPT_TWIN_CUBE
+constexpr int32_t g_coreType = AIC;
+static const bool ascendopt_twin_cube_kernel = ascendopt_twin::rt::SetCubeKernel();  // at program start
+#define ASCEND_IS_AIV (false)
+#define ASCEND_IS_AIC (true)
+#define ASCEND_IS_NOT_AIV (true)
+#define ASCEND_IS_NOT_AIC (false)
+#else
 constexpr int32_t g_coreType = AIV;
-
 #define ASCEND_IS_AIV (true)
 #define ASCEND_IS_AIC (false)
 #define ASCEND_IS_NOT_AIV (false)
 #define ASCEND_IS_NOT_AIC (true)
+#endif
+
+// bisheng's scalar min/max builtins, which AI Core code calls unqualified (Catlass's `min(shape.k(), L1TileShape::K)`
+// beside its own tla::min for compile-time constants).
+template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value>::type>
+constexpr T min(const T a, const T b)
+{
+    return b < a ? b : a;
+}
+template <typename T, typename = typename std::enable_if<std::is_arithmetic<T>::value>::type>
+constexpr T max(const T a, const T b)
+{
+    return a < b ? b : a;
+}
 
 enum KernelMetaType {
     KERNEL_TYPE_AIV_ONLY,

@@ -63,6 +63,10 @@ struct UbBuf {
 // UB access by op: checks bounds, pipe hazards, uninitialized reads, then records it.
 // Returns false when the range leaves the UB entirely (the caller must skip the access).
 bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, const char *what);
+// The bytes [off, off + len) lie in the arena, were written before and already equal `data`: a copy that stores them
+// again changes nothing any pipe can see, so it is no hazard (Catlass reloads the same bias into the bias table
+// while the previous Mmad may still read it).
+bool UbHolds(uint32_t off, uint64_t len, const void *data);
 // Marks UB bytes as holding undefined values (written by hardware with unspecified content).
 void UbUndefined(uint32_t off, uint64_t len);
 // GM access by op. declaredLo/Hi: range given to SetGlobalBuffer (nullptr when unknown).
@@ -121,6 +125,25 @@ void PipeGone(void *pipe);
 // TPipe buffer accounting: returns UB offset of a new buffer of len bytes (32 B aligned).
 uint32_t PipeAlloc(uint32_t &cursor, uint32_t len, const Loc &loc, const char *what);
 void PipeNoteHighWater(uint32_t bytes);
+
+// The cube core's local memories (910B, Atlas A2: L1 512 KB, L0A/L0B 64 KB, L0C 128 KB, bias table 1 KB) sit after
+// the UB in the block's one byte arena, so a LocalTensor is an offset into it wherever it lives and bounds, hazards
+// and unwritten-byte reads are checked alike. The arena grows to hold them on first use (a vector kernel never pays).
+enum Space : uint8_t { SP_UB = 0, SP_L1, SP_L0A, SP_L0B, SP_L0C, SP_BT, SP_NUM };
+struct SpaceInfo {
+    const char *name;  // "UB", "L1", ...
+    uint32_t base;     // arena offset of its byte 0
+    uint32_t size;
+};
+SpaceInfo SpaceOf(Space sp);
+// Buffer accounting for TPipe::InitBuffer in `sp` (cursor relative to the space); returns the arena offset.
+uint32_t PipeAllocIn(Space sp, uint32_t &cursor, uint32_t len, const Loc &loc, const char *what);
+// Mmad / Fixpipe unit flags (docs: unitFlag 0b10 "more to come", 0b11 "last"): the hardware's fine-grained
+// M -> FIX hand-over of L0C in place of SetFlag/WaitFlag<M_FIX> (and FIX -> M for the next accumulation).
+void UnitFlagMmad(uint8_t flag, const Loc &loc);
+void UnitFlagFixpipe(uint8_t flag, const Loc &loc);
+// The kernel was compiled for the cube core (AIC): set once by its translation unit (kernel_misc.h).
+bool SetCubeKernel();
 
 // Tiling data for GET_TILING_DATA.
 void LoadTiling(void *dst, size_t size, const uint8_t *tiling, const char *type, const char *file, int line);

@@ -98,7 +98,7 @@ struct Access {
     template <class Q> static void InitQue(Q &q, uint32_t base, uint8_t num, uint32_t len) { q.TwinInit(base, num, len); }
     template <class Q> static int16_t QueId(const Q &q) { return q.qid_; }
     template <class B> static void InitBuf(B &b, uint32_t base, uint32_t len) { b.TwinInit(base, len); }
-    template <class P> static uint32_t UsedBytes(const P &p) { return p.cursor_; }
+    template <class P> static uint32_t UsedBytes(const P &p) { return p.cursor_[0]; }
 };
 }  // namespace twin_detail
 

@@ -57,45 +57,97 @@ constexpr Pipe PipeOf(pipe_t p)
          : p == PIPE_V ? ascendopt_twin::P_V
          : p == PIPE_MTE2 ? ascendopt_twin::P_MTE2
          : p == PIPE_MTE3 ? ascendopt_twin::P_MTE3
+         : p == PIPE_MTE1 ? ascendopt_twin::P_MTE1
+         : p == PIPE_M ? ascendopt_twin::P_M
+         : p == PIPE_FIX ? ascendopt_twin::P_FIX
          : p == PIPE_ALL ? ascendopt_twin::P_ALL
                          : ascendopt_twin::P_NONE;
 }
-constexpr Pipe EventSrc(HardEvent e)
+// A HardEvent's source and destination pipes, as its name says (`MTE2_MTE1`: MTE2 sets, MTE1 waits).
+struct EventPipes {
+    Pipe src, dst;
+    const char *name;
+};
+constexpr EventPipes EventOf(HardEvent e)
 {
-    return (e == HardEvent::MTE2_V || e == HardEvent::MTE2_S || e == HardEvent::MTE2_MTE3) ? ascendopt_twin::P_MTE2
-         : (e == HardEvent::MTE3_V || e == HardEvent::MTE3_S || e == HardEvent::MTE3_MTE2) ? ascendopt_twin::P_MTE3
-         : (e == HardEvent::V_MTE2 || e == HardEvent::V_MTE3 || e == HardEvent::V_S || e == HardEvent::V_V) ? ascendopt_twin::P_V
-         : (e == HardEvent::S_V || e == HardEvent::S_MTE2 || e == HardEvent::S_MTE3) ? ascendopt_twin::P_S
-                                                                                       : ascendopt_twin::P_NONE;
+    using namespace ascendopt_twin;
+    switch (e) {
+        case HardEvent::MTE2_MTE1: return {P_MTE2, P_MTE1, "MTE2_MTE1"};
+        case HardEvent::MTE1_MTE2: return {P_MTE1, P_MTE2, "MTE1_MTE2"};
+        case HardEvent::MTE1_M: return {P_MTE1, P_M, "MTE1_M"};
+        case HardEvent::M_MTE1: return {P_M, P_MTE1, "M_MTE1"};
+        case HardEvent::MTE2_V: return {P_MTE2, P_V, "MTE2_V"};
+        case HardEvent::V_MTE2: return {P_V, P_MTE2, "V_MTE2"};
+        case HardEvent::MTE3_V: return {P_MTE3, P_V, "MTE3_V"};
+        case HardEvent::V_MTE3: return {P_V, P_MTE3, "V_MTE3"};
+        case HardEvent::M_V: return {P_M, P_V, "M_V"};
+        case HardEvent::V_M: return {P_V, P_M, "V_M"};
+        case HardEvent::V_V: return {P_V, P_V, "V_V"};
+        case HardEvent::MTE3_MTE1: return {P_MTE3, P_MTE1, "MTE3_MTE1"};
+        case HardEvent::MTE1_MTE3: return {P_MTE1, P_MTE3, "MTE1_MTE3"};
+        case HardEvent::MTE1_V: return {P_MTE1, P_V, "MTE1_V"};
+        case HardEvent::MTE2_M: return {P_MTE2, P_M, "MTE2_M"};
+        case HardEvent::M_MTE2: return {P_M, P_MTE2, "M_MTE2"};
+        case HardEvent::V_MTE1: return {P_V, P_MTE1, "V_MTE1"};
+        case HardEvent::M_FIX: return {P_M, P_FIX, "M_FIX"};
+        case HardEvent::FIX_M: return {P_FIX, P_M, "FIX_M"};
+        case HardEvent::MTE3_MTE2: return {P_MTE3, P_MTE2, "MTE3_MTE2"};
+        case HardEvent::MTE2_MTE3: return {P_MTE2, P_MTE3, "MTE2_MTE3"};
+        case HardEvent::S_V: return {P_S, P_V, "S_V"};
+        case HardEvent::V_S: return {P_V, P_S, "V_S"};
+        case HardEvent::S_MTE2: return {P_S, P_MTE2, "S_MTE2"};
+        case HardEvent::MTE2_S: return {P_MTE2, P_S, "MTE2_S"};
+        case HardEvent::S_MTE3: return {P_S, P_MTE3, "S_MTE3"};
+        case HardEvent::MTE3_S: return {P_MTE3, P_S, "MTE3_S"};
+        case HardEvent::MTE2_FIX: return {P_MTE2, P_FIX, "MTE2_FIX"};
+        case HardEvent::FIX_MTE2: return {P_FIX, P_MTE2, "FIX_MTE2"};
+        case HardEvent::FIX_S: return {P_FIX, P_S, "FIX_S"};
+        case HardEvent::M_S: return {P_M, P_S, "M_S"};
+        case HardEvent::FIX_MTE3: return {P_FIX, P_MTE3, "FIX_MTE3"};
+        case HardEvent::MTE1_FIX: return {P_MTE1, P_FIX, "MTE1_FIX"};
+        case HardEvent::FIX_MTE1: return {P_FIX, P_MTE1, "FIX_MTE1"};
+        case HardEvent::FIX_FIX: return {P_FIX, P_FIX, "FIX_FIX"};
+        default: return {P_NONE, P_NONE, "?"};
+    }
 }
-constexpr Pipe EventDst(HardEvent e)
-{
-    return (e == HardEvent::MTE3_MTE2 || e == HardEvent::V_MTE2 || e == HardEvent::S_MTE2) ? ascendopt_twin::P_MTE2
-         : (e == HardEvent::MTE2_MTE3 || e == HardEvent::V_MTE3 || e == HardEvent::S_MTE3) ? ascendopt_twin::P_MTE3
-         : (e == HardEvent::MTE2_V || e == HardEvent::MTE3_V || e == HardEvent::S_V || e == HardEvent::V_V) ? ascendopt_twin::P_V
-         : (e == HardEvent::V_S || e == HardEvent::MTE2_S || e == HardEvent::MTE3_S) ? ascendopt_twin::P_S
-                                                                                     : ascendopt_twin::P_NONE;
-}
-constexpr const char *EventName(HardEvent e)
-{
-    return e == HardEvent::MTE2_V ? "MTE2_V" : e == HardEvent::V_MTE2 ? "V_MTE2" : e == HardEvent::MTE3_V ? "MTE3_V"
-         : e == HardEvent::V_MTE3 ? "V_MTE3" : e == HardEvent::V_V ? "V_V" : e == HardEvent::MTE3_MTE2 ? "MTE3_MTE2"
-         : e == HardEvent::MTE2_MTE3 ? "MTE2_MTE3" : e == HardEvent::S_V ? "S_V" : e == HardEvent::V_S ? "V_S"
-         : e == HardEvent::S_MTE2 ? "S_MTE2" : e == HardEvent::MTE2_S ? "MTE2_S" : e == HardEvent::S_MTE3 ? "S_MTE3"
-         : e == HardEvent::MTE3_S ? "MTE3_S" : "cube_event";
-}
-// Vector-core pipes that produce into / consume from a queue position.
+constexpr Pipe EventSrc(HardEvent e) { return EventOf(e).src; }
+constexpr Pipe EventDst(HardEvent e) { return EventOf(e).dst; }
+constexpr const char *EventName(HardEvent e) { return EventOf(e).name; }
+// Pipes that produce into / consume from a queue position: the vector core's UB (MTE2 in, V, MTE3 out) and the cube
+// core's path GM -> L1 (MTE2) -> L0A/L0B and bias table (MTE1) -> L0C (M) -> GM (FIX).
 constexpr Pipe ProducerOf(TPosition p)
 {
-    return (p == TPosition::VECIN || p == TPosition::GM) ? ascendopt_twin::P_MTE2 : ascendopt_twin::P_V;
+    using namespace ascendopt_twin;
+    return (p == TPosition::VECIN || p == TPosition::GM || p == TPosition::A1 || p == TPosition::B1 || p == TPosition::C1) ? P_MTE2
+         : (p == TPosition::A2 || p == TPosition::B2 || p == TPosition::C2) ? P_MTE1
+         : p == TPosition::CO1 ? P_M
+                               : P_V;
 }
 constexpr Pipe ConsumerOf(TPosition p)
 {
-    return (p == TPosition::VECOUT || p == TPosition::GM) ? ascendopt_twin::P_MTE3 : ascendopt_twin::P_V;
+    using namespace ascendopt_twin;
+    return (p == TPosition::VECOUT || p == TPosition::GM) ? P_MTE3
+         : (p == TPosition::A1 || p == TPosition::B1 || p == TPosition::C1) ? P_MTE1
+         : (p == TPosition::A2 || p == TPosition::B2 || p == TPosition::C2) ? P_M
+         : p == TPosition::CO1 ? P_FIX
+                               : P_V;
 }
 constexpr bool IsVectorPos(TPosition p)
 {
     return p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+}
+// The local memory a position names (the cube core's: L1 for A1/B1/C1, L0A for A2, L0B for B2, L0C for CO1, the
+// bias table for C2); SP_NUM for positions the twin does not model.
+constexpr ascendopt_twin::rt::Space SpaceOfPos(TPosition p)
+{
+    using namespace ascendopt_twin::rt;
+    return IsVectorPos(p) ? SP_UB
+         : (p == TPosition::A1 || p == TPosition::B1 || p == TPosition::C1) ? SP_L1
+         : p == TPosition::A2 ? SP_L0A
+         : p == TPosition::B2 ? SP_L0B
+         : p == TPosition::CO1 ? SP_L0C
+         : p == TPosition::C2 ? SP_BT
+                              : SP_NUM;
 }
 int16_t NextQueueId();
 }  // namespace twin_detail
@@ -117,10 +169,10 @@ public:  // an aggregate, as the docs' brace initialisation needs
 
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0> class TQueBind {
 public:
-    static_assert(twin_detail::IsVectorPos(src) || src == TPosition::GM,
-                  "the CPU twin supports only vector-core queue positions (VECIN/VECOUT/VECCALC)");
-    static_assert(twin_detail::IsVectorPos(dst) || dst == TPosition::GM,
-                  "the CPU twin supports only vector-core queue positions (VECIN/VECOUT/VECCALC)");
+    static_assert(twin_detail::SpaceOfPos(src) != ascendopt_twin::rt::SP_NUM || src == TPosition::GM,
+                  "the CPU twin supports the queue positions VECIN/VECOUT/VECCALC, A1/B1/C1, A2, B2, C2 and CO1");
+    static_assert(twin_detail::SpaceOfPos(dst) != ascendopt_twin::rt::SP_NUM || dst == TPosition::GM,
+                  "the CPU twin supports the queue positions VECIN/VECOUT/VECCALC, A1/B1/C1, A2, B2, C2 and CO1");
     TQueBind() = default;
 
     template <typename T> LocalTensor<T> AllocTensor(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
@@ -294,7 +346,8 @@ template <TPosition pos, int32_t depth, auto mask = 0> class TQue : public TQueB
 
 template <TPosition pos = TPosition::VECCALC> class TBuf {
 public:
-    static_assert(twin_detail::IsVectorPos(pos), "the CPU twin supports only vector-core TBuf positions (VECIN/VECOUT/VECCALC)");
+    static_assert(twin_detail::SpaceOfPos(pos) != ascendopt_twin::rt::SP_NUM,
+                  "the CPU twin supports the TBuf positions VECIN/VECOUT/VECCALC, A1/B1/C1, A2, B2, C2 and CO1");
     TBuf() = default;
     template <typename T> LocalTensor<T> Get(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
@@ -353,7 +406,8 @@ public:
     bool InitBuffer(TQueBind<src, dst, depth, mask> &que, uint8_t num, uint32_t len, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
         uint32_t aligned = (len + 31u) / 32u * 32u;
-        uint32_t base = ascendopt_twin::rt::PipeAlloc(cursor_, aligned * num, loc, "TQue");
+        constexpr auto sp = twin_detail::SpaceOfPos(src == TPosition::GM ? dst : src);
+        uint32_t base = ascendopt_twin::rt::PipeAllocIn(sp, cursor_[sp], aligned * num, loc, "TQue");
         twin_detail::Access::InitQue(que, base, num, len);
         TraceInit(loc, twin_detail::Access::QueId(que), base, aligned * num);
         return true;
@@ -361,14 +415,15 @@ public:
     template <TPosition pos> bool InitBuffer(TBuf<pos> &buf, uint32_t len, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
     {
         uint32_t aligned = (len + 31u) / 32u * 32u;
-        uint32_t base = ascendopt_twin::rt::PipeAlloc(cursor_, aligned, loc, "TBuf");
+        constexpr auto sp = twin_detail::SpaceOfPos(pos);
+        uint32_t base = ascendopt_twin::rt::PipeAllocIn(sp, cursor_[sp], aligned, loc, "TBuf");
         twin_detail::Access::InitBuf(buf, base, len);
         TraceInit(loc, -1, base, aligned);
         return true;
     }
-    void Reset() { cursor_ = 0; }
-    void Destroy() { cursor_ = 0; }
-    void Init() { cursor_ = 0; }
+    void Reset() { Clear(); }
+    void Destroy() { Clear(); }
+    void Init() { Clear(); }
     TEventID FetchEventID(HardEvent evt) { return static_cast<TEventID>(nextEvent_[static_cast<int>(evt)]++ % 8); }
     template <HardEvent evt> TEventID FetchEventID() { return FetchEventID(evt); }
     template <HardEvent evt> TEventID AllocEventID() { return FetchEventID(evt); }
@@ -383,7 +438,11 @@ private:
         r.op = "InitBuffer"; r.pipe = ascendopt_twin::P_S; r.queue = qid; r.buf = base; r.bytes = bytes; r.file = loc.file; r.line = loc.line;
         ascendopt_twin::rt::Trace(r);
     }
-    uint32_t cursor_ = 0;
+    void Clear()
+    {
+        for (uint32_t &c : cursor_) c = 0;
+    }
+    uint32_t cursor_[ascendopt_twin::rt::SP_NUM] = {};  // bytes handed out in each local memory (UB first)
     uint8_t nextEvent_[static_cast<int>(HardEvent::MAX)] = {};
 };
 
@@ -410,20 +469,18 @@ template <typename T, TPosition pos> inline bool PopStackBuffer(LocalTensor<T> &
 // ---- synchronisation ----
 template <HardEvent event> inline void SetFlag(int32_t eventID, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
-    static_assert(twin_detail::EventSrc(event) != ascendopt_twin::P_NONE,
-                  "HardEvent between cube pipes is not supported by the CPU twin (vector core only)");
+    static_assert(twin_detail::EventSrc(event) != ascendopt_twin::P_NONE, "SetFlag: not a HardEvent");
     ascendopt_twin::rt::SetFlagEv(static_cast<int>(event), eventID, twin_detail::EventSrc(event), loc, twin_detail::EventName(event));
 }
 template <HardEvent event> inline void WaitFlag(int32_t eventID, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
-    static_assert(twin_detail::EventDst(event) != ascendopt_twin::P_NONE,
-                  "HardEvent between cube pipes is not supported by the CPU twin (vector core only)");
+    static_assert(twin_detail::EventDst(event) != ascendopt_twin::P_NONE, "WaitFlag: not a HardEvent");
     ascendopt_twin::rt::WaitFlagEv(static_cast<int>(event), eventID, twin_detail::EventDst(event), loc, twin_detail::EventName(event));
 }
 template <pipe_t pipe> inline void PipeBarrier(ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
     static_assert(twin_detail::PipeOf(pipe) != ascendopt_twin::P_NONE,
-                  "PipeBarrier: only PIPE_V, PIPE_MTE2, PIPE_MTE3 and PIPE_ALL are supported by the CPU twin");
+                  "PipeBarrier: only PIPE_V, PIPE_MTE1/2/3, PIPE_M, PIPE_FIX and PIPE_ALL are supported by the CPU twin");
     static_assert(pipe != PIPE_S, "PipeBarrier does not support PIPE_S (scalar ordering is guaranteed by hardware)");
     using namespace ascendopt_twin;
     rt::Op op = rt::Begin(P_S, "PipeBarrier", loc);

@@ -1,0 +1,90 @@
+"""Kernel source the bisheng compiler accepts and g++ does not, rewritten for the twin's build.
+
+Two forms, both in Catlass-style cube kernels (NPUKernelBench level 3):
+
+- the bracketed function attribute after `__forceinline__` (`__forceinline__ [aicore]`,
+  `[host, aicore]`): no macro can take it away, so its brackets are blanked;
+- a member function template's explicit specialization inside its class
+  (`template <> void operator()<AscendC::AIC>(…)`, by core type), which g++ rejects
+  ("explicit specialization in non-namespace scope"): the specialization for the core the
+  twin builds for becomes a plain member (overload resolution prefers it to the template),
+  the other core's gets a name of its own (never called, never instantiated).
+
+Every rewrite keeps each line's number (only characters inside a line change), so g++'s
+diagnostics name the user's file and line. The rewritten text goes into the staged copy
+the build reads, never into the user's folder.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ascendopt.operators.cpp_source import COMMENT
+
+_ATTRIBUTE = re.compile(r"(__forceinline__\s*)(\[\s*(?:host|aicore)(?:\s*,\s*(?:host|aicore))*\s*\])")
+_SPECIALISATION = re.compile(
+    r"template\s*<\s*>(?P<head>(?:\s|__forceinline__|__aicore__|inline|\[[^\]\n]*\])*[\w:<>\s*&]*?)"
+    r"(?P<name>operator\s*\(\s*\)|\b\w+)\s*(?P<args><\s*(?:AscendC\s*::\s*)?(?P<core>AIC|AIV)\s*>)\s*\("
+)
+_TEMPLATE_EMPTY = re.compile(r"template\s*<\s*>")
+_CLASS_HEAD = re.compile(r"\b(?:class|struct|union)\b[^;(){}]*$")
+# A kernel the twin builds for the cube core: it issues Mmad and never hands work across to a vector
+# core (CANN's build makes such a kernel AIC-only; an AIV specialization of it is empty there).
+_CUBE_WORK = re.compile(r"\bMmad\s*\(|KERNEL_TYPE_AIC_ONLY")
+_CROSS_CORE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b|KERNEL_TYPE_MIX_")
+
+
+def _blank(text: str) -> str:
+    return re.sub(r"[^\n]", " ", text)
+
+
+def _code(text: str) -> str:
+    """`text` with comments blanked (same offsets)."""
+    return COMMENT.sub(lambda m: _blank(m.group(0)), text)
+
+
+def cube_kernel(text: str) -> bool:
+    """The kernel runs on the cube core only (AIC): it does cube work and no cross-core hand-over."""
+    code = _code(text)
+    return bool(_CUBE_WORK.search(code)) and not _CROSS_CORE.search(code)
+
+
+def _in_class(code: str, at: int) -> bool:
+    """The offset `at` lies directly inside a class body (its innermost open brace opened a class)."""
+    stack: list[bool] = []
+    last = 0
+    for m in re.finditer(r"[{};]", code[:at]):
+        if m.group(0) == "{":
+            stack.append(bool(_CLASS_HEAD.search(code[last : m.start()])))
+        elif m.group(0) == "}" and stack:
+            stack.pop()
+        last = m.end()
+    return bool(stack) and stack[-1]
+
+
+def rewrite(text: str, cube: bool) -> str:
+    """`text` as g++ compiles it for the twin (cube: built for the AIC core); the same text when nothing
+    bisheng-only is in it."""
+    if "[" not in text or ("aicore" not in text and "template" not in text):
+        return text
+    out = _ATTRIBUTE.sub(lambda m: m.group(1) + _blank(m.group(2)), text)
+    code = _code(out)
+    own = "AIC" if cube else "AIV"
+    edits: list[tuple[int, int, str]] = []
+    for m in _SPECIALISATION.finditer(code):
+        if not _in_class(code, m.start()):
+            continue
+        edits.append((m.start(), _TEMPLATE_EMPTY.match(code, m.start()).end(), ""))  # type: ignore[union-attr]
+        if m.group("core") == own:
+            edits.append((m.start("args"), m.end("args"), ""))
+        else:
+            name = (
+                "ascendopt_core_" + m.group("core")
+                if m.group("name").startswith("operator")
+                else m.group("name") + "_ascendopt_" + m.group("core")
+            )
+            edits.append((m.start("name"), m.end("args"), name))
+    for start, end, new in sorted(edits, reverse=True):
+        old = out[start:end]
+        out = out[:start] + (new + "\n" * old.count("\n") if new else _blank(old)) + out[end:]
+    return out

@@ -1,0 +1,65 @@
+"""bisheng-only syntax in Catlass-style kernels, rewritten for g++ with every line kept
+(cpu_twin/bisheng.py)."""
+
+from ascendopt.evaluation.cpu_twin import bisheng
+
+KERNEL = """#define HD __forceinline__ [host, aicore]
+template <class T>
+__forceinline__ [aicore] constexpr
+T Twice(T v) { return v * 2; }
+int table[4];
+int Pick(int aicore) { return table[aicore]; }  // an index named aicore stays
+template <class P>
+struct Runner {
+    template <int32_t CORE = g_coreType>
+    __forceinline__ [aicore]
+    void operator()(P const &p);
+
+    template <>
+    __forceinline__ [aicore]
+    void operator()<AscendC::AIC>(P const &p) { Cube(p); }
+
+    template <>
+    __forceinline__ [aicore]
+    void
+    Step<AIV>(P const &p) { Vector(p); }
+};
+template <> void Free<AscendC::AIC>(int) {}
+"""
+
+
+def test_lines_are_kept_and_the_bracketed_attribute_goes():
+    out = bisheng.rewrite(KERNEL, cube=True)
+    assert out.count("\n") == KERNEL.count("\n")
+    assert out.count("[aicore]") == 1 and "table[aicore]" in out  # only the index is left
+    assert "[host, aicore]" not in out
+
+
+def test_the_in_class_specialisation_for_the_built_core_becomes_a_plain_member():
+    lines = bisheng.rewrite(KERNEL, cube=True).splitlines()
+    assert lines[14].split() == ["void", "operator()", "(P", "const", "&p)", "{", "Cube(p);", "}"]
+    assert lines[12].strip() == ""  # its `template <>`
+    # the other core's gets a name of its own, on its own line still
+    assert lines[19].strip() == "Step_ascendopt_AIV(P const &p) { Vector(p); }"
+    # an explicit specialisation at namespace scope is valid for g++ and left alone
+    assert lines[21] == "template <> void Free<AscendC::AIC>(int) {}"
+
+
+def test_for_the_vector_core_the_other_specialisation_is_kept():
+    lines = bisheng.rewrite(KERNEL, cube=False).splitlines()
+    assert lines[14].split()[:2] == ["void", "ascendopt_core_AIC(P"]
+    assert lines[19].split() == ["Step", "(P", "const", "&p)", "{", "Vector(p);", "}"]
+
+
+def test_a_kernel_is_a_cube_kernel_only_without_vector_core_code():
+    assert bisheng.cube_kernel("void operator()<AscendC::AIV>(P const &) {}\nAscendC::Mmad(c, a, b, p);")
+    assert not bisheng.cube_kernel(
+        "AscendC::Mmad(c, a, b, p);\nAscendC::CrossCoreSetFlag<2, PIPE_FIX>(1);"
+    )  # mixed
+    assert not bisheng.cube_kernel("Add(z, x, y, n);")
+    assert not bisheng.cube_kernel("// Mmad(c, a, b, p) in a comment")
+
+
+def test_text_without_bisheng_syntax_is_returned_as_is():
+    text = "int a[3];\ntemplate <> struct X<int> {};\n"
+    assert bisheng.rewrite(text, cube=True) == text
