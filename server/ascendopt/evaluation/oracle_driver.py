@@ -94,6 +94,9 @@ def _load(path: Path, name: str) -> types.ModuleType:
 
 def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray] | None) -> dict[str, object]:
     """What a value is, its arrays stored in `arrays` under `prefix` (bfloat16 as float32: exact)."""
+    if isinstance(value, torch.Tensor) and value.layout != torch.strided:
+        # a sparse tensor (a Model's own input, e.g. torch.sparse_coo_tensor): no kernel takes one
+        return {"kind": "other", "type": f"{str(value.layout).removeprefix('torch.')} tensor"}
     if isinstance(value, torch.Tensor):
         t = value.detach().cpu()
         dtype = str(t.dtype).removeprefix("torch.")
