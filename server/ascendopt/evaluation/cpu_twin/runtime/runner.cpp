@@ -209,8 +209,9 @@ Manifest ParseManifest(const char *path)
             if (!ls || (arg != "argument" && arg != "no_argument") || m.outputs.empty() || m.outputs.back().name != out)
                 Fail(3, "runner_error", "manifest line %d: malformed alias (after the output line it names)", lineNo);
             TensorSpec &o = m.outputs.back();
+            // A list output's tensor aliases the list input's tensor of its index (`alias y.1 x.1`).
             for (size_t i = 0; i < m.inputs.size(); ++i)
-                if (m.inputs[i].name == in && m.inputs[i].ir == in) o.alias = static_cast<long>(i);
+                if (m.inputs[i].name == in && (m.inputs[i].ir == in) == (o.ir == o.name)) o.alias = static_cast<long>(i);
             if (o.alias < 0) Fail(3, "runner_error", "manifest line %d: alias of %s names no input %s", lineNo, out.c_str(), in.c_str());
             const TensorSpec &src = m.inputs[static_cast<size_t>(o.alias)];
             if (!o.infer && o.bytes != src.bytes)
@@ -597,7 +598,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                 const ListSpec *list = nullptr;
                 for (const ListSpec &l : lists) list = l.first == i ? &l : list;
                 if (list) {
-                    args.push_back(ListBlock(*list, ts, bufs));
+                    if (ts[i].argument) args.push_back(ListBlock(*list, ts, bufs));
                     i += list->count;
                 } else {
                     if (ts[i].argument) args.push_back(bufs[i]);
