@@ -52,6 +52,8 @@ def _manifest(
                 lines.append(" ".join(["output", name, case.dtypes[t.name], "infer", str(path)]))
             else:
                 lines.append(_tensor_line("output", name, case.dtypes[t.name], shape, path))
+                if not t.check:  # sized by what the Model gave, compared with nothing
+                    lines.append(f"unchecked {name}")
             if t.alias is not None:  # the input's buffer (a list's: its tensor of that index), with or
                 # without a kernel parameter of its own
                 source = member_name(t.alias, i) if t.param_type == "dynamic" else t.alias

@@ -149,6 +149,7 @@ class _Mapping:
     mutated: list[str] = field(default_factory=list)  # outputs the OpDef lacks (no kernel parameter)
     unchecked: list[str] = field(default_factory=list)  # OpDef outputs the Model returns no value for
     flattened: list[str] = field(default_factory=list)  # list outputs the Model returns as one flat tensor
+    flags: dict[str, str] = field(default_factory=dict)  # unchecked outputs the binding returns only if …
 
 
 # What the binding passes for an optional input left out (`None`): the case's `absent`.
@@ -270,7 +271,7 @@ def map_arguments(
             )
     if aliases:
         notes.append("in-place output(s), one buffer with their input: " + ", ".join(aliases))
-    return _Mapping(names, outputs, notes, aliases, [], unchecked)
+    return _Mapping(names, outputs, notes, aliases, [], unchecked, flags=unset)
 
 
 def _never_returned(
@@ -443,7 +444,7 @@ def _mutated_inputs(
     task = task_of(op.root)
     at = _returned_parameters(task.root, len(values)) if task is not None else None
     targets = [names[i] for i in at or [] if i < len(names) and names[i] in inputs]
-    why = "the binding returns what it wrote (validation/pybind.cpp)"
+    why = "the binding returns {} (validation/pybind.cpp)"
     if not targets:
         same = [n for n in inputs if n in given and len(returned) == 1 and _fits(given[n], returned)]
         if len(same) != 1:
@@ -474,7 +475,8 @@ def _mutated_inputs(
         if "same" not in how:
             flattened.append(target)
     notes.append(
-        f"no OpDef output: the kernel writes into input(s) {', '.join(targets)} ({why}); "
+        f"no OpDef output: the kernel writes into input{'s' * (len(targets) > 1)} {', '.join(targets)} "
+        f"({why.format('them' if len(targets) > 1 else 'it')}); "
         "compared after the run"
         + (
             f" ({', '.join(flattened)}: the Model returns the tensors flattened, concatenated)"
@@ -628,9 +630,12 @@ def task_spec_text(
             if table == "outputs" and t.name in mapping.mutated:
                 lines.append("kernel_argument = false  # no OpDef output: the kernel writes into the input")
             if table == "outputs" and t.name in mapping.unchecked:
-                lines.append(
-                    "check = false  # nothing the benchmark compares says its values (see the notes)"
+                why = (
+                    f"the binding returns it only when {mapping.flags[t.name]}, in no case here"
+                    if t.name in mapping.flags
+                    else "the task's Model returns no value for it"
                 )
+                lines.append(f"check = false  # {why}: not compared")
     for a in op.opdef.attrs:
         if a.type is None:
             raise TaskSpecError(f"attr {a.name}: a list attr, which the spec cannot carry yet")
