@@ -226,3 +226,99 @@ def scale_list_task(root: Path, out: str = OUT, pointers: str = POINTERS) -> Pat
     (v / "prepare_inputs.py").write_text(PREPARE, encoding="utf-8")
     (v / "test_cases.csv").write_text(CASES, encoding="utf-8")
     return task
+
+
+# In place (NPUKernelBench's ForeachNonFiniteCheckAndUnscale shape): no OpDef output; the kernel scales
+# each tensor of the list where it lies and writes the list's length into `seen`; the binding returns
+# what it wrote (its return value made of the list and `seen`), the Model the tensors flattened and
+# concatenated, then `seen`. `SKIP` is a kernel that leaves one tensor of the list alone.
+INPLACE_HOST = HOST.replace(
+    '        this->Output("out").ParamType(DYNAMIC).DataType(list_types).Format(formats);\n',
+    '        this->Input("seen").ParamType(REQUIRED).DataType(factor_types).Format(formats);\n',
+)
+SKIP = "if (i == 1) { return; }"
+INPLACE_KERNEL = (
+    KERNEL.replace("GM_ADDR out, const ScaleListTilingData", "GM_ADDR seen, const ScaleListTilingData")
+    .replace("    uint32_t i = GetBlockIdx();\n", "    uint32_t i = GetBlockIdx();\n    {skip}\n")
+    .replace(
+        "    DataCopyPad(outGm, local, copy);\n",
+        "    DataCopyPad(outGm, local, copy);\n"
+        "    if (i == 0) {{\n"
+        "        GlobalTensor<float> seenGm;\n"
+        "        seenGm.SetGlobalBuffer(reinterpret_cast<__gm__ float *>(seen), 1);\n"
+        "        seenGm.SetValue(0, static_cast<float>(tiling.listNum));\n"
+        "    }}\n",
+    )
+    .replace("GM_ADDR factor, GM_ADDR out,\n", "GM_ADDR factor, GM_ADDR seen,\n")
+    .replace("(tensors, factor, out, tilingData)", "(tensors, factor, seen, tilingData)")
+)
+INPLACE_MODULE = """\
+from typing import List
+
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, tensors: List[torch.Tensor], factor: torch.Tensor, seen: torch.Tensor):
+        for t in tensors:
+            t.mul_(factor)
+        seen.fill_(float(len(tensors)))
+        return [torch.cat([t.flatten() for t in tensors]), seen]
+
+
+class ModelNew(nn.Module):
+    def forward(self, tensors: List[torch.Tensor], factor: torch.Tensor, seen: torch.Tensor):
+        back = kernel_gen_ops.scale_list(tensors, factor, seen)
+        return [torch.cat([t.flatten() for t in back[:-1]]), back[-1]]
+"""
+INPLACE_PREPARE = """\
+import torch
+
+
+def get_inputs(param, device=None):
+    shapes = eval(param["input_shape"])
+    dtype = getattr(torch, param["dtype"])
+    tensors = [torch.randn(s, dtype=dtype) for s in shapes]
+    return tensors, torch.tensor([float(param["factor"])]), torch.zeros(1)
+"""
+# case 1: one 1-D tensor (flattened or not, the same) and a factor of 1 (the tensors keep their values)
+INPLACE_CASES = (
+    "case_id;input_shape;dtype;factor\n"
+    "1;[[64]];float;1.0\n"
+    "0;[[3, 40], [17], [2, 8, 16]];float16;0.5\n"
+    "2;[[5], [1, 33]];float;3.0\n"
+)
+INPLACE_PYBIND = """\
+#include "pytorch_npu_helper.hpp"
+
+std::vector<at::Tensor> scale_list_api(std::vector<at::Tensor> xs, at::Tensor factor, at::Tensor seen)
+{
+    at::TensorList items = at::TensorList(xs);
+    EXEC_NPU_CMD(aclnnScaleList, items, factor, seen);
+    std::vector<at::Tensor> back;
+    for (const auto &t : items) {
+        back.push_back(t);
+    }
+    back.push_back(seen);  // written in place too
+    return back;
+}
+"""
+
+
+def scale_list_inplace_task(root: Path, skip: str = "") -> Path:
+    """ScaleList in place (no OpDef output): the list and `seen` are written where they lie."""
+    task = scale_list_task(root)
+    answer = task / "answer" / "0"
+    (answer / "op_host" / "scale_list.cpp").write_text(INPLACE_HOST, encoding="utf-8")
+    (answer / "op_kernel" / "scale_list.cpp").write_text(
+        INPLACE_KERNEL.format(out=OUT.replace("out", "tensors"), pointers=POINTERS, skip=skip),
+        encoding="utf-8",
+    )
+    v = task / "validation"
+    (v / "module.py").write_text(INPLACE_MODULE, encoding="utf-8")
+    (v / "prepare_inputs.py").write_text(INPLACE_PREPARE, encoding="utf-8")
+    (v / "test_cases.csv").write_text(INPLACE_CASES, encoding="utf-8")
+    (v / "pybind.cpp").write_text(INPLACE_PYBIND, encoding="utf-8")
+    return task

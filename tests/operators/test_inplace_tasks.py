@@ -126,7 +126,7 @@ def test_outputs_the_model_does_not_return_are_left_unchecked_and_said(tmp_path:
     assert op.spec is not None
     assert op.spec.unchecked_outputs == ["w"] and op.spec.oracle is not None
     assert op.spec.oracle.outputs == ["z"]
-    assert "check = false  # the task's Model returns no value for it" in draft.text
+    assert "check = false  # the task's Model returns no value for it: not compared" in draft.text
 
 
 @pytest.mark.slow
@@ -230,10 +230,16 @@ def test_a_case_whose_expected_in_place_output_is_its_input_cannot_judge() -> No
 @pytest.mark.slow
 @needs_torch
 def test_verify_refuses_to_judge_a_case_an_untouched_buffer_passes(tmp_path: Path) -> None:
-    """The hostile candidate leaves x_ref untouched; on the case whose delta is zero it would pass,
-    so that case is an error for every kernel, and the evaluation is not correct."""
+    """The hostile candidate leaves x_ref untouched; it would pass the case whose delta is zero. Beside
+    a case that tells (random delta) that case is judged (and passes: x keeps its values, as it must)
+    while the evaluation fails on the other; when every case is one an untouched buffer passes, each is
+    an error for every kernel, and the evaluation is not correct."""
     untouched = "    (void)x; (void)y; (void)x_ref; (void)workspace; (void)tiling;\n"
-    answer = accum_task(tmp_path, untouched, ACCUM_ZERO_PREPARE, ACCUM_ZERO_CASES) / "answer" / "0"
+    answer = accum_task(tmp_path / "a", untouched, ACCUM_ZERO_PREPARE, ACCUM_ZERO_CASES) / "answer" / "0"
     ev = _verify(answer)
-    assert [c["status"] for c in ev["cases"]] == ["failed", "error"], ev
+    assert [c["status"] for c in ev["cases"]] == ["failed", "passed"], ev
+    zero_only = ACCUM_ZERO_CASES.replace(";1.0\n", ";0.0\n")
+    answer = accum_task(tmp_path / "b", untouched, ACCUM_ZERO_PREPARE, zero_only) / "answer" / "0"
+    ev = _verify(answer)
+    assert [c["status"] for c in ev["cases"]] == ["error", "error"], ev
     assert "a kernel that leaves the buffer untouched would pass" in ev["cases"][1]["message"]  # type: ignore[index]

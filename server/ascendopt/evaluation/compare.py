@@ -43,15 +43,15 @@ def expect(expected: np.ndarray, dtype: str, tol: Tolerance) -> Expected:
 def untouched_passes(
     outputs: Sequence[tuple[str, str, str]], inputs: dict[str, np.ndarray], checks: dict[str, Expected]
 ) -> str:
-    """Why a case cannot judge an in-place output, or "": its input's own values already pass as the
-    expected output, so a kernel that leaves the one buffer untouched would pass. `outputs`: (output,
-    the input it aliases, dtype)."""
+    """Why a case cannot judge in-place outputs, or "": each one's input values already pass as its
+    expected values, so a kernel that leaves the buffers untouched would pass. `outputs`: (output,
+    the input it aliases, dtype), e.g. a list output's tensors."""
     same = [
         out
         for out, source, dtype in outputs
         if source in inputs and compare_expected(out, dtype, inputs[source], checks[out]).passed
     ]
-    if not same:
+    if not same or len(same) < len(outputs):
         return ""
     return (
         f"output(s) {', '.join(same)} expected equal to the input values they alias: a kernel that leaves "

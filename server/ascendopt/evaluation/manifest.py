@@ -12,7 +12,7 @@ from ascendopt.evaluation.tensors import encode_raw
 from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.soc import Soc
-from ascendopt.operators.spec import ResolvedCase, output_instances
+from ascendopt.operators.spec import ResolvedCase, member_name, output_instances
 
 
 def _manifest(
@@ -46,14 +46,18 @@ def _manifest(
     for t, names in output_instances(spec.outputs, outputs):
         if t.param_type == "dynamic":  # the next N output lines are the list's tensors
             lines.append(f"dynamic_output {t.name} {len(names)}")
-        for name in names:
+        for i, name in enumerate(names):
             shape, path = outputs[name]
             if shape is None:  # not compared (check = false): sized by the OpDef's InferShape in the runner
                 lines.append(" ".join(["output", name, case.dtypes[t.name], "infer", str(path)]))
             else:
                 lines.append(_tensor_line("output", name, case.dtypes[t.name], shape, path))
-        if t.alias is not None:  # the input's buffer, with or without a kernel parameter of its own
-            lines.append(f"alias {t.name} {t.alias} {'argument' if t.kernel_argument else 'no_argument'}")
+                if not t.check:  # sized by what the Model gave, compared with nothing
+                    lines.append(f"unchecked {name}")
+            if t.alias is not None:  # the input's buffer (a list's: its tensor of that index), with or
+                # without a kernel parameter of its own
+                source = member_name(t.alias, i) if t.param_type == "dynamic" else t.alias
+                lines.append(f"alias {name} {source} {'argument' if t.kernel_argument else 'no_argument'}")
     for a in spec.attrs:
         value = case.attrs[a.name]
         # A string is the rest of its line (the spec refuses one with a line break).

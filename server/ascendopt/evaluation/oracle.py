@@ -144,7 +144,10 @@ def oracle_attrs(spec: OperatorSpec, case: ResolvedCase, got: OracleCase) -> dic
     types = {a.name: a.type for a in spec.attrs}
     out: dict[str, int | float | bool] = {}
     for target, desc in zip(spec.oracle.args, values, strict=False):
-        if target not in types or not isinstance(desc, dict) or desc.get("kind") != "number":
+        # a number, or a one-element tensor for one (its value recorded: the binding takes float(t))
+        if target not in types or not isinstance(desc, dict) or desc.get("kind") not in ("number", "tensor"):
+            continue
+        if not isinstance(desc.get("value"), int | float):
             continue
         value = desc["value"]
         kind = types[target]
@@ -195,9 +198,14 @@ def kernel_values(
     expected: dict[str, np.ndarray] = {}
     listed = {t.name for t in spec.outputs if t.param_type == "dynamic"}
     results = _results(outs, spec.oracle.outputs, listed, got)
+    aliases = {t.name: t.alias for t in spec.outputs}
     for target, arrays in zip(spec.oracle.outputs, results, strict=False):
         if not target:
             continue
+        if target in spec.oracle.flattened:
+            arrays = _split(
+                target, arrays, [case.input_shapes[n] for n in case.instances(str(aliases[target]))]
+            )
         if target not in listed and len(arrays) != 1:
             raise OracleError(f"output {target}: the Model returned {len(arrays)} tensors for it")
         members = [member_name(target, i) for i in range(len(arrays))] if target in listed else [target]
@@ -222,6 +230,21 @@ def _results(
     if len(targets) == 1 and targets[0] in listed and not (len(outs) == 1 and _is_list(outs[0])):
         return [[a for j, desc in enumerate(outs) for a in _arrays(desc, f"outputs.{j}", got.arrays)]]
     return [_arrays(desc, f"outputs.{j}", got.arrays) for j, desc in enumerate(outs[: len(targets)])]
+
+
+def _split(target: str, arrays: list[np.ndarray], shapes: list[list[int]]) -> list[np.ndarray]:
+    """A list output the Model returned flattened and concatenated, as its tensors (`shapes`: those of
+    the list input it aliases)."""
+    sizes = [int(np.prod(s)) for s in shapes]
+    if len(arrays) != 1 or arrays[0].size != sum(sizes):
+        got = [a.size for a in arrays]
+        raise OracleError(
+            f"output {target}: the Model returned {got} element(s) for its {len(sizes)} tensors "
+            f"of {sum(sizes)} elements, flattened and concatenated"
+        )
+    flat = arrays[0].reshape(-1)
+    ends = np.cumsum(sizes)
+    return [flat[e - n : e].reshape(s) for n, e, s in zip(sizes, ends, shapes, strict=True)]
 
 
 def _is_list(desc: object) -> bool:

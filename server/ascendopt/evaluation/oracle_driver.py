@@ -94,6 +94,9 @@ def _load(path: Path, name: str) -> types.ModuleType:
 
 def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray] | None) -> dict[str, object]:
     """What a value is, its arrays stored in `arrays` under `prefix` (bfloat16 as float32: exact)."""
+    if isinstance(value, torch.Tensor) and value.layout != torch.strided:
+        # a sparse tensor (a Model's own input, e.g. torch.sparse_coo_tensor): no kernel takes one
+        return {"kind": "other", "type": f"{str(value.layout).removeprefix('torch.')} tensor"}
     if isinstance(value, torch.Tensor):
         t = value.detach().cpu()
         dtype = str(t.dtype).removeprefix("torch.")
@@ -103,7 +106,10 @@ def _describe(value: object, prefix: str, arrays: dict[str, np.ndarray] | None) 
             t = t.float()
         if arrays is not None:  # None: shapes only (deriving a spec), no copy of the values
             arrays[prefix] = t.numpy().copy()
-        return {"kind": "tensor", "dtype": dtype, "shape": list(value.shape)}
+        described: dict[str, object] = {"kind": "tensor", "dtype": dtype, "shape": list(value.shape)}
+        if t.numel() == 1 and not t.is_complex():  # what a binding taking a number gets (pybind: float(t))
+            described["value"] = t.item()
+        return described
     if isinstance(value, list | tuple):
         if value and all(isinstance(v, torch.Tensor) for v in value):
             return {

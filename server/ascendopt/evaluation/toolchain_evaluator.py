@@ -56,6 +56,9 @@ class Prepared:
     error: str = ""
     checks: dict[str, Expected] = field(default_factory=dict)  # per output, ready for compare_expected
     attrs: dict[str, int | float | bool] = field(default_factory=dict)  # the oracle's, over the case's
+    # In-place outputs whose expected values are their input's own in this case (why, per output): a
+    # kernel leaving the buffer alone passes it here, so other cases must tell (`_judged`).
+    untouched: dict[str, str] = field(default_factory=dict)
 
 
 class ToolchainEvaluator:
@@ -101,7 +104,7 @@ class ToolchainEvaluator:
             return evaluation
         evaluation.unchecked_outputs = project.spec.unchecked_outputs
         try:
-            prepared = await self._prepare(project, candidate, cases, seed)
+            prepared = _judged(await self._prepare(project, candidate, cases, seed), cases)
         except ReferenceError as exc:
             evaluation.status = "error"
             evaluation.message = str(exc)
@@ -341,11 +344,33 @@ def _prepared(
     """The case ready for comparison; an error when an in-place output's expected values are its
     input's own (an untouched buffer would pass: not a judge of the kernel)."""
     checks = _checks(spec, case, expected)
-    aliased = [(t.name, t.alias, case.dtypes[t.name]) for t in spec.checked_outputs if t.alias]
-    why = untouched_passes(aliased, inputs, checks)
-    if why:
-        return Prepared(_frozen(inputs), None, f"case {case.name}: {why}")
-    return Prepared(_frozen(inputs), expected, "", checks, attrs or {})
+    untouched = {}
+    for t, names in output_instances([t for t in spec.checked_outputs if t.alias], expected):
+        # a list output's tensor i is its list input's tensor i
+        sources = case.instances(str(t.alias)) if t.param_type == "dynamic" else [str(t.alias)]
+        why = untouched_passes(
+            [(n, src, case.dtypes[t.name]) for n, src in zip(names, sources, strict=False)], inputs, checks
+        )
+        if why:
+            untouched[t.name] = why
+    return Prepared(_frozen(inputs), expected, "", checks, attrs or {}, untouched)
+
+
+def _judged(prepared: dict[int, Prepared], cases: list[ResolvedCase]) -> dict[int, Prepared]:
+    """The cases, each an error saying so where an in-place output is its input's own values in every
+    case with expected values (then no case tells a kernel that leaves the buffer alone from a right
+    one). A case where it is, among others that tell, runs: it checks the buffer is left as it must."""
+    ran = [prepared[c.index] for c in cases if prepared[c.index].expected is not None]
+    never = set.intersection(*(set(p.untouched) for p in ran)) if ran else set()
+    if not never:
+        return prepared
+    out = dict(prepared)
+    for c in cases:
+        p = prepared[c.index]
+        if p.expected is not None:
+            why = "; ".join(p.untouched[n] for n in sorted(never))
+            out[c.index] = Prepared(p.inputs, None, f"case {c.name}: {why}")
+    return out
 
 
 def _prepare_oracle_case(spec: OperatorSpec, case: ResolvedCase, got: OracleCase | str) -> Prepared:

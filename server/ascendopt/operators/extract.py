@@ -394,8 +394,9 @@ _DT = r"(?:ge :: )?(DT_\w+)"
 
 def _dtype_variables(toks: list[Token]) -> dict[str, list[str]]:
     """The `std::vector<ge::DataType>` variables an OpDef hands to `.DataType(name)`, in the forms
-    CANN's Foreach OpDefs write them: `name = {ge::DT_A, …}` (an entry may be `F(ge::DT_A)`, F a
-    function of the file made of `case ge::DT_A: return ge::DT_B;`), `name(other.size(), ge::DT_A)`,
+    CANN's OpDefs write them: `name = {ge::DT_A, …}` (an entry may be `F(ge::DT_A)`, F a
+    function of the file made of `case ge::DT_A: return ge::DT_B;`), `name = other;`,
+    `name(other.size(), ge::DT_A)`,
     and `std::for_each(other.cbegin(), other.cend(), [&name](…){name.push_back(F(dtype));})`."""
     text = " ".join(t.text for t in toks)
     maps: dict[str, dict[str, str]] = {}
@@ -434,6 +435,9 @@ def _dtype_variables(toks: list[Token]) -> dict[str, list[str]]:
             entries.append(value)
         else:
             out[m.group(1)] = entries
+    for m in re.finditer(decl + r"= (\w+) ;", text):  # a copy of another (`y_types = x_types;`)
+        if m.group(2) in out:
+            out[m.group(1)] = list(out[m.group(2)])
     for m in re.finditer(decl + r"\( (\w+) \. size \( \) , " + _DT + r" \)", text):
         if m.group(2) in out:
             out[m.group(1)] = [m.group(3)] * len(out[m.group(2)])

@@ -113,13 +113,18 @@ class OracleSpec(_Strict):
       take); `outputs` the output each value `Model` returns is.
     - `golden_script`: a sample's golden generator (`scripts/gen_data.py`, in `module`), run in a
       folder of its own under a fresh seed; `files` maps each tensor to the file it writes there
-      (`x = "input/input_x.bin"`, `z = "output/golden.bin"`)."""
+      (`x = "input/input_x.bin"`, `z = "output/golden.bin"`).
+
+    `flattened`: list outputs that the Model returns as one tensor, their tensors flattened and
+    concatenated in order (`torch.cat([t.flatten() for t in xs])`); each must alias a list input, whose
+    tensors' sizes split it."""
 
     kind: Literal["kernelbench", "golden_script"] = "kernelbench"
     module: str
     prepare: str = ""
     args: list[str] = Field(default_factory=list)
     outputs: list[str] = Field(default_factory=list)
+    flattened: list[str] = Field(default_factory=list)
     files: dict[str, str] = Field(default_factory=dict)
 
 
@@ -260,8 +265,20 @@ class OperatorSpec(_Strict):
             source = inputs.get(t.alias)
             if source is None:
                 raise ValueError(f"output {t.name}: alias {t.alias!r} is no input ({', '.join(inputs)})")
-            if source.param_type == "dynamic":
-                raise ValueError(f"output {t.name}: alias {t.alias!r} is a list input, not supported yet")
+            if (source.param_type == "dynamic") != (t.param_type == "dynamic"):
+                # a list output in place of a list input: tensor i is the input's tensor i
+                raise ValueError(
+                    f"output {t.name}: alias {t.alias!r}: a list output aliases a list input, "
+                    "a tensor a tensor"
+                )
+        if self.oracle is not None:
+            lists = {t.name for t in self.outputs if t.param_type == "dynamic" and t.alias}
+            wrong = [n for n in self.oracle.flattened if n not in lists]
+            if wrong:
+                raise ValueError(
+                    f"oracle.flattened: {', '.join(wrong)} is no list output aliasing a list input "
+                    "(whose tensors' sizes split the Model's flat tensor)"
+                )
         aliased = [t.alias for t in self.outputs if t.alias]
         twice = sorted({a for a in aliased if aliased.count(a) > 1})
         if twice:

@@ -19,6 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ascendopt.operators.aclnn_front_ends import FRONT_ENDS
 from ascendopt.operators.cpp_source import COMMENT, split_top_level
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.model import OpDefAttr, OpDefTensor, OperatorProject
@@ -147,6 +148,8 @@ class _Mapping:
     aliases: dict[str, str] = field(default_factory=dict)
     mutated: list[str] = field(default_factory=list)  # outputs the OpDef lacks (no kernel parameter)
     unchecked: list[str] = field(default_factory=list)  # OpDef outputs the Model returns no value for
+    flattened: list[str] = field(default_factory=list)  # list outputs the Model returns as one flat tensor
+    flags: dict[str, str] = field(default_factory=dict)  # unchecked outputs the binding returns only if …
 
 
 # What the binding passes for an optional input left out (`None`): the case's `absent`.
@@ -170,10 +173,13 @@ def refusal(op: OperatorProject) -> str | None:
     return None
 
 
-def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
+def map_arguments(
+    op: OperatorProject, record: dict[str, object], others: list[dict[str, object]] | None = None
+) -> _Mapping:
     """Which OpDef input or attr each argument the binding receives is: the aclnn order, inputs
     then attrs (pybind.cpp's EXEC_NPU_CMD hands them on so), and which output each value the Model
-    returns is (in order)."""
+    returns is (in order). `others`: the other cases' records, where one case cannot tell (a list
+    of one 1-D tensor returned flattened or not)."""
     why = refusal(op)
     if why is not None:
         raise TaskSpecError(why)
@@ -190,8 +196,15 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
             f"({', '.join(t.name for t in opdef.inputs)})"
         )
     task = task_of(op.root)
-    order = _exec_order(task.root, len(values)) if task is not None and "args" in record else None
     elements = [t.name for t in opdef.inputs] + [a.name for a in opdef.attrs]
+    front = _front_end(task.root, len(values), op) if task is not None and "args" in record else None
+    if front is not None:  # CANN's own aclnn, not the op's: its parameters are the op's in its order
+        elements = list(front[1])
+    order = (
+        _exec_order(task.root, len(values), len(elements) if front else 0)
+        if task is not None and "args" in record
+        else None
+    )
     by_kind: list[str] | None = None
     if order is not None:  # the binding reorders its arguments for aclnn (pybind.cpp's EXEC_NPU_CMD)
         names = [elements[k] if 0 <= k < len(elements) else "" for k in order]
@@ -203,6 +216,8 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
         kind = _kind(desc)
         attr = next((a for a in opdef.attrs if a.name == name), None)
         wanted = {"str": "str", "list_int": "numbers"}.get(attr.type or "", "number") if attr else ""
+        if wanted == "number" and _one_value(desc):
+            kind = "number"  # a one-element tensor for a number: pybind's float(t), as the binding takes it
         if attr is not None and (kind != wanted or attr.type is None):
             raise TaskSpecError(
                 f"attr {name}: the binding passes a {kind} value, which the spec cannot carry yet"
@@ -216,6 +231,11 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
         f"tensors and attrs from {via} (aclnn order: inputs, then attrs): "
         + ", ".join(n or "-" for n in names)
     ]
+    if front is not None:
+        notes.append(
+            f"the binding calls CANN's {front[0]}, which launches {op.op_type} with its parameters as "
+            f"{', '.join(front[1])} (aclnn_front_ends.py)"
+        )
     if by_kind is not None and by_kind != [t.name for t in opdef.inputs]:
         notes.append(
             "the binding passes its lists and its tensors in another order than the OpDef: matched by kind"
@@ -223,7 +243,7 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
     inputs = [t.name for t in opdef.inputs]
     aliases = {t.name: src for t in opdef.outputs if (src := ref_input(t.name, inputs)) is not None}
     if not opdef.outputs:
-        return _mutated_inputs(op, names, values, returned, notes)
+        return _mutated_inputs(op, names, [record, *(others or [])], notes)
     if len(opdef.outputs) == 1 and opdef.outputs[0].param_type == "DYNAMIC" and returned:
         returned = [returned]  # a Model whose only output is a list returns the list itself: that output
     if len(returned) > len(opdef.outputs):
@@ -241,9 +261,36 @@ def map_arguments(op: OperatorProject, record: dict[str, object]) -> _Mapping:
             f"{', '.join(outputs)} compared; {', '.join(unchecked)} left unchecked "
             "(nothing says their values)"
         )
+    unset = _never_returned(op, len(values), [record, *(others or [])], [t.name for t in opdef.outputs])
+    for name, flag in unset.items():
+        if name in outputs and name not in unchecked:
+            unchecked.append(name)
+            notes.append(
+                f"output {name}: the binding returns it only when its argument {flag} is true "
+                "(validation/pybind.cpp), in no case here: left unchecked"
+            )
     if aliases:
         notes.append("in-place output(s), one buffer with their input: " + ", ".join(aliases))
-    return _Mapping(names, outputs, notes, aliases, [], unchecked)
+    return _Mapping(names, outputs, notes, aliases, [], unchecked, flags=unset)
+
+
+def _never_returned(
+    op: OperatorProject, n_args: int, records: list[dict[str, object]], outputs: list[str]
+) -> dict[str, str]:
+    """Outputs the binding returns only under a flag argument that is false in every case (CrossEntropyLoss:
+    zloss only with return_zloss), each with the flag's name: the benchmark never compares them."""
+    task = task_of(op.root)
+    assert op.opdef is not None
+    if task is None:
+        return {}
+    before = len(op.opdef.inputs) + len(op.opdef.attrs)
+    found = _binding_body(task.root, n_args)
+    out = {}
+    for name, k in _conditional_outputs(task.root, n_args, before, outputs).items():
+        flags = [_values(r)[k] for r in records if k < len(_values(r))]
+        if found is not None and flags and all(isinstance(f, dict) and not f.get("value") for f in flags):
+            out[name] = found[0][k]
+    return out
 
 
 # pybind.cpp's binding: `at::Tensor f(at::Tensor &input, double alpha) { EXEC_NPU_CMD(…); return input; }`
@@ -268,11 +315,47 @@ def _binding_body(task_root: Path, n_args: int) -> tuple[list[str], str] | None:
     return None
 
 
-def _exec_order(task_root: Path, n_args: int) -> list[int] | None:
+def _exec_order(task_root: Path, n_args: int, n_elements: int) -> list[int] | None:
     """Per binding argument, its place among EXEC_NPU_CMD's arguments (the aclnn order: inputs, attrs,
     outputs), read from validation/pybind.cpp: the argument itself, or a local made from it
     (`mask_npu = mask.has_value() ? …`, `begin_acl = ConvertType(…begin…)`). None when pybind.cpp is
-    missing or an argument is not found there (then the binding's own order is taken)."""
+    missing or an argument is not found there and no free place takes it (then the binding's own
+    order is taken)."""
+    found = _exec_call(task_root, n_args)
+    if found is None:
+        return None
+    names, body, args, at = found
+    before = body[:at]
+    order: list[int | None] = []
+    for name in names:
+        if name in args:
+            order.append(args.index(name))
+            continue
+        made = [a for a in args if name in _made_from(a, before)]
+        order.append(args.index(made[0]) if len(made) == 1 else None)
+    # Arguments not followed (a switch turns `reduction` into `reduction_int`) take the places among
+    # the `n_elements` inputs and attrs no other argument took, in order (0: none do).
+    free = iter(k for k in range(n_elements) if k not in order)
+    filled = [k if k is not None else next(free, None) for k in order]
+    return None if None in filled or len(set(filled)) != len(filled) else [k for k in filled if k is not None]
+
+
+def _front_end(task_root: Path, n_args: int, op: OperatorProject) -> tuple[str, tuple[str, ...]] | None:
+    """The CANN aclnn front end the binding calls for this op (FRONT_ENDS), when it names the OpDef's
+    inputs and attrs; None for the op's own aclnn (`aclnn<Op>`, `aclnnCustomOp`)."""
+    found = _binding_body(task_root, n_args)
+    call = re.search(r"EXEC_NPU_CMD\s*\(\s*(\w+)", found[1]) if found is not None else None
+    known = FRONT_ENDS.get(call.group(1)) if call is not None else None
+    assert op.opdef is not None
+    names = {t.name for t in op.opdef.inputs} | {a.name for a in op.opdef.attrs}
+    if call is None or known is None or known[0] != op.op_type or not set(known[1]) <= names:
+        return None
+    return call.group(1), known[1]
+
+
+def _exec_call(task_root: Path, n_args: int) -> tuple[list[str], str, list[str], int] | None:
+    """The binding's parameter names, its body, EXEC_NPU_CMD's arguments after the aclnn name (inputs,
+    attrs, outputs) and where the call starts in the body; None without one."""
     found = _binding_body(task_root, n_args)
     call = _EXEC.search(found[1]) if found is not None else None
     if found is None or call is None:
@@ -282,19 +365,33 @@ def _exec_order(task_root: Path, n_args: int) -> list[int] | None:
     while end < len(body) and depth:
         depth += {"(": 1, ")": -1}.get(body[end], 0)
         end += 1
-    # [0] is the aclnn name
-    args = [a.strip() for a in split_top_level(body[call.end() : end - 1], "([{<")][1:]
-    before = body[: call.start()]
-    order = []
-    for name in names:
-        if name in args:
-            order.append(args.index(name))
+    args = [a.strip() for a in split_top_level(body[call.end() : end - 1], "([{<")][1:]  # [0]: the aclnn
+    return names, body, args, call.start()
+
+
+# `if (flag) { result.push_back(zlossOut); … }`: what a binding returns only when an argument says so
+_IF_RETURNS = re.compile(r"\bif\s*\(\s*(\w+)\s*\)\s*\{([^{}]*)\}")
+_PUSH = re.compile(r"\.\s*(?:push_back|emplace_back)\s*\(\s*(\w+)\s*\)")
+
+
+def _conditional_outputs(
+    task_root: Path, n_args: int, n_before_outputs: int, outputs: list[str]
+) -> dict[str, int]:
+    """OpDef outputs the binding returns only under `if (flag)` (pybind.cpp), each with the binding
+    argument that is the flag: EXEC_NPU_CMD's arguments past the inputs and attrs are the outputs."""
+    found = _exec_call(task_root, n_args)
+    if found is None:
+        return {}
+    names, body, args, at = found
+    out: dict[str, int] = {}
+    for m in _IF_RETURNS.finditer(body, at):
+        if m.group(1) not in names:
             continue
-        made = [a for a in args if name in _made_from(a, before)]
-        if len(made) != 1:
-            return None
-        order.append(args.index(made[0]))
-    return order
+        for pushed in _PUSH.findall(m.group(2)):
+            k = args.index(pushed) - n_before_outputs if pushed in args else -1
+            if 0 <= k < len(outputs):
+                out[outputs[k]] = names.index(m.group(1))
+    return out
 
 
 def _made_from(var: str, code: str, depth: int = 6) -> set[str]:
@@ -304,62 +401,122 @@ def _made_from(var: str, code: str, depth: int = 6) -> set[str]:
         return set()
     words: set[str] = set()
     v = re.escape(var)
-    # `var = …;` (not `a.var = …`, not `==`), or a declaration `Type var(…);` / `Type var{…};`
-    defined = rf"(?<![.\w>:]){v}\s*=(?!=)([^;]*);|[\w>]\s+{v}\s*[({{]([^;]*);"
+    # `var = …;` (not `a.var = …`, not `==`), a declaration `Type var(…);` / `Type var{…};`, what is
+    # appended to it (`var.push_back(…);`), or the range it walks (`for (auto &var : range)`)
+    defined = (
+        rf"(?<![.\w>:]){v}\s*=(?!=)([^;]*);|[\w>]\s+{v}\s*[({{]([^;]*);"
+        rf"|(?<![.\w>:]){v}\s*\.\s*(?:push_back|emplace_back)\s*\(([^;]*)\)\s*;"
+        rf"|\bfor\s*\([^;:)]*[\s&*]{v}\s*:\s*([^;)]*)\)"
+    )
     for m in re.finditer(defined, code):
-        words |= set(re.findall(r"\b[A-Za-z_]\w*\b", m.group(1) or m.group(2) or ""))
+        words |= set(re.findall(r"\b[A-Za-z_]\w*\b", next((g for g in m.groups() if g), "")))
     for w in list(words):
         if w != var:
             words |= _made_from(w, code, depth - 1)
     return words
 
 
-def _returned_parameter(task_root: Path, n_args: int) -> int | None:
-    """Which argument of the binding its C++ returns (`return input;` in validation/pybind.cpp), or None."""
+def _returned_parameters(task_root: Path, n_args: int) -> list[int] | None:
+    """The arguments of the binding that what its C++ returns is made of, in order (`return input;`, or
+    `return ret;` with `ret.push_back(g)` over `for (auto &g : grads)`, in validation/pybind.cpp); None
+    without a binding or a return."""
     found = _binding_body(task_root, n_args)
     ret = _RETURN.search(found[1]) if found is not None else None
-    if found is None or ret is None or ret.group(1) not in found[0]:
+    if found is None or ret is None:
         return None
-    return found[0].index(ret.group(1))
+    params, body = found
+    made = {ret.group(1)} | _made_from(ret.group(1), body[: ret.start()])
+    return [i for i, p in enumerate(params) if p in made]
 
 
 def _mutated_inputs(
-    op: OperatorProject, names: list[str], values: list[object], returned: list[object], notes: list[str]
+    op: OperatorProject, names: list[str], records: list[dict[str, object]], notes: list[str]
 ) -> _Mapping:
-    """An OpDef with no output: the kernel writes into its input(s), and the Model's result is what the
-    input holds after the run. Which input: the one the binding returns (pybind.cpp), else the one input
-    of the result's shape and dtype."""
-    if len(returned) != 1 or _kind(returned[0]) != "tensor":
-        raise TaskSpecError(
-            f"the OpDef declares no output and the Model returns {len(returned)} value(s): "
-            "which inputs they are is unknown"
-        )
-    result = returned[0]
-    assert isinstance(result, dict)
+    """An OpDef with no output: the kernel writes into its input(s), and the Model's results are what
+    they hold after the run. Which inputs: those the binding's return value is made of (pybind.cpp), in
+    order, one Model value each (a lone list input: all the Model's values are its tensors); else the
+    one input of the Model's one result's shape and dtype. A list's tensors may come back flattened
+    and concatenated in one tensor (`flattened`)."""
+    assert op.opdef is not None
+    inputs = {t.name: t for t in op.opdef.inputs}
+    values, returned = _values(records[0]), _values(records[0], "outputs")
+    given = dict(zip(names, values, strict=True))
     task = task_of(op.root)
-    at = _returned_parameter(task.root, len(values)) if task is not None else None
-    if at is not None and at < len(names) and names[at] in {t.name for t in op.opdef.inputs}:  # type: ignore[union-attr]
-        target, why = names[at], "the binding returns it (validation/pybind.cpp)"
-    else:
-        same = [
-            n
-            for n, v in zip(names, values, strict=True)
-            if n
-            and _kind(v) == "tensor"
-            and isinstance(v, dict)
-            and v.get("shape") == result.get("shape")
-            and v.get("dtype") == result.get("dtype")
-        ]
+    at = _returned_parameters(task.root, len(values)) if task is not None else None
+    targets = [names[i] for i in at or [] if i < len(names) and names[i] in inputs]
+    why = "the binding returns {} (validation/pybind.cpp)"
+    if not targets:
+        same = [n for n in inputs if n in given and len(returned) == 1 and _fits(given[n], returned)]
         if len(same) != 1:
             raise TaskSpecError(
-                "the OpDef declares no output, and no single input has the shape and dtype of the Model's "
-                f"result ({len(same)} do): which input the kernel writes into is unknown"
+                f"the OpDef declares no output, the binding's return (validation/pybind.cpp) names no input, "
+                f"and {len(same)} input(s) fit the Model's {len(returned)} result(s): which input(s) the "
+                "kernel writes into is unknown"
             )
-        target, why = same[0], "the one input of the Model's result's shape and dtype"
+        targets, why = same, "the one input of the Model's result's shape and dtype"
+    lone_list = len(targets) == 1 and inputs[targets[0]].param_type == "DYNAMIC"
+    if not lone_list and len(returned) != len(targets):
+        raise TaskSpecError(
+            f"the OpDef declares no output; the binding returns what it wrote into {', '.join(targets)} "
+            f"(validation/pybind.cpp), the Model returns {len(returned)} value(s)"
+        )
+    flattened = []
+    for k, target in enumerate(targets):
+        how = {"same", "flattened"}
+        for record in records:  # every case's: one may fit both ways (a list of one 1-D tensor)
+            got = dict(zip(names, _values(record), strict=False)).get(target)
+            results = _values(record, "outputs")
+            how &= _fits(got, results if lone_list else results[k : k + 1])
+        if not how:
+            raise TaskSpecError(
+                f"the OpDef declares no output; the Model's result for input {target} (which the kernel "
+                "writes into) has not its shape and dtype, nor is it its tensors flattened, concatenated"
+            )
+        if "same" not in how:
+            flattened.append(target)
     notes.append(
-        f"no OpDef output: the kernel writes into input {target} ({why}); it is compared after the run"
+        f"no OpDef output: the kernel writes into input{'s' * (len(targets) > 1)} {', '.join(targets)} "
+        f"({why.format('them' if len(targets) > 1 else 'it')}); "
+        "compared after the run"
+        + (
+            f" ({', '.join(flattened)}: the Model returns the tensors flattened, concatenated)"
+            if flattened
+            else ""
+        )
     )
-    return _Mapping(names, [target], notes, {target: target}, [target], [])
+    return _Mapping(names, targets, notes, {t: t for t in targets}, targets, [], flattened)
+
+
+def _values(record: dict[str, object], key: str = "") -> list[object]:
+    """A record's binding arguments (else Model.forward's), or, with `key`, that list."""
+    got = record.get(key) if key else record.get("args") if "args" in record else record.get("forward")
+    return got if isinstance(got, list) else []
+
+
+def _fits(given: object, results: list[object]) -> set[str]:
+    """How the Model's `results` may stand for an input's values after the run: "same" (a tensor of
+    its shape and dtype; a list's tensors one by one or as one list), "flattened" (a list's tensors
+    flattened and concatenated in one tensor); none if they do not."""
+
+    def key(desc: object) -> tuple[object, object]:
+        return (desc.get("shape"), desc.get("dtype")) if isinstance(desc, dict) else (None, None)
+
+    if _kind(given) == "tensor":
+        return {"same"} if len(results) == 1 and key(results[0]) == key(given) else set()
+    if _kind(given) != "list" or not isinstance(given, dict):
+        return set()
+    items = list(given.get("items") or [])
+    how = set()
+    one = results[0] if len(results) == 1 else None
+    members = one.get("items") if isinstance(one, dict) and _kind(one) == "list" else results
+    if [key(m) for m in members or []] == [key(i) for i in items]:
+        how.add("same")
+    if len(results) == 1 and _kind(results[0]) == "tensor" and items:
+        shape, dtype = key(results[0])
+        size = sum(_elements(list(i.get("shape") or [1])) for i in items)
+        if isinstance(shape, list) and len(shape) == 1 and shape[0] == size and dtype == key(items[0])[1]:
+            how.add("flattened")
+    return how
 
 
 def _by_kind(inputs: list[OpDefTensor], values: list[object]) -> list[str]:
@@ -375,6 +532,11 @@ def _by_kind(inputs: list[OpDefTensor], values: list[object]) -> list[str]:
     lists = iter(t.name for t in inputs if t.param_type == "DYNAMIC")
     others = iter(t.name for t in inputs if t.param_type != "DYNAMIC")
     return [next(lists) if is_list else next(others) for is_list in listed]
+
+
+def _one_value(desc: object) -> bool:
+    """A one-element tensor whose value the oracle recorded (a number attr passed as a tensor)."""
+    return _kind(desc) == "tensor" and isinstance(desc, dict) and isinstance(desc.get("value"), int | float)
 
 
 def _shape_of(desc: object) -> list[int] | list[list[int]]:
@@ -417,7 +579,7 @@ def task_spec_text(
     if first is None:
         why = next((str(r) for r in got.values()), "no case")
         raise TaskSpecError(f"the oracle ran on no case: {why}")
-    mapping = map_arguments(op, first)
+    mapping = map_arguments(op, first, [r for r in got.values() if isinstance(r, dict) and r is not first])
     notes = [f"benchmark task {task.root}: the oracle is its Model (validation/module.py), sandboxed"]
     notes += mapping.notes
     tensors = [*op.opdef.inputs, *op.opdef.outputs]
@@ -441,7 +603,15 @@ def task_spec_text(
         "args = [" + ", ".join(_q(a) for a in mapping.args) + "]",
         "outputs = [" + ", ".join(_q(a) for a in mapping.outputs) + "]",
     ]
-    mutated = [OpDefTensor(name=n, dtypes=[], param_type="REQUIRED") for n in mapping.mutated]
+    if mapping.flattened:
+        lines.append(
+            "flattened = [" + ", ".join(_q(a) for a in mapping.flattened) + "]"
+            "  # the Model returns these lists' tensors flattened, concatenated"
+        )
+    in_types = {t.name: t.param_type for t in op.opdef.inputs}
+    mutated = [
+        OpDefTensor(name=n, dtypes=[], param_type=in_types.get(n, "REQUIRED")) for n in mapping.mutated
+    ]
     for table, group in (("inputs", op.opdef.inputs), ("outputs", [*op.opdef.outputs, *mutated])):
         for t in group:
             dtypes = [c[t.name] for c in columns if t.name in c]  # the OpDef's columns, in order
@@ -460,7 +630,12 @@ def task_spec_text(
             if table == "outputs" and t.name in mapping.mutated:
                 lines.append("kernel_argument = false  # no OpDef output: the kernel writes into the input")
             if table == "outputs" and t.name in mapping.unchecked:
-                lines.append("check = false  # the task's Model returns no value for it: not compared")
+                why = (
+                    f"the binding returns it only when {mapping.flags[t.name]}, in no case here"
+                    if t.name in mapping.flags
+                    else "the task's Model returns no value for it"
+                )
+                lines.append(f"check = false  # {why}: not compared")
     for a in op.opdef.attrs:
         if a.type is None:
             raise TaskSpecError(f"attr {a.name}: a list attr, which the spec cannot carry yet")
@@ -583,7 +758,7 @@ def _case_block(
             {},
             (f"{elements} input elements, over the {MAX_CASE_ELEMENTS} a case may hold here (memory)"),
         )
-    fits = [c for c in columns if all(c.get(n) == d for n, d in seen.items())]
+    fits = [c for c in columns if all(_takes(c.get(n), d) for n, d in seen.items())]
     column = next(
         (c for c in fits if all(c.get(n) == d for n, d in results.items())), fits[0] if fits else None
     )
@@ -601,6 +776,12 @@ def _case_block(
         block.append("attrs = { " + ", ".join(shown) + " }")
     block.append(params)
     return block, column, ""
+
+
+def _takes(column: str | None, dtype: str) -> bool:
+    """Whether an OpDef column's dtype takes a tensor of `dtype` as the binding hands it on: itself, or a
+    bool tensor for a uint8 input (the same bytes, 0 or 1: ScatterList's mask)."""
+    return column == dtype or (column == "uint8" and dtype == "bool")
 
 
 def _elements(shape: object) -> int:

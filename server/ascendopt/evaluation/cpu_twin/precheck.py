@@ -236,13 +236,18 @@ async def precheck_spec(
 
 
 def _output_guess(spec: OperatorSpec, case: ResolvedCase) -> dict[str, list[int]]:
-    """Every output in the first input's shape; a list output as long as the first list input, each
-    tensor in that input's shape."""
+    """Every output in the first input's shape; a list output as long as the first list input (or the
+    list it is written into), each tensor in that input's shape. Unchecked outputs too: an answer may
+    have no InferShape to size them (the evaluation sizes them by the Model's values)."""
     first = list(next(iter(case.input_shapes.values())))
     listed = [case.input_shapes[m] for m in next((case.instances(n) for n in case.lists), [])] or [first]
     shapes: dict[str, list[int]] = {}
-    for t in spec.checked_outputs:
-        if t.param_type == "dynamic":
+    for t in spec.outputs:
+        if t.param_type == "dynamic" and t.alias is not None:
+            shapes.update(
+                {member_name(t.name, i): case.input_shapes[m] for i, m in enumerate(case.instances(t.alias))}
+            )
+        elif t.param_type == "dynamic":
             shapes.update({member_name(t.name, i): list(s) for i, s in enumerate(listed)})
         else:  # an in-place output is its input's shape
             shapes[t.name] = list(case.input_shapes.get(t.alias or "", first))

@@ -30,7 +30,8 @@ struct TensorSpec {
     // Outputs only: `alias`, the index of the input whose buffer this output is (-1: a buffer of its own);
     // `argument`, whether the kernel takes a parameter for it; `infer`, sized by the OpDef's InferShape.
     long alias = -1;
-    bool argument = true, infer = false;
+    // `unchecked`: nothing compares it (`unchecked NAME` after its line): left unwritten, a warning.
+    bool argument = true, infer = false, unchecked = false;
 };
 // An optional input the case leaves out: a null kernel argument before input `at`.
 struct AbsentSpec {
@@ -209,8 +210,9 @@ Manifest ParseManifest(const char *path)
             if (!ls || (arg != "argument" && arg != "no_argument") || m.outputs.empty() || m.outputs.back().name != out)
                 Fail(3, "runner_error", "manifest line %d: malformed alias (after the output line it names)", lineNo);
             TensorSpec &o = m.outputs.back();
+            // A list output's tensor aliases the list input's tensor of its index (`alias y.1 x.1`).
             for (size_t i = 0; i < m.inputs.size(); ++i)
-                if (m.inputs[i].name == in && m.inputs[i].ir == in) o.alias = static_cast<long>(i);
+                if (m.inputs[i].name == in && (m.inputs[i].ir == in) == (o.ir == o.name)) o.alias = static_cast<long>(i);
             if (o.alias < 0) Fail(3, "runner_error", "manifest line %d: alias of %s names no input %s", lineNo, out.c_str(), in.c_str());
             const TensorSpec &src = m.inputs[static_cast<size_t>(o.alias)];
             if (!o.infer && o.bytes != src.bytes)
@@ -218,6 +220,12 @@ Manifest ParseManifest(const char *path)
                      static_cast<unsigned long long>(o.bytes), in.c_str(), static_cast<unsigned long long>(src.bytes));
             o.argument = arg == "argument";
             if (o.infer) { o.infer = false; o.dims = src.dims; o.bytes = src.bytes; }
+        } else if (key == "unchecked") {
+            std::string out;
+            ls >> out;
+            if (!ls || m.outputs.empty() || m.outputs.back().name != out)
+                Fail(3, "runner_error", "manifest line %d: malformed unchecked (after the output line it names)", lineNo);
+            m.outputs.back().unchecked = true;
         } else if (key == "attr") {
             AttrSpec a;
             ls >> a.name >> a.type;
@@ -597,7 +605,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                 const ListSpec *list = nullptr;
                 for (const ListSpec &l : lists) list = l.first == i ? &l : list;
                 if (list) {
-                    args.push_back(ListBlock(*list, ts, bufs));
+                    if (ts[i].argument) args.push_back(ListBlock(*list, ts, bufs));
                     i += list->count;
                 } else {
                     if (ts[i].argument) args.push_back(bufs[i]);
@@ -630,7 +638,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
             // is a warning (the output comparison judges the values; an unwritten float reads as NaN there).
             bool raw = g->rawBytes > 0;
             if (missing)
-                rt::Report("output_not_written", !ctx.needAtomic_ && !raw && !m.outputs[i].infer, nullptr, 0,
+                rt::Report("output_not_written", !ctx.needAtomic_ && !raw && !m.outputs[i].infer && !m.outputs[i].unchecked, nullptr, 0,
                            "output %s: %llu of %llu bytes were never written by any block (first: element %llu)%s", m.outputs[i].name.c_str(),
                            static_cast<unsigned long long>(missing), static_cast<unsigned long long>(g->size),
                            static_cast<unsigned long long>(first / m.outputs[i].esize),
