@@ -54,6 +54,16 @@ def _manifest(
                 lines.append(_tensor_line("output", name, case.dtypes[t.name], shape, path))
         if t.alias is not None:  # the input's buffer, with or without a kernel parameter of its own
             lines.append(f"alias {t.name} {t.alias} {'argument' if t.kernel_argument else 'no_argument'}")
+    computed = (
+        [i for i, t in enumerate(project.opdef.outputs) if t.shape_depends_on_compute]
+        if project.opdef
+        else []
+    )
+    if (
+        computed and project.opdef
+    ):  # CANN's extra kernel argument after the outputs, 9 uint64 per OpDef output
+        slots = " ".join(f"{i} {project.opdef.outputs[i].name}" for i in computed)
+        lines.append(f"shape_out {len(project.opdef.outputs)} {slots}")
     for a in spec.attrs:
         value = case.attrs[a.name]
         # A string is the rest of its line (the spec refuses one with a line break).

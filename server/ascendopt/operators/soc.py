@@ -76,7 +76,7 @@ _FAMILIES = sorted((s for s in SOCS if s.family), key=lambda s: -len(s.name))  #
 
 
 def full_name(name: str) -> str:
-    """"910B4" → "Ascend910B4" (npu-smi and users drop the prefix)."""
+    """ "910B4" → "Ascend910B4" (npu-smi and users drop the prefix)."""
     return name if name.startswith("Ascend") else f"Ascend{name}"
 
 

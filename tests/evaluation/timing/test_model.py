@@ -85,7 +85,9 @@ def test_eighty_blocks_on_forty_cores_run_in_two_waves(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("total", [40 * 4096, 40 * 64 * 1024, 40 * 1024 * 1024])
 @pytest.mark.parametrize("more", [64, 80])
-def test_the_same_work_in_more_blocks_than_cores_does_not_look_faster(tmp_path: Path, total: int, more: int) -> None:
+def test_the_same_work_in_more_blocks_than_cores_does_not_look_faster(
+    tmp_path: Path, total: int, more: int
+) -> None:
     # Campaign winners took BLOCK_DIM 64 on a 40-core SoC: the extra blocks run in a second round, and
     # each is handed out by the scheduler in turn, so starting them early cannot win time.
     forty = estimate(synth.elementwise(tmp_path / "c40.jsonl", total, "float16", 40), SOC, 40)

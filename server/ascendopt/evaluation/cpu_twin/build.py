@@ -28,6 +28,7 @@ from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
 from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits
+from ascendopt.operators.cpp_source import COMMENT
 from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.includes import OPERATOR_FOLDERS, closure, resolve_in_files
 from ascendopt.operators.issues import CompileError, Issue
@@ -706,6 +707,7 @@ def tiling_classes_global(header: str) -> list[str]:
     the header's other names (StridedSliceAssignV2's `optiling::MAX_DIM_NUM`) stay out of the
     kernel's way. None (then the whole namespace, as before) when the header declares its classes
     elsewhere or none."""
+    header = COMMENT.sub(" ", header)  # a commented-out class is not declared
     start = _OPTILING.search(header)
     names = list(dict.fromkeys(_TILING_CLASS.findall(header, start.end()))) if start else []
     if not names or _TILING_CLASS.search(header, 0, start.start() if start else 0):
