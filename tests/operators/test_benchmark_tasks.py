@@ -17,6 +17,7 @@ from ascendopt.evaluation.oracle import kernel_values, run_oracle
 from ascendopt.evaluation.task_spec import with_task_spec
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import SpecError
+from ascendopt.operators.soc import calibration_note, soc
 from ascendopt.operators.spec import parse_spec
 from ascendopt.operators.task import (
     TaskSpecError,
@@ -100,6 +101,15 @@ def test_spec_derived_from_the_task(tmp_path: Path) -> None:
     assert "# left out: case9 (test_cases.csv:4): no OpDef dtype column takes x=complex64" in draft.text
     assert parse_spec(draft.text, tmp_path / "s.toml").cases == spec.cases
     assert not list((task / "answer" / "0").glob("*.toml"))  # nothing written into the task
+    # the SoC the benchmark's answers are written for (48 vector cores), its borrowed calibration said
+    assert spec.soc == "Ascend910B2" and soc(spec.soc).core_num_aiv == 48
+    assert 'soc = "Ascend910B2"  # Ascend910B2: 48 vector cores, timed with Ascend910B1' in draft.text
+
+
+def test_the_calibration_note_says_whose_data_times_a_soc() -> None:
+    assert calibration_note("Ascend910B4") == "Ascend910B4: timed with its own calibration"
+    assert "Ascend910B1's calibration (no data of its own)" in calibration_note("Ascend910B2")
+    assert "cannot time it" in calibration_note("Ascend310P3")
 
 
 @needs_torch

@@ -88,7 +88,9 @@ def test_a_list_output_takes_as_many_tensors_as_the_reference_returns() -> None:
     with pytest.raises(ReferenceError, match="list output"):
         run_reference(lambda xs: xs[0], spec, case, inputs)
     shapes = {n: list(a.shape) for n, a in out.items()}
-    project = type("P", (), {"spec": spec, "op_type": "ScaleList", "layout": "msopgen", "tiling": None})()
+    project = type(
+        "P", (), {"spec": spec, "op_type": "ScaleList", "layout": "msopgen", "tiling": None, "opdef": None}
+    )()
     job = CaseJob(project, case, inputs, shapes, "/w", "/s", False, soc("Ascend910B4"))  # type: ignore[arg-type]
     lines = manifest_files(job)["manifest.txt"].decode().splitlines()
     start = lines.index("dynamic_output ys 2")

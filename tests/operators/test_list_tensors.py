@@ -88,7 +88,11 @@ def test_a_list_input_resolves_to_one_instance_per_tensor() -> None:
 def test_the_manifest_announces_the_list_before_its_tensors() -> None:
     spec = parse_spec(SPEC, Path("ascendopt.toml"))
     case = spec.resolve_cases()[0]
-    project = type("P", (), {"spec": spec, "op_type": "SumListCustom", "layout": "msopgen", "tiling": None})()
+    project = type(
+        "P",
+        (),
+        {"spec": spec, "op_type": "SumListCustom", "layout": "msopgen", "tiling": None, "opdef": None},
+    )()
     inputs = make_inputs(spec, case, 0)
     job = CaseJob(project, case, inputs, {"z": [4, 32]}, "/w", "/s", False, soc("Ascend910B4"))  # type: ignore[arg-type]
     files = manifest_files(job)

@@ -58,6 +58,11 @@ def _manifest(
                 # without a kernel parameter of its own
                 source = member_name(t.alias, i) if t.param_type == "dynamic" else t.alias
                 lines.append(f"alias {name} {source} {'argument' if t.kernel_argument else 'no_argument'}")
+    opdef = project.opdef
+    computed = [i for i, t in enumerate(opdef.outputs) if t.shape_depends_on_compute] if opdef else []
+    if computed and opdef:  # CANN's extra kernel argument after the outputs, 9 uint64 per OpDef output
+        slots = " ".join(f"{i} {opdef.outputs[i].name}" for i in computed)
+        lines.append(f"shape_out {len(opdef.outputs)} {slots}")
     for a in spec.attrs:
         value = case.attrs[a.name]
         # A string is the rest of its line (the spec refuses one with a line break).

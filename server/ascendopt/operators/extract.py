@@ -310,6 +310,8 @@ def opdef_info(src: CppSource) -> OpDefInfo | None:
                     name=tname,
                     dtypes=dtypes,
                     param_type=_chain_call_arg(toks, end, "ParamType") or "REQUIRED",
+                    shape_depends_on_compute=_chain_call_arg(toks, end, "OutputShapeDependOnCompute")
+                    is not None,
                 )
             )
     return info
@@ -364,12 +366,13 @@ def _string_literal(toks: list[Token], i: int) -> str | None:
 
 
 def _chain_call_arg(toks: list[Token], start: int, method: str) -> str | None:
-    """The argument of `.method(ARG)` in a builder chain that begins after `start`, up to its `;`."""
+    """The argument of `.method(ARG)` in a builder chain that begins after `start`, up to its `;` ("" for
+    `.method()`; None when the chain does not call it)."""
     j = start
     while j < len(toks) and toks[j].text != ";":
         if toks[j].text == method and j + 1 < len(toks) and toks[j + 1].text == "(":
             args, _ = call_args(toks, j + 1)
-            return args[0].replace(" ", "") if args else None
+            return args[0].replace(" ", "") if args else ""
         j += 1
     return None
 

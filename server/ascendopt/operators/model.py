@@ -101,6 +101,8 @@ class OpDefTensor(BaseModel):
     name: str
     dtypes: list[str]  # ge::DataType names as written (DT_FLOAT16, …)
     param_type: str = "REQUIRED"  # ParamType(REQUIRED | OPTIONAL | DYNAMIC)
+    # Outputs: `.OutputShapeDependOnCompute()`, the kernel writes the shape to an extra argument.
+    shape_depends_on_compute: bool = False
 
 
 class OpDefAttr(BaseModel):

@@ -17,6 +17,9 @@ if TYPE_CHECKING:
     from ascendopt.operators.spec import OperatorSpec
 
 DEFAULT_SOC = "Ascend910B4"
+# The SoC NPUKernelBench's answers are written for (48 vector cores: Sscal's per-core arrays, Ccopy's
+# and ComplexMatDot's 48-entry tiling structs) and the paper measured on: specs derived from its tasks.
+BENCHMARK_SOC = "Ascend910B2"
 UB_BYTES = 196608  # 192 KB: what GetCoreMemSize(UB) returns and a kernel may fill (CANN's own kernels do)
 
 
@@ -73,7 +76,7 @@ _FAMILIES = sorted((s for s in SOCS if s.family), key=lambda s: -len(s.name))  #
 
 
 def full_name(name: str) -> str:
-    """"910B4" → "Ascend910B4" (npu-smi and users drop the prefix)."""
+    """ "910B4" → "Ascend910B4" (npu-smi and users drop the prefix)."""
     return name if name.startswith("Ascend") else f"Ascend{name}"
 
 
@@ -96,6 +99,19 @@ def resolve_soc(override: str | None, host: str | None, spec: OperatorSpec | Non
     """The SoC of one evaluation: the one asked for (`--soc`, the editor's setting), else the
     machine's own (an NPU host's SoC in its settings), else the spec's, else DEFAULT_SOC."""
     return soc(override or host or (spec.soc if spec is not None else DEFAULT_SOC))
+
+
+def calibration_note(name: str) -> str:
+    """What times `name` on the twin, said where a spec names it: its own data, a sibling's, or none."""
+    row = soc(name)
+    if row.calibration is None:
+        return f"{row.name}: no calibration, the twin cannot time it"
+    if row.calibration == row.name:
+        return f"{row.name}: timed with its own calibration"
+    return (
+        f"{row.name}: {row.core_num_aiv} vector cores, timed with {row.calibration}'s calibration "
+        "(no data of its own)"
+    )
 
 
 def calibrated() -> list[str]:

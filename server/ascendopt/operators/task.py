@@ -23,6 +23,7 @@ from ascendopt.operators.aclnn_front_ends import FRONT_ENDS
 from ascendopt.operators.cpp_source import COMMENT, split_top_level
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.model import OpDefAttr, OpDefTensor, OperatorProject
+from ascendopt.operators.soc import BENCHMARK_SOC, calibration_note
 from ascendopt.operators.spec_init import SpecDraft, _opdef_columns, ref_input
 
 # torch dtype names (oracle_driver.py's records) → the spec's; float64 values go to the OpDef's dtype
@@ -581,6 +582,7 @@ def task_spec_text(
         raise TaskSpecError(f"the oracle ran on no case: {why}")
     mapping = map_arguments(op, first, [r for r in got.values() if isinstance(r, dict) and r is not first])
     notes = [f"benchmark task {task.root}: the oracle is its Model (validation/module.py), sandboxed"]
+    notes.append(f"SoC {calibration_note(BENCHMARK_SOC)}")
     notes += mapping.notes
     tensors = [*op.opdef.inputs, *op.opdef.outputs]
     kept, left_out = _opdef_columns([t.dtypes for t in tensors])
@@ -593,7 +595,7 @@ def task_spec_text(
         "# AscendOptimizer operator spec, derived from the benchmark task around the operator.",
         "schema_version = 1",
         f'name = "{op.name}"',
-        'soc = "Ascend910B4"',
+        f'soc = "{BENCHMARK_SOC}"  # {calibration_note(BENCHMARK_SOC)}',
         'reference = "reference.py:unused"  # the [oracle] below is the reference',
         "",
         "[oracle]",

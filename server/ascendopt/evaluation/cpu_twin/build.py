@@ -29,6 +29,7 @@ from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
 from ascendopt.evaluation.sandbox import SYSTEM_READ, Confinement, Limits, RunResult
+from ascendopt.operators.cpp_source import COMMENT
 from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.includes import OPERATOR_FOLDERS, closure, resolve_in_files
 from ascendopt.operators.issues import CompileError, Issue
@@ -329,8 +330,9 @@ class Builder:
         # tiling program's, so what both define from a shared header (a non-inline helper) is no clash there;
         # here it is its own object with its symbols weakened.
         proto = project.files.opdef if project.files.opdef in sources[1:] else None
-        sources = [s for s in sources if s != proto]
-        optional = [s for s in sources[1:] if stand_ins.may_leave_out(s, soc.name)]
+        infer = stand_ins.infer_shape_sources(project, files, sources)
+        sources = [s for s in sources if s != proto] + infer
+        optional = [s for s in sources[1:] if s in infer or stand_ins.may_leave_out(s, soc.name)]
         required = [s for s in sources if s not in optional]
         main, *others = await gather_settled(
             self._host_object(project, src_dir, files, required),
@@ -341,7 +343,11 @@ class Builder:
         objects, left_out = [main], []
         for source, built in zip(optional, others, strict=True):
             if isinstance(built, CompileError) and built.issues:
-                left_out.append(stand_ins.left_out_finding(source, soc.name, built.issues[0]))
+                left_out.append(
+                    stand_ins.infer_left_out_finding(source, built.issues[0])
+                    if source in infer
+                    else stand_ins.left_out_finding(source, soc.name, built.issues[0])
+                )
             elif isinstance(built, BaseException):
                 raise built
             else:
@@ -437,6 +443,7 @@ class Builder:
             # the struct CANN generates unqualified.
             if project.layout == "cann_open" or named:
                 include_tiling += ["-include", "ascendopt_twin/tiling_global.h"]
+                macros += tiling_classes_global(files[tiling_data])
         declared = any("ASCENDC_TPL_ARGS_DECL" in t for t in files.values())
         shim = entry_shim(project, tiling_key_declared=declared)
         key = _digest(
@@ -761,6 +768,24 @@ def _macro_free_head(text: str) -> bool:
 
 
 _ANY_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include(?:_next)?\b[ \t]*(?:"([^"]*)"|<([^>]*)>|(.*))', re.M)
+
+
+_TILING_CLASS = re.compile(r"\bBEGIN_TILING_DATA_DEF\s*\(\s*(\w+)\s*\)")
+_OPTILING = re.compile(r"\bnamespace\s+optiling\s*\{")
+
+
+def tiling_classes_global(header: str) -> list[str]:
+    """The `-D` that makes tiling_global.h bring only the tiling-data classes op_host's `header`
+    declares in namespace optiling to global scope, where CANN's generated kernel view has them:
+    the header's other names (StridedSliceAssignV2's `optiling::MAX_DIM_NUM`) stay out of the
+    kernel's way. None (then the whole namespace, as before) when the header declares its classes
+    elsewhere or none."""
+    header = COMMENT.sub(" ", header)  # a commented-out class is not declared
+    start = _OPTILING.search(header)
+    names = list(dict.fromkeys(_TILING_CLASS.findall(header, start.end()))) if start else []
+    if not names or _TILING_CLASS.search(header, 0, start.start() if start else 0):
+        return []
+    return ["-DASCENDOPT_TWIN_TILING_USING=" + " ".join(f"using optiling::{n};" for n in names)]
 
 
 def read_headers(project: OperatorProject, files: dict[str, str], sources: list[str]) -> list[str]:

@@ -15,6 +15,7 @@ import re
 
 from ascendopt.evaluation.records import Finding
 from ascendopt.operators.issues import Issue
+from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.repository import is_arch_variant, soc_family
 
 UNDEFINED = re.compile(r"undefined reference to `([^']+)'")
@@ -26,6 +27,35 @@ def may_leave_out(source: str, soc: str) -> bool:
     """A host source of another architecture than `soc`'s (the 950's `*_arch35.cpp`, `*_regbase.cpp`,
     `arch35/…`): linked when it builds, left out with stand-ins when it does not."""
     return is_arch_variant(source) and soc_family(soc) != "ascend950"
+
+
+_INFER_SOURCE = re.compile(r"^op_host/[^/]*_(?:proto|infershape)[^/]*\.(?:cpp|cc)$")
+
+
+def infer_shape_sources(project: OperatorProject, files: dict[str, str], sources: list[str]) -> list[str]:
+    """The op_host sources registering the op's InferShape (`<op>_proto.cpp`, `<op>_infershape.cpp`: CANN
+    builds them into the op-proto library beside the tiling one) that the host program does not already
+    link, when the spec has an output no expected value sizes (`check = false`): the runner sizes it with
+    that InferShape. Linked when they build, left out (with a warning) when they do not."""
+    if project.layout != "cann_open" or project.spec is None or all(t.check for t in project.spec.outputs):
+        return []
+    return [
+        path
+        for path in sorted(files)
+        if path not in sources and _INFER_SOURCE.match(path) and "IMPL_OP" in files[path]
+    ]
+
+
+def infer_left_out_finding(source: str, why: Issue) -> Finding:
+    return Finding(
+        kind="host_source_left_out",
+        severity="warning",
+        file=source,
+        line=why.line,
+        message=f"{source} (the op's InferShape) does not build on the CPU twin "
+        f"({why.file}:{why.line}: {why.message}); it is left out: an output only its InferShape sizes "
+        "cannot be sized",
+    )
 
 
 def left_out_finding(source: str, soc: str, why: Issue) -> Finding:

@@ -1,14 +1,16 @@
 """Blocks onto the SoC's vector cores.
 
 - Block b runs on core b mod C (C = vector cores) in wave b div C; a core runs its
-  blocks back to back. With equal blocks this is what the task scheduler's
-  first-free-core dispatch amounts to.
+  blocks back to back, ceil(blocks / C) rounds. With equal blocks this is what the task
+  scheduler's first-free-core dispatch amounts to.
 - Bandwidth per core is looked up for the number of blocks of the wave (the blocks
   running at once); a short last wave gets more bandwidth per core.
 - SyncAll: every block of the wave stops there; all resume when the last core
   arrives, plus a fixed cross-core barrier cost.
-- The first wave's blocks are dispatched one after another, ``block_dispatch_us``
-  apart, so block c starts c·δ after block 0.
+- Blocks are dispatched one after another, ``block_dispatch_us`` apart: block b starts
+  no earlier than b·δ, in every wave (a later wave's block waits for the dispatcher as
+  well as for its core, so splitting small work into more blocks than cores does not
+  look faster for starting early).
 - Operator duration = launch overhead + the last core's finish.
 - Blocks missing from the trace (a twin run that traced only some blocks) are
   modelled by a traced block, with a note.
@@ -93,7 +95,7 @@ def simulate(parsed: ParsedTrace, soc: str, block_dim: int, constants: CostConst
         for b in wave:
             c = b % ncores
             if started[c]:
-                sims[c].start_block()
+                sims[c].start_block(b * constants.block_dispatch_us)
             started[c] = True
             idx[b] = 0
         running = list(wave)

@@ -162,8 +162,9 @@ class CoreSim:
                 self.pend_src[p] = src
         self.v_drained = True
 
-    def start_block(self) -> None:
-        t = self.finish()
+    def start_block(self, dispatched: float = 0.0) -> None:
+        """The next block on this core: after its last one, and not before the scheduler hands it out."""
+        t = max(self.finish(), dispatched)
         self.wait_all(t, self._last_node())
         self.enq.clear()
         self.freed.clear()

@@ -60,6 +60,10 @@ struct Manifest {
     std::string trace, findings, result, sourceRoot;
     bool autoSync = true;
     bool tilingOnly = false;  // stop after the tiling program (the episode's pre-check)
+    // `shape_out N NAME…`: the OpDef's N outputs get one shape-out argument; NAME… (IR outputs, by OpDef
+    // position) are those whose shape the kernel computes (OutputShapeDependOnCompute).
+    size_t shapeOutSlots = 0;
+    std::vector<std::pair<size_t, std::string>> shapeOut;
 };
 
 std::string ShapeText(const gert::Shape &s)
@@ -196,6 +200,15 @@ Manifest ParseManifest(const char *path)
             if (!lists.empty() && lists.back().first + lists.back().count > l.first)
                 Fail(3, "runner_error", "manifest line %d: %s before the previous list's tensors", lineNo, key.c_str());
             lists.push_back(l);
+        } else if (key == "shape_out") {
+            ls >> m.shapeOutSlots;
+            size_t slot = 0;
+            std::string name;
+            while (ls >> slot >> name) m.shapeOut.emplace_back(slot, name);
+            if (m.shapeOutSlots == 0 || m.shapeOut.empty() || m.shapeOutSlots > 64)
+                Fail(3, "runner_error", "manifest line %d: malformed shape_out", lineNo);
+            for (const auto &o : m.shapeOut)
+                if (o.first >= m.shapeOutSlots) Fail(3, "runner_error", "manifest line %d: shape_out slot %zu of %zu", lineNo, o.first, m.shapeOutSlots);
         } else if (key == "absent_input") {
             AbsentSpec a;
             ls >> a.name;
@@ -592,6 +605,10 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         uint8_t *ws = workspace ? AllocGm("workspace", workspace, 2, 0xFF) : AllocGm("workspace(empty)", 0, 2, 0);
         uint8_t *tl = AllocGm("tiling", tilingSize, 3, 0);
         std::memcpy(tl, rawTiling.data(), tilingSize);
+        // Outputs whose shape the kernel computes (OutputShapeDependOnCompute): CANN passes one more argument
+        // after the outputs, where the kernel writes each output's shape as 9 uint64 (rank, up to 8 dims).
+        constexpr size_t kShapeWords = 9;
+        uint8_t *shapeOut = m.shapeOutSlots ? AllocGm("shape_out", kShapeWords * sizeof(uint64_t) * m.shapeOutSlots, 2, 0) : nullptr;
         // Kernel arguments: one per IR input (a list: its GM block; an absent optional input: null), then
         // one per IR output alike (those it takes a parameter for), workspace, tiling.
         auto absentAt = [&](size_t i) {
@@ -616,6 +633,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         };
         pushArgs(m.lists, m.inputs, inBufs, true);
         pushArgs(m.outLists, m.outputs, outBufs, false);
+        if (shapeOut) args.push_back(shapeOut);
         args.push_back(ws);
         args.push_back(tl);
 
@@ -645,6 +663,24 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                            raw ? "; the kernel stores into it through a raw GM pointer, and a byte stored that way with the value the output "
                                  "was filled with (0xFF) cannot be told from an unwritten one"
                                : "");
+        }
+        // The shape each computed-shape output was given must be the shape its expected value has (the
+        // framework would size the output by it).
+        for (const auto &computed : m.shapeOut) {
+            const TensorSpec *t = nullptr;
+            for (const TensorSpec &o : m.outputs) t = t ? t : (o.ir == computed.second ? &o : nullptr);
+            if (!t || t->infer) continue;
+            const uint64_t *w = reinterpret_cast<const uint64_t *>(shapeOut) + computed.first * kShapeWords;
+            bool same = w[0] == t->dims.size();
+            for (size_t k = 0; same && k < t->dims.size() && k + 1 < kShapeWords; ++k) same = w[k + 1] == static_cast<uint64_t>(t->dims[k]);
+            if (!same) {
+                std::string wrote = "[", want = "[";
+                for (uint64_t k = 0; k < w[0] && k + 1 < kShapeWords; ++k) wrote += (k ? ", " : "") + std::to_string(w[k + 1]);
+                for (size_t k = 0; k < t->dims.size(); ++k) want += (k ? ", " : "") + std::to_string(t->dims[k]);
+                rt::Report("shape_out_mismatch", true, nullptr, 0,
+                           "output %s: the kernel wrote shape %s%s (rank %llu) to its shape-out argument; the expected output is %s]",
+                           t->name.c_str(), wrote.c_str(), w[0] < kShapeWords ? "]" : "...]", static_cast<unsigned long long>(w[0]), want.c_str());
+            }
         }
         if (blockDim > static_cast<int64_t>(m.coreAiv) && G.phase > 0)
             rt::Report("syncall_block_dim_exceeds_cores", true, nullptr, 0,

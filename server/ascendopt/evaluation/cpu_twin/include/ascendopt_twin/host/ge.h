@@ -11,6 +11,12 @@ using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+// GE's API status codes (ge_api_error_codes.h), which CANN's register headers bring into host code:
+// tiling programs compare helpers' results against `SUCCESS` under `using namespace ge`.
+using Status = uint32_t;
+constexpr Status SUCCESS = 0;
+constexpr Status FAILED = 1;
+constexpr Status PARAM_INVALID = 2;
 
 enum DataType {
     DT_FLOAT = 0,

@@ -131,9 +131,10 @@ public:
         else if constexpr (std::is_same<T, int64_t>::value) return &v_[idx].i;
         else if constexpr (std::is_same<T, bool>::value) return &v_[idx].b;
         else if constexpr (std::is_same<T, char>::value) return v_[idx].s.c_str();
-        // An Int attr is stored as int64_t; a narrower integer read (GetAttrPointer<uint32_t>, as the official
-        // Broadcast sample does) sees its low bytes, as on CANN (little-endian storage).
-        else if constexpr (std::is_integral<T>::value && sizeof(T) < sizeof(int64_t))
+        // An Int attr is stored as int64_t; another integer read sees its bytes, as on CANN (little-endian
+        // storage): a narrower one (GetAttrPointer<uint32_t>, the official Broadcast sample) its low bytes,
+        // uint64_t (ApplyFusedEmaAdam's `mode`) all of them.
+        else if constexpr (std::is_integral<T>::value && sizeof(T) <= sizeof(int64_t))
             return reinterpret_cast<const T *>(&v_[idx].i);
         else return static_cast<const T *>(UnsupportedAttrType<T>());
     }
