@@ -43,6 +43,7 @@ def _manifest(
             lines.append(
                 _tensor_line("input", name, case.dtypes[t.name], case.input_shapes[name], inputs[name])
             )
+    compared = {t.name for t in spec.checked_in(case)}
     for t, names in output_instances(spec.outputs, outputs):
         if t.param_type == "dynamic":  # the next N output lines are the list's tensors
             lines.append(f"dynamic_output {t.name} {len(names)}")
@@ -52,7 +53,7 @@ def _manifest(
                 lines.append(" ".join(["output", name, case.dtypes[t.name], "infer", str(path)]))
             else:
                 lines.append(_tensor_line("output", name, case.dtypes[t.name], shape, path))
-                if not t.check:  # sized by what the Model gave, compared with nothing
+                if t.name not in compared:  # sized by what the Model gave, compared with nothing
                     lines.append(f"unchecked {name}")
             if t.alias is not None:  # the input's buffer (a list's: its tensor of that index), with or
                 # without a kernel parameter of its own

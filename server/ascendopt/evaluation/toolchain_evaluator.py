@@ -280,6 +280,9 @@ class ToolchainEvaluator:
         if prepared.attrs:  # the kernel runs with the attrs the oracle's Model got
             case = case.model_copy(update={"attrs": {**case.attrs, **prepared.attrs}})
         shapes = {name: list(np.shape(v)) for name, v in expected.items()}
+        for t in spec.outputs:  # in place, with no expected value in this case: one buffer with its input
+            if t.alias in case.input_shapes and t.param_type != "dynamic":
+                shapes.setdefault(t.name, case.input_shapes[t.alias])
         result.gm_bytes = tensor_bytes(case, {**case.input_shapes, **shapes})
         job = CaseJob(project, case, inputs, shapes, work, src_dir, profile, soc)
         run = await self.toolchain.run_case(slot, artifacts[combo_of(case)], job)
@@ -345,7 +348,7 @@ def _prepared(
     input's own (an untouched buffer would pass: not a judge of the kernel)."""
     checks = _checks(spec, case, expected)
     untouched = {}
-    for t, names in output_instances([t for t in spec.checked_outputs if t.alias], expected):
+    for t, names in output_instances([t for t in spec.checked_in(case) if t.alias], expected):
         # a list output's tensor i is its list input's tensor i
         sources = case.instances(str(t.alias)) if t.param_type == "dynamic" else [str(t.alias)]
         why = untouched_passes(
@@ -387,7 +390,7 @@ def _checks(spec: OperatorSpec, case: ResolvedCase, expected: dict[str, np.ndarr
     """Per checked output instance (a list output's tensors one by one), ready for compare_expected."""
     return {
         name: expect(expected[name], case.dtype_of(name), spec.tolerance(case.dtype_of(name)))
-        for _, names in output_instances(spec.checked_outputs, expected)
+        for _, names in output_instances(spec.checked_in(case), expected)
         for name in names
     }
 
@@ -409,6 +412,6 @@ def _check_outputs(
 ) -> list[OutputCheck]:
     """Decode every checked output instance (KeyError or ValueError: missing or the wrong size) and
     compare it."""
-    names = [n for _, group in output_instances(spec.checked_outputs, shapes) for n in group]
+    names = [n for _, group in output_instances(spec.checked_in(case), shapes) for n in group]
     actual = {n: decode_raw(outputs[n], case.dtype_of(n), shapes[n], n) for n in names}
     return [compare_expected(n, case.dtype_of(n), actual[n], prepared.checks[n]) for n in names]

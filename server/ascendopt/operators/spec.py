@@ -142,6 +142,9 @@ class CaseSpec(_Strict):
     params: dict[str, str | int | float | bool] = Field(default_factory=dict)
     # Optional inputs (param_type "optional") this case does not pass: no shape, a null address.
     absent: list[str] = Field(default_factory=list)
+    # The output each value the oracle's Model returns is, in this case, in place of [oracle] outputs (a
+    # binding returning other outputs under a flag); the outputs left out are not compared in this case.
+    outputs: list[str] | None = None
 
 
 def member_name(name: str, i: int) -> str:
@@ -181,6 +184,7 @@ class ResolvedCase(BaseModel):
     lists: dict[str, int] = Field(default_factory=dict)
     params: dict[str, str | int | float | bool] = Field(default_factory=dict)
     absent: list[str] = Field(default_factory=list)  # optional inputs not passed (no instance)
+    outputs: list[str] | None = None  # the case's own oracle outputs (CaseSpec.outputs)
 
     def instances(self, tensor: str) -> list[str]:
         """The instance names of an input: itself, its list's tensors, or none (absent)."""
@@ -289,6 +293,11 @@ class OperatorSpec(_Strict):
         """The outputs compared with expected values (not those with `check = false`)."""
         return [t for t in self.outputs if t.check]
 
+    def checked_in(self, case: ResolvedCase) -> list[TensorSpec]:
+        """The outputs compared in `case`: the checked ones, among the case's own oracle outputs if it
+        names them."""
+        return [t for t in self.checked_outputs if case.outputs is None or t.name in case.outputs]
+
     @property
     def unchecked_outputs(self) -> list[str]:
         return [t.name for t in self.outputs if not t.check]
@@ -371,6 +380,10 @@ class OperatorSpec(_Strict):
                 raise _CaseError(
                     index, "values", f"{where}: {len(vals)} values for {name!r}, whose shape holds {size}"
                 )
+        wrong = [n for n in case.outputs or [] if n and n not in {t.name for t in self.outputs}]
+        if wrong or (case.outputs is not None and self.oracle is None):
+            why = f"unknown output(s) {', '.join(wrong)}" if wrong else "outputs are the [oracle]'s"
+            raise _CaseError(index, "outputs", f"{where}: {why}")
         unknown = [n for n in case.dtypes if n not in {t.name for t in (*self.inputs, *self.outputs)}]
         if unknown:
             raise _CaseError(index, "dtypes", f"{where}: dtypes for unknown tensor(s) {', '.join(unknown)}")
@@ -418,6 +431,7 @@ class OperatorSpec(_Strict):
             lists=lists,
             params=case.params,
             absent=list(case.absent),
+            outputs=case.outputs,
         )
 
     def _check_dtype_column(self, index: int, where: str, dtypes: dict[str, DType]) -> None:

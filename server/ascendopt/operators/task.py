@@ -151,6 +151,17 @@ class _Mapping:
     unchecked: list[str] = field(default_factory=list)  # OpDef outputs the Model returns no value for
     flattened: list[str] = field(default_factory=list)  # list outputs the Model returns as one flat tensor
     flags: dict[str, str] = field(default_factory=dict)  # unchecked outputs the binding returns only if …
+    # the binding argument whose truth picks what it returns, and the outputs returned when it is false
+    # and when true (pybind.cpp's `if (flag) { result = {…}; } else { result = {…}; }`)
+    by_flag: tuple[int, list[str], list[str]] | None = None
+
+    def outputs_for(self, record: dict[str, object]) -> list[str]:
+        """The outputs the Model's values are in the case of `record`."""
+        if self.by_flag is None:
+            return self.outputs
+        k, when_false, when_true = self.by_flag
+        flag = _values(record)[k] if k < len(_values(record)) else None
+        return when_true if isinstance(flag, dict) and flag.get("value") else when_false
 
 
 # What the binding passes for an optional input left out (`None`): the case's `absent`.
@@ -245,6 +256,20 @@ def map_arguments(
     aliases = {t.name: src for t in opdef.outputs if (src := ref_input(t.name, inputs)) is not None}
     if not opdef.outputs:
         return _mutated_inputs(op, names, [record, *(others or [])], notes)
+    chosen = _flag_returns(op, names, len(values), [record, *(others or [])])
+    if chosen is not None:
+        k, when_false, when_true = chosen
+        mapping = _Mapping(names, [], notes, aliases, by_flag=chosen)
+        mapping.outputs = mapping.outputs_for(record)
+        mapping.unchecked = [t.name for t in opdef.outputs if t.name not in {*when_false, *when_true}]
+        notes.append(
+            f"the binding returns {', '.join(when_true)} when its argument {names[k] or k} is true, else "
+            f"{', '.join(when_false)} (validation/pybind.cpp): each case compares those"
+            + (f"; {', '.join(mapping.unchecked)}: never returned, left unchecked" * bool(mapping.unchecked))
+        )
+        if aliases:
+            notes.append("in-place output(s), one buffer with their input: " + ", ".join(aliases))
+        return mapping
     if len(opdef.outputs) == 1 and opdef.outputs[0].param_type == "DYNAMIC" and returned:
         returned = [returned]  # a Model whose only output is a list returns the list itself: that output
     if len(returned) > len(opdef.outputs):
@@ -393,6 +418,56 @@ def _conditional_outputs(
             if 0 <= k < len(outputs):
                 out[outputs[k]] = names.index(m.group(1))
     return out
+
+
+# `if (flag) { result = {a, b}; } else { result = {c}; }`: what a binding returns depends on an argument
+_IF_ELSE_RETURNS = re.compile(
+    r"\bif\s*\(\s*(\w+)\s*\)\s*\{\s*(\w+)\s*=\s*\{([^{}]*)\}\s*;\s*\}"
+    r"\s*else\s*\{\s*\2\s*=\s*\{([^{}]*)\}\s*;\s*\}"
+)
+
+
+def _flag_returns(
+    op: OperatorProject, names: list[str], n_args: int, records: list[dict[str, object]]
+) -> tuple[int, list[str], list[str]] | None:
+    """The binding argument that picks what the binding returns, with the outputs it returns when
+    false and when true, when validation/pybind.cpp returns `{…}` lists under `if (flag) … else …`: a
+    returned local is the output EXEC_NPU_CMD passes it as, a returned argument the output in place
+    of the input it is. None when the binding does not, or a returned name is neither, or a case's
+    Model returns another number of values."""
+    task = task_of(op.root)
+    found = _exec_call(task.root, n_args) if task is not None else None
+    assert op.opdef is not None
+    if found is None:
+        return None
+    params, body, args, at = found
+    m = _IF_ELSE_RETURNS.search(body, at)
+    if m is None or m.group(1) not in params or not re.search(rf"\breturn\s+{m.group(2)}\s*;", body):
+        return None
+    outputs = [t.name for t in op.opdef.outputs]
+    before = len(op.opdef.inputs) + len(op.opdef.attrs)
+    inputs = [t.name for t in op.opdef.inputs]
+    in_place = {src: t for t in outputs if (src := ref_input(t, inputs)) is not None}
+
+    def output_of(var: str) -> str | None:
+        if var in args and 0 <= args.index(var) - before < len(outputs):
+            return outputs[args.index(var) - before]
+        given = names[params.index(var)] if var in params and params.index(var) < len(names) else ""
+        return in_place.get(given)
+
+    lists = []
+    for group in (m.group(4), m.group(3)):
+        got = [output_of(v.strip()) for v in group.split(",") if v.strip()]
+        if not got or None in got:
+            return None
+        lists.append([g for g in got if g is not None])
+    k = params.index(m.group(1))
+    chosen = (k, lists[0], lists[1])
+    for r in records:
+        want = _Mapping(names, [], by_flag=chosen).outputs_for(r)
+        if len(_values(r, "outputs")) != len(want):
+            return None
+    return chosen
 
 
 def _made_from(var: str, code: str, depth: int = 6) -> set[str]:
@@ -747,7 +822,7 @@ def _case_block(
             shapes[target] = _shape_of(desc)
         elif target in attrs and isinstance(desc, dict):
             case_attrs[target] = desc.get("value")
-    for out, desc in zip(mapping.outputs, record.get("outputs") or [], strict=False):
+    for out, desc in zip(mapping.outputs_for(record), record.get("outputs") or [], strict=False):
         d = _dtype_of(desc)
         if d is not None and d.startswith("unsupported:"):
             return [*block, params], {}, f"output {out} is {d.split(':')[1]}, which the spec cannot hold"
@@ -776,6 +851,8 @@ def _case_block(
         for k, v in case_attrs.items():
             shown.append(f"{k} = {_attr_toml(attrs[k].type, v)}")
         block.append("attrs = { " + ", ".join(shown) + " }")
+    if mapping.by_flag is not None:
+        block.append("outputs = [" + ", ".join(_q(n) for n in mapping.outputs_for(record)) + "]")
     block.append(params)
     return block, column, ""
 
