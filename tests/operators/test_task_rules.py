@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from ascendopt.cli import app
-from ascendopt.evaluation.compare import expect
+from ascendopt.evaluation.compare import compare_expected, expect
 from ascendopt.evaluation.task_spec import with_task_spec
 from ascendopt.evaluation.toolchain_evaluator import Prepared, _judged
 from ascendopt.operators import aclnn_front_ends
@@ -257,3 +257,91 @@ def test_an_unchecked_output_hides_no_wrong_checked_one(tmp_path: Path) -> None:
     assert ev["unchecked_outputs"] == ["w"]
     bad = _verify(_flag_task(tmp_path / "b", "x - y") / "answer" / "0")
     assert [c["message"] for c in bad["cases"]] == ["wrong output(s): z"] * 2, bad  # type: ignore[index]
+
+
+PICK_MODULE = """\
+import torch
+import torch.nn as nn
+import kernel_gen_ops
+
+
+class Model(nn.Module):
+    def forward(self, x, y, with_w):
+        z = {expr}
+        return [torch.full_like(x, 7.0), z] if with_w else [z]
+
+
+class ModelNew(nn.Module):
+    def forward(self, x, y, with_w):
+        return kernel_gen_ops.add_api(x, y, with_w)
+"""
+PICK_PYBIND = FLAG_PYBIND.replace(
+    "    std::vector<at::Tensor> result = {z};\n    if (with_w) {\n        result.push_back(w);\n    }\n",
+    "    std::vector<at::Tensor> result;\n    if (with_w) {\n        result = {w, z};\n    } else {\n"
+    "        result = {z};\n    }\n",
+)
+
+
+def _pick_task(root: Path, expr: str = "x + y") -> Path:
+    """The binding returns `{w, z}` when its flag is true, else `{z}` (AddLayerNorm's additional_out
+    style); the flag is the case's `with_w` column. The kernel writes z only."""
+    task = _flag_task(root, expr)
+    v = task / "validation"
+    (v / "module.py").write_text(PICK_MODULE.format(expr=expr), encoding="utf-8")
+    (v / "pybind.cpp").write_text(PICK_PYBIND, encoding="utf-8")
+    prepare = FLAG_PREPARE.replace(", False\n", ', str(param["with_w"]) == "1"\n')
+    (v / "prepare_inputs.py").write_text(prepare, encoding="utf-8")
+    rows = "case_id;size;dtype;with_w\n0;[4, 512];float16;0\n1;[2, 8, 96];float32;1\n"
+    (v / "test_cases.csv").write_text(rows, encoding="utf-8")
+    return task
+
+
+@needs_torch
+def test_outputs_picked_by_a_flag_are_mapped_per_case(tmp_path: Path) -> None:
+    """Case 1's Model values are w then z (the binding's `{w, z}`), case 0's z alone: each case says
+    its own; taking the first value as z in every case (the old rule) compares z with w's 7s."""
+    op, draft = asyncio.run(with_task_spec(load_operator(_pick_task(tmp_path) / "answer" / "0")))
+    spec = op.spec
+    assert spec is not None and spec.oracle is not None
+    assert [c.outputs for c in spec.cases] == [["z"], ["w", "z"]]
+    assert spec.unchecked_outputs == []
+    cases = spec.resolve_cases()
+    assert [[t.name for t in spec.checked_in(c)] for c in cases] == [["z"], ["z", "w"]]
+    assert any("returns w, z when its argument with_w is true, else z" in n for n in draft.notes)
+
+
+def test_a_case_names_only_outputs_of_the_spec(tmp_path: Path) -> None:
+    text = (
+        'schema_version = 1\nname = "op"\n[oracle]\nmodule = "m.py"\noutputs = ["z"]\n'
+        '[[inputs]]\nname = "x"\ndtypes = ["float32"]\n[[outputs]]\nname = "z"\ndtypes = ["float32"]\n'
+        '[[cases]]\nname = "c"\nshapes = {{ x = [4] }}\noutputs = ["{name}"]\n'
+    )
+    assert parse_spec(text.format(name="z"), tmp_path / "a.toml").cases[0].outputs == ["z"]
+    with pytest.raises(SpecError, match="unknown output"):
+        parse_spec(text.format(name="w"), tmp_path / "b.toml")
+
+
+@pytest.mark.slow
+@needs_torch
+def test_a_flag_picked_output_is_compared_where_returned(tmp_path: Path) -> None:
+    """Case 0 compares z alone and passes; case 1 compares w too, which the kernel leaves unwritten:
+    it fails on w. A kernel with a wrong z fails both on z."""
+    ev = _verify(_pick_task(tmp_path / "a") / "answer" / "0")
+    got = [(c["status"], c.get("message")) for c in ev["cases"]]  # type: ignore[attr-defined]
+    assert got[0] == ("passed", None) or got[0][0] == "passed", ev
+    assert got[1][0] == "failed" and "w" in str(got[1][1]) and "z" not in str(got[1][1]), ev
+    bad = _verify(_pick_task(tmp_path / "b", "x - y") / "answer" / "0")
+    assert [c["status"] for c in bad["cases"]] == ["failed", "failed"], bad  # type: ignore[index]
+    assert all("z" in str(c["message"]) for c in bad["cases"]), bad  # type: ignore[index]
+
+
+def test_a_benchmark_value_at_a_bf16_rounding_boundary_is_held_unrounded() -> None:
+    """The Model's fp32 2.3828 lies between bf16 2.375 and 2.390625: the benchmark subtracts the kernel's
+    bf16 from the fp32 value, so 2.390625 passes at 4e-3; two steps off (2.40625) still fails, and a
+    spec's own reference (rounded) still holds the kernel to 2.375."""
+    tol = Tolerance(rtol=4e-3, atol=4e-3)
+    value = np.array([2.3828], dtype=np.float64)
+    unrounded = expect(value, "bfloat16", tol, rounded=False)
+    assert compare_expected("y", "bfloat16", np.array([2.390625]), unrounded).passed
+    assert not compare_expected("y", "bfloat16", np.array([2.40625]), unrounded).passed
+    assert not compare_expected("y", "bfloat16", np.array([2.390625]), expect(value, "bfloat16", tol)).passed

@@ -259,11 +259,13 @@ def map_arguments(
     chosen = _flag_returns(op, names, len(values), [record, *(others or [])])
     if chosen is not None:
         k, when_false, when_true = chosen
+        binding = _binding_body(task.root, len(values)) if task is not None else None
+        flag = binding[0][k] if binding is not None else str(k)
         mapping = _Mapping(names, [], notes, aliases, by_flag=chosen)
         mapping.outputs = mapping.outputs_for(record)
         mapping.unchecked = [t.name for t in opdef.outputs if t.name not in {*when_false, *when_true}]
         notes.append(
-            f"the binding returns {', '.join(when_true)} when its argument {names[k] or k} is true, else "
+            f"the binding returns {', '.join(when_true)} when its argument {flag} is true, else "
             f"{', '.join(when_false)} (validation/pybind.cpp): each case compares those"
             + (f"; {', '.join(mapping.unchecked)}: never returned, left unchecked" * bool(mapping.unchecked))
         )
