@@ -450,10 +450,13 @@ def _flag_returns(
     before = len(op.opdef.inputs) + len(op.opdef.attrs)
     inputs = [t.name for t in op.opdef.inputs]
     in_place = {src: t for t in outputs if (src := ref_input(t, inputs)) is not None}
+    # An in-place aclnn passes its written inputs once, as inputs: its outputs are then the others.
+    own = [t for t in outputs if t not in in_place.values()]
+    passed = own if len(args) - before == len(own) < len(outputs) else outputs
 
     def output_of(var: str) -> str | None:
-        if var in args and 0 <= args.index(var) - before < len(outputs):
-            return outputs[args.index(var) - before]
+        if var in args and 0 <= args.index(var) - before < len(passed):
+            return passed[args.index(var) - before]
         given = names[params.index(var)] if var in params and params.index(var) < len(names) else ""
         return in_place.get(given)
 
