@@ -304,6 +304,8 @@ def test_outputs_picked_by_a_flag_are_mapped_per_case(tmp_path: Path) -> None:
     spec = op.spec
     assert spec is not None and spec.oracle is not None
     assert [c.outputs for c in spec.cases] == [["z"], ["w", "z"]]
+    # case 0 does not return w, which the kernel writes all the same: sized by case 1's rule (x's shape)
+    assert [c.output_shapes for c in spec.cases] == [{"w": [4, 512]}, {}]
     assert spec.unchecked_outputs == []
     cases = spec.resolve_cases()
     assert [[t.name for t in spec.checked_in(c)] for c in cases] == [["z"], ["z", "w"]]
@@ -319,6 +321,8 @@ def test_a_case_names_only_outputs_of_the_spec(tmp_path: Path) -> None:
     assert parse_spec(text.format(name="z"), tmp_path / "a.toml").cases[0].outputs == ["z"]
     with pytest.raises(SpecError, match="unknown output"):
         parse_spec(text.format(name="w"), tmp_path / "b.toml")
+    with pytest.raises(SpecError, match="a dim <= 0: q"):
+        parse_spec(text.format(name="z") + "output_shapes = { q = [2] }\n", tmp_path / "c.toml")
 
 
 @pytest.mark.slow

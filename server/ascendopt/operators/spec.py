@@ -145,6 +145,9 @@ class CaseSpec(_Strict):
     # The output each value the oracle's Model returns is, in this case, in place of [oracle] outputs (a
     # binding returning other outputs under a flag); the outputs left out are not compared in this case.
     outputs: list[str] | None = None
+    # Shapes for outputs this case has no expected value for (not among its `outputs`), which the
+    # kernel still writes: the buffers they are given (else the op's InferShape sizes them).
+    output_shapes: dict[str, list[int]] = Field(default_factory=dict)
 
 
 def member_name(name: str, i: int) -> str:
@@ -185,6 +188,7 @@ class ResolvedCase(BaseModel):
     params: dict[str, str | int | float | bool] = Field(default_factory=dict)
     absent: list[str] = Field(default_factory=list)  # optional inputs not passed (no instance)
     outputs: list[str] | None = None  # the case's own oracle outputs (CaseSpec.outputs)
+    output_shapes: dict[str, list[int]] = Field(default_factory=dict)  # CaseSpec.output_shapes
 
     def instances(self, tensor: str) -> list[str]:
         """The instance names of an input: itself, its list's tensors, or none (absent)."""
@@ -380,10 +384,16 @@ class OperatorSpec(_Strict):
                 raise _CaseError(
                     index, "values", f"{where}: {len(vals)} values for {name!r}, whose shape holds {size}"
                 )
+        plain = {t.name for t in self.outputs if t.param_type != "dynamic"}
+        sized = [n for n, s in case.output_shapes.items() if n not in plain or any(d <= 0 for d in s)]
+        if sized:
+            raise _CaseError(
+                index, "output_shapes", f"{where}: no output (not a list) or a dim <= 0: {', '.join(sized)}"
+            )
         wrong = [n for n in case.outputs or [] if n and n not in {t.name for t in self.outputs}]
         if wrong or (case.outputs is not None and self.oracle is None):
-            why = f"unknown output(s) {', '.join(wrong)}" if wrong else "outputs are the [oracle]'s"
-            raise _CaseError(index, "outputs", f"{where}: {why}")
+            bad = f"unknown output(s) {', '.join(wrong)}" if wrong else "outputs are the [oracle]'s"
+            raise _CaseError(index, "outputs", f"{where}: {bad}")
         unknown = [n for n in case.dtypes if n not in {t.name for t in (*self.inputs, *self.outputs)}]
         if unknown:
             raise _CaseError(index, "dtypes", f"{where}: dtypes for unknown tensor(s) {', '.join(unknown)}")
@@ -432,6 +442,7 @@ class OperatorSpec(_Strict):
             params=case.params,
             absent=list(case.absent),
             outputs=case.outputs,
+            output_shapes=case.output_shapes,
         )
 
     def _check_dtype_column(self, index: int, where: str, dtypes: dict[str, DType]) -> None:

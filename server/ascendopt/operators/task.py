@@ -429,6 +429,56 @@ _IF_ELSE_RETURNS = re.compile(
 )
 
 
+def _unreturned_shapes(
+    mapping: _Mapping, got: dict[str, object]
+) -> tuple[dict[str, dict[str, list[int]]], list[str]]:
+    """Per case id, shapes for the outputs the binding returns only in other cases (the kernel writes
+    them all the same), where every case returning one agrees on its shape being one input's with its
+    last j dims 1 (a keepdim reduction: AddLayerNorm's mean, rstd) or the same: that rule, applied to
+    the case's input; and the outputs so sized."""
+    if mapping.by_flag is None:
+        return {}, []
+    records = {k: r for k, r in got.items() if isinstance(r, dict)}
+    every = {*mapping.by_flag[1], *mapping.by_flag[2]}
+    out: dict[str, dict[str, list[int]]] = {}
+    said: list[str] = []
+    for name in sorted(every):
+        rules = None
+        for r in records.values():
+            outs = mapping.outputs_for(r)
+            if name not in outs or outs.index(name) >= len(_values(r, "outputs")):
+                continue
+            shape = _shape_of(_values(r, "outputs")[outs.index(name)])
+            given = _tensor_shapes(mapping.args, r)
+            fit = {
+                (a, j)
+                for a, s in given.items()
+                for j in range(len(s) + 1)
+                if s[: len(s) - j] + [1] * j == shape
+            }
+            rules = fit if rules is None else rules & fit
+        if not rules:
+            continue
+        for k, r in records.items():
+            if name in mapping.outputs_for(r):
+                continue
+            given = _tensor_shapes(mapping.args, r)
+            made = {tuple(s[: len(s) - j] + [1] * j) for a, j in rules if (s := given.get(a))}
+            if len(made) == 1:
+                out.setdefault(k, {})[name] = list(made.pop())
+                said.append(name)
+    return out, list(dict.fromkeys(said))
+
+
+def _tensor_shapes(args: list[str], record: dict[str, object]) -> dict[str, list[int]]:
+    """The shape of each tensor argument of a record, by the input it is."""
+    return {
+        a: [int(d) for d in d_["shape"]] or [1]
+        for a, d_ in zip(args, _values(record), strict=False)
+        if a and _kind(d_) == "tensor" and isinstance(d_, dict)
+    }
+
+
 def _flag_returns(
     op: OperatorProject, names: list[str], n_args: int, records: list[dict[str, object]]
 ) -> tuple[int, list[str], list[str]] | None:
@@ -728,11 +778,20 @@ def task_spec_text(
     names: list[str] = []
     case_lines: list[str] = []
     out_dtypes: dict[str, str] = {}  # case id -> its first output's dtype (what tolerances are keyed by)
+    sized, said = _unreturned_shapes(mapping, got)
+    if said:
+        notes.append(
+            "outputs sized in the cases that do not return them by the shape every returning case gives "
+            f"them (an input's, last dims 1): {', '.join(said)}"
+        )
     for line, row in rows:
         case_id = str(row.get("case_id", line))
         record = got.get(case_id)
         name = f"case{case_id}"
         block, column, why = _case_block(name, row, record, mapping, inputs, attrs, columns)
+        if not why and sized.get(case_id):
+            shown = ", ".join(f"{n} = {list(v)}" for n, v in sized[case_id].items())
+            block.insert(-1, "output_shapes = { " + shown + " }  # not returned here, still written")
         if why:
             case_lines += ["", f"# left out: {name} ({task.cases.name}:{line}): {why}"]
             case_lines += [f"# {x}" for x in block]
