@@ -419,6 +419,8 @@ class Builder:
         twin = await self.twin_dir()
         kernel = project.files.kernel
         macros = [f"-DDTYPE_{name.upper()}={CTYPES[dt]}" for name, dt in sorted(dtypes.items())]
+        # CANN's build also names each tensor's dtype for `#if` (kernel_dtypes.h numbers the DT_* names)
+        macros += [f"-DORIG_DTYPE_{name.upper()}={DTYPES[dt].ge}" for name, dt in sorted(dtypes.items())]
         macros += soc.arch_defines
         include_tiling: list[str] = []
         tiling_data = project.files.tiling_data

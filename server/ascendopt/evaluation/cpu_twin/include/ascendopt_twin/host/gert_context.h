@@ -1,6 +1,7 @@
 // AscendOptimizer CPU twin, host side (see ascendopt_twin/host.h): the gert contexts a tiling, infer-shape or tiling-parse function gets.
 #ifndef ASCENDOPT_TWIN_HOST_GERT_CONTEXT_H
 #define ASCENDOPT_TWIN_HOST_GERT_CONTEXT_H
+#include "ascendopt_twin/host/dt_macros_hide.h"
 
 #include "ascendopt_twin/host/fe.h"
 #include "ascendopt_twin/host/gert_tensor.h"
@@ -210,4 +211,5 @@ public:
 using TilingParseFunc = ge::graphStatus (*)(TilingParseContext *);
 }  // namespace gert
 
+#include "ascendopt_twin/host/dt_macros_show.h"
 #endif
