@@ -1,5 +1,5 @@
-"""TBuf::AllocTensor and the Power forms with a temporary buffer (DequantSwigluQuant, ApplyFusedEmaAdam use them),
-run on the twin's runner with a look-alike kernel (host_gaps_kernel.cpp) and checked against NumPy."""
+"""TBuf::AllocTensor and the Power forms with a temporary buffer (DequantSwigluQuant, ApplyFusedEmaAdam use
+them), run on the twin's runner with a look-alike kernel (host_gaps_kernel.cpp) and checked against NumPy."""
 
 import json
 import subprocess
