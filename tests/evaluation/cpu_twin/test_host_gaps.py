@@ -34,12 +34,15 @@ def _run(tmp_path: Path, source: str, *flags: str) -> str:
     return subprocess.run([str(tmp_path / "gap")], capture_output=True, text=True, check=True).stdout
 
 
-# A kernel unit as the twin builds one: the op_host tiling header first (it brings ge::DataType), then the
-# kernel API, then another host header, and a kernel that picks its code by its tensor's dtype.
+# A kernel unit in the order the twin builds one: the seal's kernel API and host tiling base, op_host's tiling
+# header (which may spell ge::DT_* names), the DT_* numbers, then a kernel that picks its code by its tensor's
+# dtype and reads another host header.
 PICK_BY_DTYPE = """\
 #include <cstdio>
-#include "register/tilingdata_base.h"
 #include "kernel_operator.h"
+#include "register/tilingdata_base.h"
+inline bool HalfInput(ge::DataType d) { return d == ge::DT_FLOAT16; }
+#include "ascendopt_twin/kernel_dtypes.h"
 #include "graph/utils/type_utils.h"
 #if defined(ORIG_DTYPE_SRC) && ORIG_DTYPE_SRC == DT_FLOAT16
 static const char *path = "half";
@@ -53,7 +56,8 @@ static const char *path = "none";
 int main()
 {
     ge::DataType named = static_cast<ge::DataType>(DT_INT32);
-    std::printf("%s %s\\n", path, ge::TypeUtils::DataTypeToSerialString(named).c_str());
+    std::printf("%s %s %d\\n", path, ge::TypeUtils::DataTypeToSerialString(named).c_str(),
+                HalfInput(static_cast<ge::DataType>(DT_FLOAT16)));
 }
 """
 
@@ -65,7 +69,7 @@ def test_orig_dtype_selects_the_branch_of_its_dtype(tmp_path: Path, orig: str, p
     # Undefined names are 0 in `#if`, DT_FLOAT's number: without the DT_* macros every branch test would
     # compare 0 with 0 and "half" would win for every dtype.
     out = _run(tmp_path, PICK_BY_DTYPE, f"-DORIG_DTYPE_SRC={orig}")
-    assert out.split() == [path, "DT_INT32"]
+    assert out.split() == [path, "DT_INT32", "1"]
 
 
 def test_a_kernel_defining_the_same_dt_number_itself_still_builds(tmp_path: Path) -> None:

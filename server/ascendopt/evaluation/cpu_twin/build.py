@@ -481,6 +481,9 @@ class Builder:
             *KERNEL_SEAL,
             *KERNEL_OP_TILING,
             *include_tiling,
+            # after op_host's header (its ge::DT_* names), before the kernel's `#if ORIG_DTYPE_X == DT_…`
+            "-include",
+            "ascendopt_twin/kernel_dtypes.h",
             "-c",
             source,
             "-o",

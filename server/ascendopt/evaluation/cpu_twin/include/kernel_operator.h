@@ -9,7 +9,6 @@
 #include <cmath>
 
 #include "ascendopt_twin/base.h"
-#include "ascendopt_twin/kernel_dtypes.h"
 #include "ascendopt_twin/rt.h"
 #include "ascendopt_twin/tensor.h"
 #include "ascendopt_twin/sys_var.h"

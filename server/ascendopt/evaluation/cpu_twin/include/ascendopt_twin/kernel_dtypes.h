@@ -1,7 +1,9 @@
 // AscendOptimizer CPU twin: the data type names as preprocessor numbers in kernel code, as CANN's kernel
 // headers define them outside host builds, so `#if ORIG_DTYPE_X == DT_FLOAT16` (the build passes
-// -DORIG_DTYPE_<NAME>=DT_<TYPE> per tensor) selects per dtype. The numbering is ge::DataType's (host/ge.h);
-// host headers that name the enumerators hide these macros around them (host/dt_macros_hide.h).
+// -DORIG_DTYPE_<NAME>=DT_<TYPE> per tensor) selects per dtype. The numbering is ge::DataType's (host/ge.h).
+// CANN's kernel view never holds host code; the twin's does (op_host's tiling header, which may spell
+// ge::DT_FLOAT16), so build.py includes this after that header, right before the kernel, and the twin's host
+// headers hide these macros around their own use of the names (host/dt_macros_hide.h).
 #ifndef ASCENDOPT_TWIN_KERNEL_DTYPES_H
 #define ASCENDOPT_TWIN_KERNEL_DTYPES_H
 
