@@ -41,6 +41,7 @@ PICK_BY_DTYPE = """\
 #include <cstdio>
 #include "kernel_operator.h"
 #include "register/tilingdata_base.h"
+#include "register/op_impl_registry.h"
 inline bool HalfInput(ge::DataType d) { return d == ge::DT_FLOAT16; }
 #include "ascendopt_twin/kernel_dtypes.h"
 #include "graph/utils/type_utils.h"
