@@ -81,7 +81,7 @@ _PUBLIC_MEMBERS = {
     "TQueBind": "TQueBind AllocTensor EnQue DeQue FreeTensor HasTensorInQue GetTensorCountInQue VacantInQue "
     "HasIdleBuffer FreeAllEvent",
     "TQue": "",
-    "TBuf": "TBuf Get GetWithOffset FreeTensor",
+    "TBuf": "TBuf Get GetWithOffset AllocTensor FreeTensor",
     "TPipe": "TPipe ~TPipe operator= InitBuffer Reset Destroy Init FetchEventID AllocEventID ReleaseEventID",
     "TQueSync": "SetFlag WaitFlag",
     "TensorDesc": "TensorDesc ~TensorDesc SetShapeAddr GetDim GetIndex GetShape GetDataPtr GetDataObj",

@@ -419,6 +419,8 @@ class Builder:
         twin = await self.twin_dir()
         kernel = project.files.kernel
         macros = [f"-DDTYPE_{name.upper()}={CTYPES[dt]}" for name, dt in sorted(dtypes.items())]
+        # CANN's build also names each tensor's dtype for `#if` (kernel_dtypes.h numbers the DT_* names)
+        macros += [f"-DORIG_DTYPE_{name.upper()}={DTYPES[dt].ge}" for name, dt in sorted(dtypes.items())]
         macros += soc.arch_defines
         include_tiling: list[str] = []
         tiling_data = project.files.tiling_data
@@ -479,6 +481,9 @@ class Builder:
             *KERNEL_SEAL,
             *KERNEL_OP_TILING,
             *include_tiling,
+            # after op_host's header (its ge::DT_* names), before the kernel's `#if ORIG_DTYPE_X == DT_…`
+            "-include",
+            "ascendopt_twin/kernel_dtypes.h",
             "-c",
             source,
             "-o",

@@ -144,6 +144,13 @@ def _describe(root: Path, result: Discovery) -> list[OperatorProject]:
             files.host = hsrc.path
             issues.extend(hsrc.syntax_issues())
         files.host_sources = [str(p.relative_to(root)) for p in tiling_paths if p != host_path]
+        # op_host/<op>.cpp registering tiling beside another host file (NPUKernelBench DequantSwigluQuant: its
+        # IMPL_OP_OPTILING and one tiling class there, the other class in <op>_tiling_base.cpp): linked too.
+        named = hdir / f"{op_name}.cpp"
+        if named.exists() and named != host_path and named not in tiling_paths:
+            text = named.read_text(errors="replace")
+            if "IMPL_OP_OPTILING" in text or "REGISTER_TILING_TEMPLATE" in text:
+                files.host_sources.append(str(named.relative_to(root)))
     else:
         issues.append(
             Issue(

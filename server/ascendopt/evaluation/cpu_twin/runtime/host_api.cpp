@@ -79,15 +79,9 @@ OpImplRegisterV2 &OpImplRegisterV2::InferDataType(InferDataTypeKernelFunc fn)
 }  // namespace gert
 
 namespace platform_ascendc {
-static bool Is910B(const std::string &soc) { return soc.rfind("Ascend910B", 0) == 0 || soc.rfind("Ascend910_93", 0) == 0; }
 uint32_t PlatformAscendC::GetCoreNumAiv() const { return info_ ? info_->twinCoreNumAiv : 0; }
 uint32_t PlatformAscendC::GetCoreNumAic() const { return info_ ? info_->twinCoreNumAic : 0; }
-uint32_t PlatformAscendC::GetCoreNum() const
-{
-    if (!info_) return 0;
-    // On Ascend910B-class SoCs GetCoreNum reports AI Cores (cube side); vector-only SoCs report the vector cores.
-    return Is910B(info_->twinSoc) ? info_->twinCoreNumAic : info_->twinCoreNumAiv;
-}
+uint32_t PlatformAscendC::GetCoreNum() const { return info_ ? info_->GetCoreNum() : 0; }
 uint32_t PlatformAscendC::CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNum, uint32_t aivCoreNum) const
 {
     if (aicCoreNum == 0 || aivCoreNum == 0 || aivCoreNum <= aicCoreNum) return sliceNum;
@@ -96,16 +90,12 @@ uint32_t PlatformAscendC::CalcTschBlockDim(uint32_t sliceNum, uint32_t aicCoreNu
 }
 void PlatformAscendC::GetCoreMemSize(const CoreMemType &memType, uint64_t &size) const
 {
-    switch (memType) {
-        case CoreMemType::UB: size = info_ ? info_->twinUbSize : 196608; break;
-        case CoreMemType::L1: size = 524288; break;
-        case CoreMemType::L0_A: size = 65536; break;
-        case CoreMemType::L0_B: size = 65536; break;
-        case CoreMemType::L0_C: size = 131072; break;
-        case CoreMemType::L2: size = 201326592; break;
-        case CoreMemType::HBM: size = 68719476736ull; break;
-        default: size = 0; break;
-    }
+    // the platform's own answer (CoreMemType numbers the memories as fe::LocalMemType); the default
+    // platform's without one
+    const fe::PlatFormInfos defaults;
+    const fe::PlatFormInfos &info = info_ ? *info_ : defaults;
+    if (memType == CoreMemType::FB || memType == CoreMemType::BT) size = 0;
+    else info.GetLocalMemSize(static_cast<fe::LocalMemType>(static_cast<int>(memType)), size);
 }
 void PlatformAscendC::GetCoreMemBw(const CoreMemType &memType, uint64_t &bwSize) const
 {

@@ -76,6 +76,28 @@ inline void Power(const LocalTensor<T> &dst, const T &scalar, const LocalTensor<
     static_assert(twin_detail::OneOf<T, half, float, int32_t>(), "Power: data type not supported on Ascend 910B (Atlas A2)");
     twin_detail::Scalar<twin_detail::FPowOf>("Power", dst, src1, scalar, count, loc);
 }
+// The same three with the caller's temporary buffer before the count (accepted, not modelled, as above).
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const LocalTensor<T> &src1,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, uint32_t count, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    (void)sharedTmpBuffer;
+    Power<T, isReuseSource>(dst, src0, src1, count, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const LocalTensor<T> &src0, const T &scalar,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, uint32_t count, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    (void)sharedTmpBuffer;
+    Power<T, isReuseSource>(dst, src0, scalar, count, loc);
+}
+template <typename T, bool isReuseSource = false>
+inline void Power(const LocalTensor<T> &dst, const T &scalar, const LocalTensor<T> &src1,
+                  const LocalTensor<uint8_t> &sharedTmpBuffer, uint32_t count, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    (void)sharedTmpBuffer;
+    Power<T, isReuseSource>(dst, scalar, src1, count, loc);
+}
 
 // ClampMax: values above scalar become scalar (min(x, scalar)); ClampMin: values below scalar become scalar.
 #define ASCENDOPT_TWIN_CLAMP(NAME, FN)                                                                                            \

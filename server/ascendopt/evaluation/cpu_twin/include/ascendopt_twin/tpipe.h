@@ -372,6 +372,8 @@ public:
                                        "TBuf::GetWithOffset(%u elements at byte %u) exceeds the buffer of %u B", size, bufOffset, len_);
         return twin_detail::Access::Make<T>(off_ + bufOffset, size, ascendopt_twin::rt::UbBuf{off_, off_ + len_}, -1, pos);
     }
+    // The official TBuf's AllocTensor is its Get(): the whole buffer, nothing taken from a queue.
+    template <typename T> LocalTensor<T> AllocTensor(ascendopt_twin::Loc loc = ascendopt_twin::Loc()) { return Get<T>(loc); }
     // A TBuf's memory stays its own until the TPipe goes (the official TBuf shares TQueBind's FreeTensor, which has
     // nothing to give back here): accepted, and checked to name a tensor of this buffer.
     template <typename T> void FreeTensor(LocalTensor<T> &tensor, ascendopt_twin::Loc loc = ascendopt_twin::Loc())

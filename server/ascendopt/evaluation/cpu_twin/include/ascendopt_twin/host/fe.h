@@ -5,6 +5,9 @@
 #include "ascendopt_twin/host/common.h"
 
 namespace fe {
+// The memories GetLocalMemSize reports on, numbered as platform_ascendc::CoreMemType.
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+
 // Platform description handed to tiling functions (opaque on the real CANN; filled from the runner manifest here).
 class PlatFormInfos {
 public:
@@ -20,6 +23,27 @@ public:
         else if (label == "version" && key == "Short_SoC_version") val = twinSoc.substr(0, twinSoc.find_first_of("0123456789", 6) + 4);
         else if (label == "AICoreintrinsicDtypeMap" && key == "Intrinsic_mmad") val = "f162f32,s82s32";
         return !val.empty();
+    }
+    // What the tiling's platform reports as its core count: AI Cores (cube side) on Ascend910B-class SoCs,
+    // the vector cores elsewhere. PlatformAscendC::GetCoreNum answers with this.
+    uint32_t GetCoreNum() const
+    {
+        bool a2 = twinSoc.rfind("Ascend910B", 0) == 0 || twinSoc.rfind("Ascend910_93", 0) == 0;
+        return a2 ? twinCoreNumAic : twinCoreNumAiv;
+    }
+    // One core's memory of `type` in bytes (0 for RESERVED); PlatformAscendC::GetCoreMemSize answers with this.
+    void GetLocalMemSize(const LocalMemType &type, uint64_t &size) const
+    {
+        switch (type) {
+            case LocalMemType::UB: size = twinUbSize; break;
+            case LocalMemType::L1: size = 524288; break;
+            case LocalMemType::L0_A: size = 65536; break;
+            case LocalMemType::L0_B: size = 65536; break;
+            case LocalMemType::L0_C: size = 131072; break;
+            case LocalMemType::L2: size = 201326592; break;
+            case LocalMemType::HBM: size = 68719476736ull; break;
+            default: size = 0; break;
+        }
     }
 };
 }  // namespace fe

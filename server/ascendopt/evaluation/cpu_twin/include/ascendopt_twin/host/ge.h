@@ -1,6 +1,7 @@
 // AscendOptimizer CPU twin, host side (see ascendopt_twin/host.h): ge (graph status, data types, formats).
 #ifndef ASCENDOPT_TWIN_HOST_GE_H
 #define ASCENDOPT_TWIN_HOST_GE_H
+#include "ascendopt_twin/host/dt_macros_hide.h"
 
 #include "ascendopt_twin/host/common.h"
 
@@ -57,4 +58,5 @@ int GetSizeByDataType(DataType dt);
 inline int32_t GetPrimaryFormat(int32_t format) { return format & 0xff; }
 }  // namespace ge
 
+#include "ascendopt_twin/host/dt_macros_show.h"
 #endif

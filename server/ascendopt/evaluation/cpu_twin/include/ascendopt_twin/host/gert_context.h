@@ -1,6 +1,7 @@
 // AscendOptimizer CPU twin, host side (see ascendopt_twin/host.h): the gert contexts a tiling, infer-shape or tiling-parse function gets.
 #ifndef ASCENDOPT_TWIN_HOST_GERT_CONTEXT_H
 #define ASCENDOPT_TWIN_HOST_GERT_CONTEXT_H
+#include "ascendopt_twin/host/dt_macros_hide.h"
 
 #include "ascendopt_twin/host/fe.h"
 #include "ascendopt_twin/host/gert_tensor.h"
@@ -41,19 +42,40 @@ template <typename T> const T *AtIr(const std::vector<T> &v, const std::vector<s
 }
 }  // namespace host_detail
 
-// What a tiling function learns about its node: name, type, input and output counts.
+// Where one IR input's tensors sit among the node's instances: the first one's index and how many.
+class AnchorInstanceInfo {
+public:
+    AnchorInstanceInfo() = default;
+    AnchorInstanceInfo(size_t start, size_t num) : start_(start), num_(num) {}
+    size_t GetInstanceStart() const { return start_; }
+    size_t GetInstanceNum() const { return num_; }
+
+private:
+    size_t start_ = 0, num_ = 0;
+};
+
+// What a tiling function learns about its node: name, type, input and output counts, and per IR input
+// its instances (a DYNAMIC input's list length; 0 for an optional input left out).
 class ComputeNodeInfo {
 public:
     ComputeNodeInfo() = default;
-    ComputeNodeInfo(const char *name, size_t in, size_t out) : name_(name), in_(in), out_(out) {}
+    ComputeNodeInfo(const char *name, size_t in, size_t out, std::vector<AnchorInstanceInfo> anchors = {})
+        : name_(name), in_(in), out_(out), anchors_(std::move(anchors))
+    {
+    }
     const char *GetNodeName() const { return name_; }
     const char *GetNodeType() const { return name_; }
     size_t GetInputsNum() const { return in_; }
     size_t GetOutputsNum() const { return out_; }
+    const AnchorInstanceInfo *GetInputInstanceInfo(size_t irIndex) const
+    {
+        return irIndex < anchors_.size() ? &anchors_[irIndex] : nullptr;
+    }
 
 private:
     const char *name_ = "";
     size_t in_ = 0, out_ = 0;
+    std::vector<AnchorInstanceInfo> anchors_;
 };
 
 class TilingContext {
@@ -102,7 +124,16 @@ public:
     size_t GetComputeNodeInputNum() const { return inShapes_.size(); }
     const ComputeNodeInfo *GetComputeNodeInfo() const
     {
-        node_ = ComputeNodeInfo(opType_.c_str(), inShapes_.size(), outShapes_.size());
+        // instances come in IR order: each input's start is the count of the ones before it
+        std::vector<AnchorInstanceInfo> anchors;
+        size_t start = 0;
+        for (size_t ir = 0; host_detail::IrName(irInputNames_, inNames_, ir) != nullptr; ++ir) {
+            size_t num = 0, at = 0;
+            while (host_detail::IrInstance(irInputNames_, inNames_, ir, num, at)) ++num;
+            anchors.emplace_back(start, num);
+            start += num;
+        }
+        node_ = ComputeNodeInfo(opType_.c_str(), inShapes_.size(), outShapes_.size(), std::move(anchors));
         return &node_;
     }
     int32_t GetDeterministic() const { return 0; }
@@ -210,4 +241,5 @@ public:
 using TilingParseFunc = ge::graphStatus (*)(TilingParseContext *);
 }  // namespace gert
 
+#include "ascendopt_twin/host/dt_macros_show.h"
 #endif

@@ -1,6 +1,7 @@
 // AscendOptimizer CPU twin, host side (see ascendopt_twin/host.h): gert shapes, tensors, attrs and tiling data.
 #ifndef ASCENDOPT_TWIN_HOST_GERT_TENSOR_H
 #define ASCENDOPT_TWIN_HOST_GERT_TENSOR_H
+#include "ascendopt_twin/host/dt_macros_hide.h"
 
 #include "ascendopt_twin/host/ge.h"
 
@@ -162,4 +163,5 @@ public:
 };
 }  // namespace gert
 
+#include "ascendopt_twin/host/dt_macros_show.h"
 #endif

@@ -1,6 +1,7 @@
 // AscendOptimizer CPU twin: ge::TypeUtils, the names of data types and formats host code logs.
 #ifndef ASCENDOPT_TWIN_GRAPH_UTILS_TYPE_UTILS_H
 #define ASCENDOPT_TWIN_GRAPH_UTILS_TYPE_UTILS_H
+#include "ascendopt_twin/host/dt_macros_hide.h"
 #include <cstdint>
 #include <string>
 
@@ -52,4 +53,5 @@ public:
     }
 };
 }  // namespace ge
+#include "ascendopt_twin/host/dt_macros_show.h"
 #endif

@@ -1,0 +1,41 @@
+// AscendOptimizer CPU twin: hides kernel_dtypes.h's DT_* macros (when a kernel translation unit defined them
+// before this host header) so ge::DataType's enumerators keep their names; host/dt_macros_show.h restores them.
+// No include guard: every protected header includes it once, paired with the restoring header.
+#pragma push_macro("DT_FLOAT")
+#undef DT_FLOAT
+#pragma push_macro("DT_FLOAT16")
+#undef DT_FLOAT16
+#pragma push_macro("DT_INT8")
+#undef DT_INT8
+#pragma push_macro("DT_INT32")
+#undef DT_INT32
+#pragma push_macro("DT_UINT8")
+#undef DT_UINT8
+#pragma push_macro("DT_INT16")
+#undef DT_INT16
+#pragma push_macro("DT_UINT16")
+#undef DT_UINT16
+#pragma push_macro("DT_UINT32")
+#undef DT_UINT32
+#pragma push_macro("DT_INT64")
+#undef DT_INT64
+#pragma push_macro("DT_UINT64")
+#undef DT_UINT64
+#pragma push_macro("DT_DOUBLE")
+#undef DT_DOUBLE
+#pragma push_macro("DT_BOOL")
+#undef DT_BOOL
+#pragma push_macro("DT_STRING")
+#undef DT_STRING
+#pragma push_macro("DT_COMPLEX64")
+#undef DT_COMPLEX64
+#pragma push_macro("DT_COMPLEX128")
+#undef DT_COMPLEX128
+#pragma push_macro("DT_BF16")
+#undef DT_BF16
+#pragma push_macro("DT_UNDEFINED")
+#undef DT_UNDEFINED
+#pragma push_macro("DT_INT4")
+#undef DT_INT4
+#pragma push_macro("DT_MAX")
+#undef DT_MAX
