@@ -125,7 +125,7 @@ def test_a_missing_header_names_header_file_line_and_the_folders_searched(tmp_pa
     builder = Builder(BuildCache(root=tmp_path / "cache"))
     with pytest.raises(CompileError) as err:
         dtypes = {"x": "float16", "y": "float16"}
-        asyncio.run(builder.kernel_object(op, src, files, dtypes, soc("Ascend910B4")))
+        asyncio.run(builder.kernel_object(op, src, files, dtypes, soc("Ascend910B4"), cube=[]))
     [issue] = [i for i in err.value.issues if "vanished" in i.message]
     assert "header `nowhere/vanished.h` (included from op_kernel/scale_norm.h:3)" in issue.message
     assert "op_kernel" in issue.message and "../../common/inc" in issue.message
