@@ -344,9 +344,7 @@ class Builder:
         for source, built in zip(optional, others, strict=True):
             if isinstance(built, CompileError) and built.issues:
                 left_out.append(
-                    stand_ins.infer_left_out_finding(source, built.issues[0])
-                    if source in infer
-                    else stand_ins.left_out_finding(source, soc.name, built.issues[0])
+                    stand_ins.left_out_finding(source, built.issues[0], None if source in infer else soc.name)
                 )
             elif isinstance(built, BaseException):
                 raise built

@@ -46,27 +46,26 @@ def infer_shape_sources(project: OperatorProject, files: dict[str, str], sources
     ]
 
 
-def infer_left_out_finding(source: str, why: Issue) -> Finding:
-    return Finding(
-        kind="host_source_left_out",
-        severity="warning",
-        file=source,
-        line=why.line,
-        message=f"{source} (the op's InferShape) does not build on the CPU twin "
-        f"({why.file}:{why.line}: {why.message}); it is left out: an output only its InferShape sizes "
-        "cannot be sized",
+def left_out_finding(source: str, why: Issue, soc: str | None = None) -> Finding:
+    """The warning for a host source that did not build and is left out: `soc` for another
+    architecture's (950) source, None for the op's InferShape source."""
+    what, then = (
+        (
+            f"is 950 code that does not build on the CPU twin for {soc}",
+            f"what {soc}'s tiling path calls from it stops the tiling, naming the function",
+        )
+        if soc
+        else (
+            "(the op's InferShape) does not build on the CPU twin",
+            "an output only its InferShape sizes cannot be sized",
+        )
     )
-
-
-def left_out_finding(source: str, soc: str, why: Issue) -> Finding:
     return Finding(
         kind="host_source_left_out",
         severity="warning",
         file=source,
         line=why.line,
-        message=f"{source} is 950 code that does not build on the CPU twin for {soc} "
-        f"({why.file}:{why.line}: {why.message}); it is left out: what {soc}'s tiling path calls from "
-        "it stops the tiling, naming the function",
+        message=f"{source} {what} ({why.file}:{why.line}: {why.message}); it is left out: {then}",
     )
 
 
