@@ -3,13 +3,19 @@ warning (harmless on the NPU, whose allocations are 32-byte aligned); past the 3
 error. The padding is never delivered, so it cannot reach a comparison, and it does not outlive a run, so a
 kernel cannot keep state there between cases."""
 
-import json
 import math
 import struct
-import subprocess
 
 import pytest
-from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import CXX, HERE, _link, _run, runtime_objs  # noqa: F401
+from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import (  # noqa: F401
+    CXX,
+    HERE,
+    _link,
+    _run,
+    f32_inputs,
+    run_kernel,
+    runtime_objs,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -40,20 +46,8 @@ def _line(tag):
 
 
 def _run_key(runner, tmp_path, key):
-    (tmp_path / "x.bin").write_bytes(struct.pack("<3f", 1.0, 2.0, 3.0))
-    (tmp_path / "manifest.txt").write_text(
-        f"soc Ascend910B4\ncore_num_aiv 40\nub_size 196608\n"
-        f"input x float32 1 3 {tmp_path}/x.bin\noutput z float32 1 3 {tmp_path}/z.bin\n"
-        f"block_dim 1\ntiling_key {key}\n"
-        f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
-        f"source_root {HERE}\n"
-    )
-    cmd = [str(runner), str(tmp_path / "manifest.txt")]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0, p.stderr
-    findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
-    res = json.loads((tmp_path / "result.json").read_text())
-    return (tmp_path / "z.bin").read_bytes(), findings, res
+    run = run_kernel(runner, tmp_path, key, f32_inputs(x=[1.0, 2.0, 3.0]), out=("float32", 3))
+    return run.z, run.findings, run.result
 
 
 def test_a_write_into_the_alignment_padding_is_a_warning_at_its_line(pad_runner, tmp_path):

@@ -73,29 +73,59 @@ def _line_of(tag):
     raise AssertionError(tag)
 
 
-def run_case(runner, tmp_path, key, x, y=None, block_dim=1, extra=""):
-    y = y if y is not None else [0.0] * N
-    x = list(x) + [0.0] * (N - len(x))
-    y = list(y) + [0.0] * (N - len(y))
-    (tmp_path / "x.bin").write_bytes(struct.pack(f"<{N}f", *x))
-    (tmp_path / "y.bin").write_bytes(struct.pack(f"<{N}f", *y))
-    man = (
-        f"soc Ascend910B4\ncore_num_aiv 40\nub_size 196608\n"
-        f"input x float32 1 {N} {tmp_path}/x.bin\ninput y float32 1 {N} {tmp_path}/y.bin\n"
-        f"output z float32 1 {N} {tmp_path}/z.bin\nblock_dim {block_dim}\ntiling_key {key}\n{extra}"
+class TwinRun:
+    """One run of a test kernel on the twin's runner: output bytes, findings, result (trace on demand)."""
+
+    def __init__(self, folder):
+        self.folder = folder
+        self.z = (folder / "z.bin").read_bytes()
+        self.findings = [
+            json.loads(line) for line in (folder / "findings.jsonl").read_text().splitlines() if line.strip()
+        ]
+        self.result = json.loads((folder / "result.json").read_text())
+
+    def trace(self):
+        # The first line is the trace's header, not an instruction.
+        lines = (self.folder / "trace.jsonl").read_text().splitlines()[1:]
+        return [json.loads(line) for line in lines if line.strip()]
+
+
+def run_kernel(runner, tmp_path, key, inputs, out=("float32", N), block_dim=1, extra=""):
+    """Write each input (name -> (dtype, element count, bytes)) and a manifest with output `z` of `out`
+    (dtype, element count), run tiling key `key` on `block_dim` blocks, return what the runner wrote."""
+    lines = ["soc Ascend910B4", "core_num_aiv 40", "ub_size 196608"]
+    for name, (dtype, count, data) in inputs.items():
+        (tmp_path / f"{name}.bin").write_bytes(data)
+        lines.append(f"input {name} {dtype} 1 {count} {tmp_path}/{name}.bin")
+    lines += [
+        f"output z {out[0]} 1 {out[1]} {tmp_path}/z.bin",
+        f"block_dim {block_dim}",
+        f"tiling_key {key}",
+    ]
+    man = "\n".join(lines) + "\n" + extra + (
         f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
         f"source_root {HERE}\n"
     )
     (tmp_path / "manifest.txt").write_text(man)
+    # A wait nobody satisfies must end as a finding, not hang: the timeout bounds the whole run.
     p = subprocess.run(
         [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
     )
     assert p.returncode == 0, p.stderr
-    res = json.loads((tmp_path / "result.json").read_text())
-    findings = [
-        json.loads(line) for line in (tmp_path / "findings.jsonl").read_text().splitlines() if line.strip()
-    ]
-    return (tmp_path / "z.bin").read_bytes(), findings, res
+    return TwinRun(tmp_path)
+
+
+def f32_inputs(**arrays):
+    """float32 inputs for run_kernel from sequences of numbers."""
+    return {name: ("float32", len(v), struct.pack(f"<{len(v)}f", *v)) for name, v in arrays.items()}
+
+
+def run_case(runner, tmp_path, key, x, y=None, block_dim=1, extra=""):
+    y = y if y is not None else [0.0] * N
+    x = list(x) + [0.0] * (N - len(x))
+    y = list(y) + [0.0] * (N - len(y))
+    run = run_kernel(runner, tmp_path, key, f32_inputs(x=x, y=y), block_dim=block_dim, extra=extra)
+    return run.z, run.findings, run.result
 
 
 def f16(b, i):

@@ -4,11 +4,17 @@ hand-overs between the cube pipes, L0A's size, unit flags, the cube core without
 core without L1/L0."""
 
 import json
-import subprocess
 
 import numpy as np
 import pytest
-from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import CXX, HERE, _link, _run, runtime_objs  # noqa: F401
+from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import (  # noqa: F401
+    CXX,
+    HERE,
+    _link,
+    _run,
+    run_kernel,
+    runtime_objs,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -51,23 +57,11 @@ def _operands():
 
 def _run_key(runner, tmp_path, key, out="float32"):
     a, b = _operands()
-    a.tofile(tmp_path / "x.bin")
-    b.tofile(tmp_path / "y.bin")
-    (tmp_path / "manifest.txt").write_text(
-        f"soc Ascend910B4\ncore_num_aiv 40\nub_size 196608\n"
-        f"input x float16 1 {M * K} {tmp_path}/x.bin\ninput y float16 1 {K * N} {tmp_path}/y.bin\n"
-        f"output z {out} 1 {M * N} {tmp_path}/z.bin\nblock_dim 1\ntiling_key {key}\n"
-        f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
-        f"source_root {HERE}\n"
-    )
-    p = subprocess.run(
-        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
-    )
-    assert p.returncode == 0, p.stderr
-    findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
-    z = np.fromfile(tmp_path / "z.bin", dtype=out).reshape(M, N)
+    inputs = {"x": ("float16", M * K, a.tobytes()), "y": ("float16", K * N, b.tobytes())}
+    run = run_kernel(runner, tmp_path, key, inputs, out=(out, M * N))
+    z = np.frombuffer(run.z, dtype=out).reshape(M, N)
     ref = a.astype(np.float32) @ b.astype(np.float32)
-    return z, ref, findings
+    return z, ref, run.findings
 
 
 def _line(tag):

@@ -2,12 +2,19 @@
 FusedMulAddRelu (count and mask forms), AddReluCast; values as the documents define them, one trace
 record each, and the UB bounds check of Add."""
 
-import json
 import struct
-import subprocess
 
 import pytest
-from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import CXX, HERE, N, _link, _run, runtime_objs  # noqa: F401
+from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import (  # noqa: F401
+    CXX,
+    HERE,
+    N,
+    _link,
+    _run,
+    f32_inputs,
+    run_kernel,
+    runtime_objs,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -24,23 +31,8 @@ def fused_runner(runtime_objs, tmp_path_factory):  # noqa: F811
 
 
 def _run_key(runner, tmp_path, key):
-    (tmp_path / "x.bin").write_bytes(struct.pack(f"<{N}f", *X))
-    (tmp_path / "y.bin").write_bytes(struct.pack(f"<{N}f", *Y))
-    (tmp_path / "manifest.txt").write_text(
-        f"soc Ascend910B4\ncore_num_aiv 40\nub_size 196608\n"
-        f"input x float32 1 {N} {tmp_path}/x.bin\ninput y float32 1 {N} {tmp_path}/y.bin\n"
-        f"output z float32 1 {N} {tmp_path}/z.bin\nblock_dim 1\ntiling_key {key}\n"
-        f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
-        f"source_root {HERE}\n"
-    )
-    p = subprocess.run(
-        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
-    )
-    assert p.returncode == 0, p.stderr
-    findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
-    trace = [json.loads(s) for s in (tmp_path / "trace.jsonl").read_text().splitlines()[1:] if s.strip()]
-    z = list(struct.unpack(f"<{N}f", (tmp_path / "z.bin").read_bytes()))
-    return z, findings, trace
+    run = run_kernel(runner, tmp_path, key, f32_inputs(x=X, y=Y))
+    return list(struct.unpack(f"<{N}f", run.z)), run.findings, run.trace()
 
 
 CASES = {

@@ -2,12 +2,18 @@
 registers), the raw-pointer vector intrinsics around them, SoftMax and SoftmaxGrad (issue 28), checked against
 NumPy; and for each check the kernel that must be caught (layout_softmax.cpp, keys 20 and up)."""
 
-import json
-import subprocess
 
 import numpy as np
 import pytest
-from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import CXX, HERE, N, _link, _run, runtime_objs  # noqa: F401
+from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import (  # noqa: F401
+    CXX,
+    HERE,
+    N,
+    _link,
+    _run,
+    run_kernel,
+    runtime_objs,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -25,22 +31,9 @@ def runner(runtime_objs, tmp_path_factory):  # noqa: F811
 
 
 def _run_key(runner, tmp_path, key):
-    X.tofile(tmp_path / "x.bin")
-    Y.tofile(tmp_path / "y.bin")
-    (tmp_path / "manifest.txt").write_text(
-        f"soc Ascend910B4\ncore_num_aiv 40\nub_size 196608\n"
-        f"input x float32 1 {N} {tmp_path}/x.bin\ninput y float32 1 {N} {tmp_path}/y.bin\n"
-        f"output z float32 1 {N} {tmp_path}/z.bin\nblock_dim 1\ntiling_key {key}\n"
-        f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
-        f"source_root {HERE}\n"
-    )
-    p = subprocess.run(
-        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
-    )
-    assert p.returncode == 0, p.stderr
-    findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
-    trace = [json.loads(s) for s in (tmp_path / "trace.jsonl").read_text().splitlines()[1:] if s.strip()]
-    return np.fromfile(tmp_path / "z.bin", dtype=np.float32), findings, trace
+    inputs = {"x": ("float32", N, X.tobytes()), "y": ("float32", N, Y.tobytes())}
+    run = run_kernel(runner, tmp_path, key, inputs)
+    return np.frombuffer(run.z, dtype=np.float32), run.findings, run.trace()
 
 
 def _errors(findings):

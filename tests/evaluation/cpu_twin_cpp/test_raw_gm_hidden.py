@@ -4,12 +4,17 @@ swap-insensitive digest keeps, a store another block undoes (net zero after the 
 an API write of another block covers, a store undone only after a SyncAll. A store undone before the
 hand-over is invisible, as it was to the byte-by-byte comparison."""
 
-import json
-import struct
-import subprocess
 
 import pytest
-from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import CXX, HERE, _link, _run, runtime_objs  # noqa: F401
+from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import (  # noqa: F401
+    CXX,
+    HERE,
+    _link,
+    _run,
+    f32_inputs,
+    run_kernel,
+    runtime_objs,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -26,23 +31,11 @@ def hidden_runner(runtime_objs, tmp_path_factory):  # noqa: F811
 
 
 def _run_key(runner, tmp_path, key):
-    (tmp_path / "x.bin").write_bytes(struct.pack(f"<{M}f", *range(M)))
-    (tmp_path / "y.bin").write_bytes(bytes(4 * M))
-    (tmp_path / "manifest.txt").write_text(
-        f"soc Ascend910B4\ncore_num_aiv 40\nub_size 196608\n"
-        f"input x float32 1 {M} {tmp_path}/x.bin\ninput y float32 1 {M} {tmp_path}/y.bin\n"
-        f"output z float32 1 {M} {tmp_path}/z.bin\nblock_dim {BLOCKS}\ntiling_key {key}\n"
-        f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
-        f"source_root {HERE}\n"
+    run = run_kernel(
+        runner, tmp_path, key, f32_inputs(x=range(M), y=[0.0] * M), out=("float32", M), block_dim=BLOCKS
     )
-    p = subprocess.run(
-        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
-    )
-    assert p.returncode == 0, p.stderr
-    findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
-    trace = [json.loads(s) for s in (tmp_path / "trace.jsonl").read_text().splitlines()[1:] if s.strip()]
-    stores = [(r["b"], r["n"], r["bytes"]) for r in trace if r["op"] == "RawGm::WriteScalar"]
-    return findings, stores
+    stores = [(r["b"], r["n"], r["bytes"]) for r in run.trace() if r["op"] == "RawGm::WriteScalar"]
+    return run.findings, stores
 
 
 def test_one_flipped_bit_in_any_chunk_is_caught_and_laid_to_its_block(hidden_runner, tmp_path):

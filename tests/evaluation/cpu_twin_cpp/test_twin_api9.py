@@ -3,12 +3,18 @@ APIs (Sum, Mean), SelectWithBytesMask, CreateVecIndex and the advanced Exp, run 
 with a look-alike kernel (twin_api9.cpp) and checked against NumPy; each check has the kernel that must
 be caught beside it."""
 
-import json
 import subprocess
 
 import numpy as np
 import pytest
-from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import CXX, HERE, _link, _run, runtime_objs  # noqa: F401
+from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import (  # noqa: F401
+    CXX,
+    HERE,
+    _link,
+    _run,
+    run_kernel,
+    runtime_objs,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -27,29 +33,10 @@ def runner(runtime_objs, tmp_path_factory):  # noqa: F811
 
 
 def _run_key(runner, tmp_path, key, blocks=4):
-    (tmp_path / "x.bin").write_bytes(X.tobytes())
-    (tmp_path / "y.bin").write_bytes(Y.tobytes())
-    (tmp_path / "manifest.txt").write_text(
-        f"soc Ascend910B4\ncore_num_aiv 40\nub_size 196608\n"
-        f"input x float32 1 {M} {tmp_path}/x.bin\ninput y float32 1 {M} {tmp_path}/y.bin\n"
-        f"output z float32 1 {M} {tmp_path}/z.bin\nblock_dim {blocks}\ntiling_key {key}\n"
-        f"trace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\nresult {tmp_path}/result.json\n"
-        f"source_root {HERE}\n"
-    )
-    # A wait nobody satisfies must end as a finding, not hang: the timeout bounds the whole run.
-    p = subprocess.run(
-        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
-    )
-    assert p.returncode == 0, p.stderr
-    findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
-    z = np.frombuffer((tmp_path / "z.bin").read_bytes(), dtype=np.float32)
-    trace = [json.loads(s) for s in (tmp_path / "trace.jsonl").read_text().splitlines()[1:] if s.strip()]
-    return (
-        {f["kind"] for f in findings if f.get("severity", "error") == "error" or f.get("error")},
-        findings,
-        z,
-        trace,
-    )
+    inputs = {"x": ("float32", M, X.tobytes()), "y": ("float32", M, Y.tobytes())}
+    run = run_kernel(runner, tmp_path, key, inputs, out=("float32", M), block_dim=blocks)
+    errors = {f["kind"] for f in run.findings if f.get("severity", "error") == "error" or f.get("error")}
+    return errors, run.findings, np.frombuffer(run.z, dtype=np.float32), run.trace()
 
 
 def _kinds(findings):
