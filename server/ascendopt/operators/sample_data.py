@@ -14,31 +14,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ascendopt.operators.cpp_source import CppSource
+from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.launch import int_value
 
-NP_DTYPES = {
-    "float16": "float16",
+# numpy's dtype names (and the aliases samples use) → the spec's
+NP_DTYPES = {name: name for name in DTYPES} | {
     "half": "float16",
-    "float32": "float32",
     "float": "float32",
-    "bfloat16": "bfloat16",
-    "int8": "int8",
-    "int16": "int16",
-    "int32": "int32",
-    "int64": "int64",
-    "uint8": "uint8",
     "bool_": "bool",
     "uint32": "int32",  # the spec has no unsigned 32-bit type; small values fit
 }
-ACL_DTYPES = {
-    "ACL_FLOAT16": "float16",
-    "ACL_FLOAT": "float32",
-    "ACL_BF16": "bfloat16",
-    "ACL_INT8": "int8",
-    "ACL_INT16": "int16",
-    "ACL_INT32": "int32",
-    "ACL_BOOL": "bool",
-}
+ACL_DTYPES = {d.acl: name for name, d in DTYPES.items()}
 
 
 @dataclass

@@ -21,24 +21,12 @@ from pathlib import Path
 
 from ascendopt.operators.aclnn_front_ends import FRONT_ENDS
 from ascendopt.operators.cpp_source import COMMENT, split_top_level
+from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.issues import Issue, SpecError
 from ascendopt.operators.model import OpDefAttr, OpDefTensor, OperatorProject
 from ascendopt.operators.soc import BENCHMARK_SOC, calibration_note
 from ascendopt.operators.spec_init import SpecDraft, _opdef_columns, ref_input
 
-# torch dtype names (oracle_driver.py's records) → the spec's; float64 values go to the OpDef's dtype
-TORCH_TO_SPEC = {
-    "float16": "float16",
-    "float32": "float32",
-    "bfloat16": "bfloat16",
-    "int8": "int8",
-    "int16": "int16",
-    "int32": "int32",
-    "int64": "int64",
-    "uint8": "uint8",
-    "bool": "bool",
-    "complex64": "complex64",
-}
 # The benchmark's tolerance (1e-3 absolute and relative), with bfloat16's 8-bit mantissa kept at the
 # product's 4e-3 (spec.DEFAULT_TOLERANCES).
 TASK_TOLERANCES = {"float16": 1e-3, "float32": 1e-3, "bfloat16": 4e-3, "complex64": 1e-3}
@@ -691,8 +679,8 @@ def _dtype_of(desc: object) -> str | None:
         return _dtype_of(items[0]) if items else None
     if desc.get("kind") == "tensor":
         d = str(desc.get("dtype"))
-        if d in TORCH_TO_SPEC:
-            return TORCH_TO_SPEC[d]
+        if d in DTYPES:  # torch's names for these are the spec's
+            return d
         if d == "float64":
             return None
         return f"unsupported:{d}"
