@@ -78,7 +78,10 @@ def raw_gm_findings(path: str, source: str) -> list[Finding]:
                     severity="warning",
                     file=path,
                     line=n,
-                    message=f"raw GM pointer work the twin neither checks nor times: `{text}`",
+                    message=(
+                        "raw GM pointer work: stores are counted, reads and the scalar work around them "
+                        f"the twin neither checks nor times: `{text}`"
+                    ),
                 )
             )
     return findings

@@ -140,13 +140,13 @@ public:
     void SetSize(uint32_t size) { size_ = size; }
     uint32_t GetLength() const { return size_ * static_cast<uint32_t>(sizeof(T)); }
     // The tensor's UB address, as the NPU hands it out (a number the kernel casts to `__ubuf__ T *`); here the host
-    // address of that UB byte. Whatever is done through it is neither checked nor timed by the twin, so it is
+    // address of that UB byte. Only the CCE intrinsics the twin models are checked through it, so it is
     // reported (a warning: the episode refuses a candidate that adds it to its baseline).
     uint64_t GetPhyAddr(ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const { return GetPhyAddr(0, loc); }
     uint64_t GetPhyAddr(uint32_t offset, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
     {
         ascendopt_twin::rt::Report("raw_ub_pointer", false, loc.file, loc.line,
-                                   "LocalTensor::GetPhyAddr() hands out a raw UB address: work through it is neither checked nor timed by the twin");
+                                   "LocalTensor::GetPhyAddr() hands out a raw UB address: the CCE intrinsics the twin models check it against the UB and are timed; other work through it is neither checked nor timed");
         return reinterpret_cast<uintptr_t>(ascendopt_twin::rt::UbPtr(off_)) + static_cast<uint64_t>(offset) * sizeof(T);
     }
     TPosition GetPosition() const { return pos_; }
@@ -225,12 +225,12 @@ public:
     {
         return twin_detail::ElemRef<GlobalTensor, T>(*this, index, loc);
     }
-    // A raw GM pointer: whatever is done through it is neither checked nor timed by the twin, so
+    // A raw GM pointer: stores through it are found after the block (runtime), reads are not seen, so
     // it is reported (a warning: the episode refuses a candidate that adds it to its baseline).
     T *GetPhyAddr(ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
     {
         ascendopt_twin::rt::Report("raw_gm_pointer", false, loc.file, loc.line,
-                                   "GetPhyAddr() hands out a raw GM pointer: work through it is neither checked nor timed by the twin");
+                                   "GetPhyAddr() hands out a raw GM pointer: stores through it are counted, bounds-checked and timed as scalar stores; reads and the work around them are neither checked nor timed by the twin");
         return addr_;
     }
     T *GetPhyAddr(uint64_t offset, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const { return GetPhyAddr(loc) + offset; }
