@@ -571,7 +571,8 @@ def test_an_init_buffer_length_is_rounded_up_to_32_bytes(cases_runner, tmp_path)
 def test_a_copy_past_the_rounded_slot_is_out_of_bounds(cases_runner, tmp_path):
     _, findings, _ = run_case(cases_runner, tmp_path, 40, [])
     [f] = [f for f in findings if f["kind"] == "local_out_of_bounds"]
-    assert f["line"] == _line_of("LINE_OVERRUN") and f["severity"] == "error" and "[16384, 16416): 32 B outside it" in f["message"]
+    assert f["line"] == _line_of("LINE_OVERRUN") and f["severity"] == "error"
+    assert "[16384, 16416): 32 B outside it" in f["message"]
 
 
 def test_misaligned_copy_and_gm_oob(cases_runner, tmp_path):

@@ -198,8 +198,8 @@ async def check_cases(
             )
             ub = [f for f in run.findings if f.kind == "ub_overflow"]
             if ub:
-                # An error when an access reached past the UB's end (or a cube kernel's buffers overflow); buffers
-                # past it that nothing touches are a warning, as the NPU's InitBuffer does not check the size.
+                # An error when an access reached past the UB's end (or a cube kernel's buffers overflow);
+                # buffers past it that nothing touches are a warning: the NPU's InitBuffer does not check.
                 f = next((f for f in ub if f.severity == "error"), ub[0])
                 check.overflow = UbOverflow(file=f.file or "?", line=f.line or 1, message=f.message)
                 if f.severity == "error":
