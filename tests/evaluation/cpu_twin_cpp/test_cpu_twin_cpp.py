@@ -553,7 +553,7 @@ def test_a_rewrite_of_the_bytes_a_copy_reads_is_no_hazard(cases_runner, tmp_path
     assert struct.unpack("<72f", z[:288]) == (0.0,) * 64 + (5.0,) * 8
 
 
-@pytest.mark.parametrize(("key", "tag"), [(37, "LINE_DIFFVAL"), (38, "LINE_ONEBYTE")])
+@pytest.mark.parametrize(("key", "tag"), [(37, "LINE_DIFFVAL"), (38, "LINE_ONEBYTE"), (41, "LINE_THENDIFF")])
 def test_a_rewrite_that_changes_a_byte_a_copy_reads_is_a_war(cases_runner, tmp_path, key, tag):
     _, findings, _ = run_case(cases_runner, tmp_path, key, [])
     [hz] = [f for f in findings if f["kind"] == "pipe_hazard"]

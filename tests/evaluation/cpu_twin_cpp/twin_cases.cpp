@@ -665,6 +665,16 @@ static void CaseOneByteWar(Ctx &c)
     Duplicate(u[24], 6.0f, 1);  // LINE_ONEBYTE
 }
 
+// 41: a same-bytes rewrite, then a different one, both racing the same MTE3 read: the second is a WAR (the read
+// stays outstanding past the first).
+static void CaseSameThenDiffWar(Ctx &c)
+{
+    LocalTensor<float> t = c.b0.Get<float>();
+    Duplicate(t, 0.0f, 64);
+    c.Out(c.z, t, 64);
+    Duplicate(t, 0.0f, 64);
+    Duplicate(t, 1.0f, 64);  // LINE_THENDIFF
+}
 // 39: InitBuffer rounds a 4 B length up to 32 B (CANN: the slot's dataLen is the rounded length): a 32 B copy
 // into it stays inside; z[0] = the TQue tensor's size, z[1] = the TBuf's, in floats (8 each).
 static void CaseRoundedSlot(Ctx &c)
@@ -738,4 +748,5 @@ extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(38)) CaseOneByteWar(c);
     else if (TILING_KEY_IS(39)) CaseRoundedSlot(c);
     else if (TILING_KEY_IS(40)) CaseRoundedSlotOverrun(c);
+    else if (TILING_KEY_IS(41)) CaseSameThenDiffWar(c);
 }

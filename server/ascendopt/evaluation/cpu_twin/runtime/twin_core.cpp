@@ -454,6 +454,7 @@ static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, cons
         reported = true;
     }
     if (write) {
+        uint32_t kept = 0;  // readers whose WAR waits: their read stays outstanding for the writes that follow
         for (uint8_t r = 0; r < P_NUM; ++r) {
             if (g.rEpoch[r] == 0 || (r == p && g.rEpoch[r] == op.epoch) || !(g.rMask[r] & bytes)) continue;
             if (!Ordered(r, g.rEpoch[r], p)) {
@@ -461,6 +462,7 @@ static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, cons
                     DeferredWar d{op, r, g.rLoc[r], g.rMask[r], space, off, len, what, static_cast<uint64_t>(ubGran), {}};
                     std::memcpy(d.old, g_cur->ub.data() + ubGran * 32, 32);
                     g_cur->deferredWar.push_back(d);
+                    kept |= 1u << r;
                     continue;
                 }
                 if (!reported) ReportHazard(op, "WAR", r, g.rLoc[r], space, off, len, what);
@@ -472,7 +474,8 @@ static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, cons
         g.wEpoch = op.epoch;
         g.wLoc = op.loc;
         g.wAtomic = atomic;
-        for (uint8_t r = 0; r < P_NUM; ++r) g.rEpoch[r] = 0, g.rMask[r] = 0;
+        for (uint8_t r = 0; r < P_NUM; ++r)
+            if (!(kept >> r & 1u)) g.rEpoch[r] = 0, g.rMask[r] = 0;
     } else {
         g.rMask[p] = g.rEpoch[p] ? (g.rMask[p] | bytes) : bytes;
         g.rEpoch[p] = op.epoch;
