@@ -547,10 +547,62 @@ def test_deque_empty_is_fatal(cases_runner, tmp_path):
     assert [f["line"] for f in findings if f["kind"] == "deque_empty"] == [_line_of("LINE_DEQUE")]
 
 
-def test_ub_overflow(cases_runner, tmp_path):
-    _, findings, _res = run_case(cases_runner, tmp_path, 10, [])
+def test_ub_overflow_untouched_is_a_warning(cases_runner, tmp_path):
+    # CANN's InitBuffer checks the UB's size only in its CPU-debug build: on the NPU a buffer placed past the
+    # UB's end is an address nobody uses, and the kernel's real work runs.
+    z, findings, res = run_case(cases_runner, tmp_path, 10, [])
     f = [f for f in findings if f["kind"] == "ub_overflow"]
     assert f and f[0]["line"] == _line_of("LINE_UBOVF") and "196608" in f[0]["message"]
+    assert f[0]["severity"] == "warning" and res["blocks_aborted"] == 0
+    assert not [f for f in findings if f["severity"] == "error"]
+    assert struct.unpack(f"<{N}f", z) == (2.0,) * N
+
+
+def test_ub_overflow_touched_stops_the_block(cases_runner, tmp_path):
+    _, findings, res = run_case(cases_runner, tmp_path, 34, [])
+    [f] = [f for f in findings if f["kind"] == "ub_overflow"]
+    assert f["severity"] == "error" and f["line"] == _line_of("LINE_UBOVF2")
+    assert f"twin_cases.cpp:{_line_of('LINE_UBTOUCH')} writes" in f["message"]
+    assert res["status"] == "kernel_error" and res["blocks_aborted"] == 1
+
+
+def test_ub_overflow_straddling_buffer_is_checked_at_the_uBs_end(cases_runner, tmp_path):
+    z, findings, res = run_case(cases_runner, tmp_path, 35, [])
+    [f] = [f for f in findings if f["kind"] == "ub_overflow"]
+    assert f["severity"] == "error" and f["line"] == _line_of("LINE_UBSTRADDLE")
+    assert f"twin_cases.cpp:{_line_of('LINE_UBCROSS')} writes 256 B at UB offset 196608" in f["message"]
+    assert res["blocks_aborted"] == 1
+    assert struct.unpack("<64f", z[:256]) == (3.0,) * 64  # the part inside the UB worked
+
+
+def test_a_rewrite_of_the_bytes_a_copy_reads_is_no_hazard(cases_runner, tmp_path):
+    # The copy reads the same bytes whichever side of the write it lands on (ForeachZeroInplace's zeros;
+    # AddRmsNorm's in-place Gather whose first element per block, all MTE3 copies out, is itself).
+    z, findings, _ = run_case(cases_runner, tmp_path, 36, [])
+    assert not [f for f in findings if f["kind"] == "pipe_hazard"], findings
+    assert struct.unpack("<72f", z[:288]) == (0.0,) * 64 + (5.0,) * 8
+
+
+@pytest.mark.parametrize(("key", "tag"), [(37, "LINE_DIFFVAL"), (38, "LINE_ONEBYTE"), (41, "LINE_THENDIFF")])
+def test_a_rewrite_that_changes_a_byte_a_copy_reads_is_a_war(cases_runner, tmp_path, key, tag):
+    _, findings, _ = run_case(cases_runner, tmp_path, key, [])
+    [hz] = [f for f in findings if f["kind"] == "pipe_hazard"]
+    assert hz["line"] == _line_of(tag) and hz["severity"] == "error" and "WAR hazard" in hz["message"]
+
+
+def test_an_init_buffer_length_is_rounded_up_to_32_bytes(cases_runner, tmp_path):
+    # CANN's InitBuffer rounds len up to 32 B and the slot's dataLen is that (Arange asks sizeof(T) and
+    # copies 32 B in); the docs say so of both the TQue and the TBuf form.
+    z, findings, _ = run_case(cases_runner, tmp_path, 39, [float(i) for i in range(8)])
+    assert not [f for f in findings if f["kind"] == "local_out_of_bounds"], findings
+    assert struct.unpack("<2f", z[:8]) == (8.0, 8.0)
+
+
+def test_a_copy_past_the_rounded_slot_is_out_of_bounds(cases_runner, tmp_path):
+    _, findings, _ = run_case(cases_runner, tmp_path, 40, [])
+    [f] = [f for f in findings if f["kind"] == "local_out_of_bounds"]
+    assert f["line"] == _line_of("LINE_OVERRUN") and f["severity"] == "error"
+    assert "[16384, 16416): 32 B outside it" in f["message"]
 
 
 def test_misaligned_copy_and_gm_oob(cases_runner, tmp_path):

@@ -161,11 +161,36 @@ static void CaseDequeEmpty(Ctx &c)
     LocalTensor<float> t = q.DeQue<float>();  // LINE_DEQUE
     (void)t;
 }
-// 10: UB overflow.
+// 10: a buffer placed past the UB's end that nothing touches: the NPU's InitBuffer does not check the size, so
+// this runs (a warning); the kernel's real work goes on: z = 2.
 static void CaseUbOverflow(Ctx &c)
 {
     TBuf<TPosition::VECCALC> big;
     c.pipe.InitBuffer(big, 192 * 1024);  // LINE_UBOVF
+    LocalTensor<float> t = c.b0.Get<float>();
+    Duplicate(t, 2.0f, N);
+    c.Out(c.z, t, N);
+}
+// 34: a buffer wholly past the UB's end, touched: the access leaves the UB (fatal, said at the InitBuffer that
+// placed it).
+static void CaseUbOverflowTouched(Ctx &c)
+{
+    TBuf<TPosition::VECCALC> fill, past;
+    c.pipe.InitBuffer(fill, 176 * 1024);  // the UB is full: [16 KiB, 192 KiB)
+    c.pipe.InitBuffer(past, 1024);  // LINE_UBOVF2
+    LocalTensor<float> t = past.Get<float>();
+    Duplicate(t, 1.0f, 64);  // LINE_UBTOUCH
+}
+// 35: a buffer straddling the UB's end: its first part, inside the UB, is used freely; an access reaching past the
+// end stops the block.
+static void CaseUbOverflowStraddle(Ctx &c)
+{
+    TBuf<TPosition::VECCALC> s;
+    c.pipe.InitBuffer(s, 180 * 1024);  // LINE_UBSTRADDLE  [16 KiB, 196 KiB): 4 KiB past the end
+    LocalTensor<float> t = s.Get<float>();
+    Duplicate(t, 3.0f, 64);
+    c.Out(c.z, t, 64);
+    Duplicate(t[(176 * 1024) / 4], 1.0f, 64);  // LINE_UBCROSS: bytes [192 KiB, 192 KiB + 256)
 }
 // 11: misaligned DataCopy (100 floats = 400 B) + GM out of bounds.
 static void CaseMisaligned(Ctx &c)
@@ -604,6 +629,81 @@ static void CaseSysWorkspace(Ctx &c, GM_ADDR workspace)
     DataCacheCleanAndInvalid<float, CacheLine::SINGLE_CACHE_LINE, DcciDst::CACHELINE_OUT>(c.z);  // builds
 }
 
+// 36: writes racing an MTE3 read that leave the bytes it reads as they were: no hazard, on either side of the
+// write the copy lands. z[0..63] = 0, z[64..71] = 5 (the first element of each 32 B block of u).
+static void CaseSameBytesWar(Ctx &c)
+{
+    LocalTensor<float> t = c.b0.Get<float>();
+    Duplicate(t, 0.0f, 64);
+    c.Out(c.z, t, 64);
+    Duplicate(t, 0.0f, 64);  // LINE_SAMEZERO: zeros over the zeros MTE3 may still read, no MTE3_V flag
+    LocalTensor<float> u = c.b1.Get<float>();
+    Duplicate(u, 5.0f, 64);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopyPad(c.z[64], u, DataCopyParams{8, 4, 0, 0});  // reads bytes [0, 4) of each 32 B block
+    Duplicate(u[1], 6.0f, 7);  // LINE_OTHERBYTES: bytes [4, 32) of block 0, which the copy does not read
+    Duplicate(u, 5.0f, 64);  // every block's first element rewritten with itself
+}
+// 37: the same, but the rewrite changes the values the copy reads: a WAR hazard.
+static void CaseDiffBytesWar(Ctx &c)
+{
+    LocalTensor<float> t = c.b0.Get<float>();
+    Duplicate(t, 0.0f, 64);
+    c.Out(c.z, t, 64);
+    Duplicate(t, 1.0f, 64);  // LINE_DIFFVAL
+}
+// 38: a rewrite that keeps most bytes but changes one the copy reads (block 3's first element): a WAR hazard.
+static void CaseOneByteWar(Ctx &c)
+{
+    LocalTensor<float> u = c.b1.Get<float>();
+    Duplicate(u, 5.0f, 64);
+    SetFlag<HardEvent::V_MTE3>(0);
+    WaitFlag<HardEvent::V_MTE3>(0);
+    DataCopyPad(c.z, u, DataCopyParams{8, 4, 0, 0});
+    Duplicate(u, 5.0f, 24);
+    Duplicate(u[24], 6.0f, 1);  // LINE_ONEBYTE
+}
+
+// 41: a same-bytes rewrite, then a different one, both racing the same MTE3 read: the second is a WAR (the read
+// stays outstanding past the first).
+static void CaseSameThenDiffWar(Ctx &c)
+{
+    LocalTensor<float> t = c.b0.Get<float>();
+    Duplicate(t, 0.0f, 64);
+    c.Out(c.z, t, 64);
+    Duplicate(t, 0.0f, 64);
+    Duplicate(t, 1.0f, 64);  // LINE_THENDIFF
+}
+// 39: InitBuffer rounds a 4 B length up to 32 B (CANN: the slot's dataLen is the rounded length): a 32 B copy
+// into it stays inside; z[0] = the TQue tensor's size, z[1] = the TBuf's, in floats (8 each).
+static void CaseRoundedSlot(Ctx &c)
+{
+    TQue<TPosition::VECIN, 1> q;
+    TBuf<TPosition::VECCALC> tb;
+    c.pipe.InitBuffer(q, 1, sizeof(float));
+    c.pipe.InitBuffer(tb, sizeof(float));
+    LocalTensor<float> t = q.AllocTensor<float>();
+    DataCopy(t, c.x, 8);  // LINE_ROUNDED: 32 B into a slot asked as 4 B
+    q.EnQue(t);
+    t = q.DeQue<float>();
+    LocalTensor<float> u = tb.Get<float>();
+    Adds(u, t, 1.0f, 8);
+    q.FreeTensor(t);
+    c.z.SetValue(0, static_cast<float>(t.GetSize()));
+    c.z.SetValue(1, static_cast<float>(u.GetSize()));
+}
+// 40: 64 B into the same 32 B slot: past its buffer.
+static void CaseRoundedSlotOverrun(Ctx &c)
+{
+    TQue<TPosition::VECIN, 1> q;
+    c.pipe.InitBuffer(q, 1, sizeof(float));
+    LocalTensor<float> t = q.AllocTensor<float>();
+    DataCopy(t, c.x, 16);  // LINE_OVERRUN
+    q.EnQue(t);
+    q.FreeTensor(q.DeQue<float>());
+}
+
 extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, GM_ADDR tiling)
 {
     (void)tiling;
@@ -641,4 +741,12 @@ extern "C" __global__ __aicore__ void twin_cases(GM_ADDR x, GM_ADDR y, GM_ADDR z
     else if (TILING_KEY_IS(31)) CaseWrappedParams(c);
     else if (TILING_KEY_IS(32)) CaseShifts(c);
     else if (TILING_KEY_IS(33)) CaseSysWorkspace(c, workspace);
+    else if (TILING_KEY_IS(34)) CaseUbOverflowTouched(c);
+    else if (TILING_KEY_IS(35)) CaseUbOverflowStraddle(c);
+    else if (TILING_KEY_IS(36)) CaseSameBytesWar(c);
+    else if (TILING_KEY_IS(37)) CaseDiffBytesWar(c);
+    else if (TILING_KEY_IS(38)) CaseOneByteWar(c);
+    else if (TILING_KEY_IS(39)) CaseRoundedSlot(c);
+    else if (TILING_KEY_IS(40)) CaseRoundedSlotOverrun(c);
+    else if (TILING_KEY_IS(41)) CaseSameThenDiffWar(c);
 }

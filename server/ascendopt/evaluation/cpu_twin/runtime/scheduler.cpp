@@ -112,6 +112,7 @@ void BlockMain(int b)
     Activate(b);
     try {
         S.body();
+        FlushDeferredWar();
     } catch (const BlockAbort &) {
         S.bs[b]->aborted = true;
     } catch (const std::exception &e) {

@@ -173,6 +173,7 @@ void Trace(const TraceRec &r)
 // ------------------------------------------------------------------ pipes and clocks
 Op Begin(Pipe pipe, const char *name, const Loc &loc)
 {
+    if (!g_cur->deferredWar.empty()) FlushDeferredWar();
     Op op;
     op.name = name;
     op.file = loc.file;
@@ -368,13 +369,24 @@ uint32_t PipeAllocIn(Space sp, uint32_t &cursor, uint32_t len, const Loc &loc, c
 uint32_t PipeAlloc(uint32_t &cursor, uint32_t len, const Loc &loc, const char *what)
 {
     uint64_t end = static_cast<uint64_t>(cursor) + len;
-    if (end > g_cur->pub.ubSize)
-        Fatal("ub_overflow", loc.file, loc.line,
-              "TPipe::InitBuffer(%s, %u B): buffers now need %llu B (32 B aligned) but the UB has %u B", what, len,
-              static_cast<unsigned long long>(end), g_cur->pub.ubSize);
+    if (end > g_cur->pub.ubSize) {
+        // CANN's InitBuffer checks the UB's size only in its CPU-debug build (ASCENDC_CPU_DEBUG); on the NPU it hands
+        // out addresses, so a buffer placed past the UB's end harms only when an access reaches past it: that access
+        // stops the block (Ub). A cube kernel's arena holds L1 after the UB, where such a buffer would alias.
+        if (CubeKernel() || end > UINT32_MAX)
+            Fatal("ub_overflow", loc.file, loc.line,
+                  "TPipe::InitBuffer(%s, %u B): buffers now need %llu B (32 B aligned) but the UB has %u B", what, len,
+                  static_cast<unsigned long long>(end), g_cur->pub.ubSize);
+        if (g_cur->ubOverAt.file == nullptr) g_cur->ubOverAt = loc;
+        Report("ub_overflow", false, loc.file, loc.line,
+               "TPipe::InitBuffer(%s, %u B): buffers now need %llu B (32 B aligned) but the UB has %u B; the NPU's "
+               "InitBuffer does not check this (CANN's CPU-debug build asserts), so it is harmless only while no access "
+               "reaches past the UB's end (one that does stops the block)",
+               what, len, static_cast<unsigned long long>(end), g_cur->pub.ubSize);
+    }
     uint32_t base = cursor;
     cursor = static_cast<uint32_t>(end);
-    std::memset(g_cur->init.data() + base, 0, len);
+    if (base < g_cur->init.size()) std::memset(g_cur->init.data() + base, 0, std::min<uint64_t>(len, g_cur->init.size() - base));
     PipeNoteHighWater(cursor);
     return base;
 }
@@ -430,8 +442,9 @@ static void ReportHazard(const Op &op, const char *kindOfDep, uint8_t prevPipe, 
 // Returns true if a hazard was reported.
 // atomic: a DMA-atomic (SetAtomicAdd/Max/Min) write; two of them on the same pipe commute, so their order is no hazard.
 // bytes: which bytes of the granule this access touches (bit i = byte i; UB passes all).
+// ubGran: the UB (arena) granule's index; a WAR there waits for the write's bytes (FlushDeferredWar).
 static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, const char *space, uint64_t off, uint64_t len, const char *what,
-                         bool atomic = false, uint32_t bytes = ~0u)
+                         bool atomic = false, uint32_t bytes = ~0u, int64_t ubGran = -1)
 {
     uint8_t p = op.pipe;
     if (p >= P_NUM) return false;
@@ -441,9 +454,17 @@ static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, cons
         reported = true;
     }
     if (write) {
+        uint32_t kept = 0;  // readers whose WAR waits: their read stays outstanding for the writes that follow
         for (uint8_t r = 0; r < P_NUM; ++r) {
             if (g.rEpoch[r] == 0 || (r == p && g.rEpoch[r] == op.epoch) || !(g.rMask[r] & bytes)) continue;
             if (!Ordered(r, g.rEpoch[r], p)) {
+                if (ubGran >= 0 && !reported) {
+                    DeferredWar d{op, r, g.rLoc[r], g.rMask[r], space, off, len, what, static_cast<uint64_t>(ubGran), {}};
+                    std::memcpy(d.old, g_cur->ub.data() + ubGran * 32, 32);
+                    g_cur->deferredWar.push_back(d);
+                    kept |= 1u << r;
+                    continue;
+                }
                 if (!reported) ReportHazard(op, "WAR", r, g.rLoc[r], space, off, len, what);
                 reported = true;
             }
@@ -453,7 +474,8 @@ static inline bool Touch(const Op &op, Gran &g, bool write, bool &reported, cons
         g.wEpoch = op.epoch;
         g.wLoc = op.loc;
         g.wAtomic = atomic;
-        for (uint8_t r = 0; r < P_NUM; ++r) g.rEpoch[r] = 0, g.rMask[r] = 0;
+        for (uint8_t r = 0; r < P_NUM; ++r)
+            if (!(kept >> r & 1u)) g.rEpoch[r] = 0, g.rMask[r] = 0;
     } else {
         g.rMask[p] = g.rEpoch[p] ? (g.rMask[p] | bytes) : bytes;
         g.rEpoch[p] = op.epoch;
@@ -476,6 +498,14 @@ bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, 
     if (len == 0) return true;
     BlockState &b = *g_cur;
     uint64_t end = static_cast<uint64_t>(off) + len;
+    // A vector kernel's buffer that InitBuffer placed past the UB's end (allowed, as on the NPU): touching it is the fault.
+    // Said at that InitBuffer, whose sizing is the fault; the message names the access.
+    if (!CubeKernel() && end > b.pub.ubSize && b.ubOverAt.file != nullptr && off < b.ubHigh)
+        Fatal("ub_overflow", b.ubOverAt.file, b.ubOverAt.line,
+              "TPipe::InitBuffer: buffers need %u B (32 B aligned) but the UB has %u B, and %s at %s:%d %s %llu B at UB "
+              "offset %u (%s), past the UB's end",
+              b.ubHigh, b.pub.ubSize, op.name, RelFile(op.file).c_str(), op.line, write ? "writes" : "reads",
+              static_cast<unsigned long long>(len), off, what);
     const Space sp = SpaceAt(off);
     if (sp == SP_NUM || (sp != SP_UB && b.ub.size() == b.pub.ubSize))
         Fatal("local_out_of_bounds", op.file, op.line, "%s %s %llu B at UB offset %u (%s), past the end of the %u B Unified Buffer",
@@ -516,8 +546,30 @@ bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, 
         std::memset(b.init.data() + off, 1, len);
     }
     bool reported = false;
-    for (uint64_t g = off / 32; g <= (end - 1) / 32; ++g) Touch(op, b.gran[g], write, reported, si.name, off - si.base, len, what);
+    // Reads keep their exact bytes, so that a deferred WAR knows which bytes its reader depends on.
+    for (uint64_t g = off / 32; g <= (end - 1) / 32; ++g)
+        Touch(op, b.gran[g], write, reported, si.name, off - si.base, len, what, false, write ? ~0u : GranuleBytes(g, off, len),
+              static_cast<int64_t>(g));
     return true;
+}
+
+// A write that leaves every byte its unsynchronised reader read as it was changes nothing that reader can see, on
+// whichever side of the write the read lands: no hazard (a Duplicate of zeros over the zeros an MTE3 copy may still
+// read; an in-place Gather whose first element per block is itself, where MTE3 reads that element only). The
+// write's bytes are known once the op ran: every API checks its operands, then writes, before the next one begins.
+void FlushDeferredWar()
+{
+    BlockState &b = *g_cur;
+    for (const DeferredWar &d : b.deferredWar) {
+        bool same = (d.gran + 1) * 32 <= b.ub.size();
+        for (int i = 0; same && i < 32; ++i)
+            if ((d.mask >> i & 1u) && b.ub[d.gran * 32 + i] != d.old[i]) same = false;
+        if (!same) {
+            ReportHazard(d.op, "WAR", d.reader, d.readerLoc, d.space, d.off, d.len, d.what);
+            break;
+        }
+    }
+    b.deferredWar.clear();
 }
 
 bool UbHolds(uint32_t off, uint64_t len, const void *data)

@@ -25,7 +25,8 @@ struct Gran {
     uint8_t wPipe = P_NONE;
     bool wAtomic = false;  // last write was a DMA-atomic UB->GM copy
     // Bytes of the granule the last writer's pipe and each reader touched (GM: DMA moves exact bytes, so accesses
-    // that only share a 32 B granule do not depend on each other; UB keeps whole granules).
+    // that only share a 32 B granule do not depend on each other; UB writes keep whole granules, UB reads their
+    // bytes, which a deferred WAR compares).
     uint32_t wMask = ~0u;
     uint32_t rMask[P_NUM] = {~0u, ~0u, ~0u, ~0u, ~0u, ~0u, ~0u};
 };
@@ -39,6 +40,20 @@ struct EventState {
     Clock clk{};
 };
 
+// A WAR hazard in the UB waiting for its writer's bytes (rt::Touch, FlushDeferredWar): the reader's bytes of
+// granule `gran` as they were before the write.
+struct DeferredWar {
+    Op op;
+    uint8_t reader;
+    uint32_t readerLoc;
+    uint32_t mask;
+    const char *space;
+    uint64_t off, len;
+    const char *what;
+    uint64_t gran;
+    uint8_t old[32];
+};
+
 struct BlockState {
     BlockPublic pub;
     std::vector<uint8_t> ub;
@@ -48,6 +63,9 @@ struct BlockState {
     uint32_t known[P_NUM][P_NUM] = {};  // known[p][q]: epochs of pipe q known complete by pipe p
     std::unordered_map<int, EventState> events;
     uint32_t ubHigh = 0;
+    // The first InitBuffer that placed a buffer past the UB's end (allowed until an access reaches past it).
+    Loc ubOverAt{nullptr, 0};
+    std::vector<DeferredWar> deferredWar;  // of the op that ran last
     // Unit-flag hand-overs (rt::UnitFlagMmad/UnitFlagFixpipe): the M pipe's clock at its last 0b11 Mmad, the FIX
     // pipe's at the Fixpipe that consumed it.
     Clock unitM{}, unitFix{};
@@ -142,6 +160,8 @@ void GuardSyscalls();
 // Ends the evidence and the process (_exit): nothing the candidate registered runs after it.
 [[noreturn]] void Seal(int code);
 void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, uint64_t tilingKey, uint32_t tilingSize);
+// Reports the deferred WAR hazards of the op that ran last whose writes changed bytes their reader read.
+void FlushDeferredWar();
 GmBuf *FindGm(const void *p);
 // Stores through a raw `__gm__ T *` (a cast GM_ADDR, GetPhyAddr()) bypass every API the twin checks. Blocks run
 // one at a time, so the bytes a block's slice (its run up to a hand-over: SyncAll or its end) changed that no API

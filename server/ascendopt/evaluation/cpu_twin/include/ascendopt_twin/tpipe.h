@@ -291,9 +291,9 @@ private:
     {
         qid_ = twin_detail::NextQueueId();
         num_ = num > kMaxSlots ? kMaxSlots : num;
-        len_ = len;
+        len_ = (len + 31u) / 32u * 32u;  // InitBuffer rounds len up to 32 B: the slot (dataLen) is that long, as in CANN
         for (int k = 0; k < num_; ++k) {
-            off_[k] = base + static_cast<uint32_t>(k) * ((len + 31u) / 32u * 32u);
+            off_[k] = base + static_cast<uint32_t>(k) * len_;
             state_[k] = kFree;
             hasFree_[k] = false;
         }
@@ -388,7 +388,7 @@ public:
 
 private:
     friend struct twin_detail::Access;
-    void TwinInit(uint32_t base, uint32_t len) { off_ = base; len_ = len; init_ = true; }
+    void TwinInit(uint32_t base, uint32_t len) { off_ = base; len_ = (len + 31u) / 32u * 32u; init_ = true; }  // as TQue's
     void Check(const ascendopt_twin::Loc &loc) const
     {
         if (!init_) ascendopt_twin::rt::Fatal("queue_not_initialized", loc.file, loc.line, "TBuf::Get on a buffer that was never given memory with TPipe::InitBuffer");
