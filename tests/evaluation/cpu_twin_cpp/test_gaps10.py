@@ -1,7 +1,8 @@
-"""Twin gaps NPUKernelBench answers hit (issue 28, round 10), on look-alike kernels (gaps10_cases.cpp) run by the
-twin's runner: blocks storing identical bytes to one GM address (no race; different bytes, a read, a partial
-overlap and a later different store still are), the mask-mode intrinsics set_mask_count / set_mask_norm, and
-GatherMask's counter mode (mask elements per repeat, past 256 B; a pattern too short for them is caught)."""
+"""Twin gaps NPUKernelBench answers hit (issue 28, round 10), on look-alike kernels (gaps10_cases.cpp) run by
+the twin's runner: blocks storing identical bytes to one GM address (no race; different bytes, a read, a
+partial overlap and a later different store still are), the mask-mode intrinsics set_mask_count /
+set_mask_norm, and GatherMask's counter mode (mask elements per repeat, past 256 B; a pattern too short
+for them is caught)."""
 
 import struct
 
@@ -61,8 +62,8 @@ def test_reading_what_another_block_stored_still_races(runner, tmp_path):
 
 
 def test_a_copy_whose_bytes_are_partly_the_same_still_races(runner, tmp_path):
-    # elements 0..7 are the same 1.0s, 8..15 are 2.0 against 1.0: 0x40000000 and 0x3F800000 share their two low
-    # bytes, so the first differing byte is byte 34
+    # elements 0..7 are the same 1.0s, 8..15 are 2.0 against 1.0: 0x40000000 and 0x3F800000 share
+    # their two low bytes, so the first differing byte is byte 34
     _, findings, _ = run_case(runner, tmp_path, 5, X, block_dim=2)
     races = _races(findings)
     assert races and "byte 34 " in races[0]["message"] and "other bytes" in races[0]["message"], findings
