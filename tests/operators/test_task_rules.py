@@ -21,6 +21,7 @@ from ascendopt.evaluation.compare import compare_expected, expect
 from ascendopt.evaluation.task_spec import with_task_spec
 from ascendopt.evaluation.toolchain_evaluator import Prepared, _judged
 from ascendopt.operators import aclnn_front_ends
+from ascendopt.operators.aclnn_front_ends import FrontEnd
 from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import SpecError
 from ascendopt.operators.spec import Tolerance, parse_spec
@@ -177,12 +178,12 @@ def test_a_cann_front_end_maps_its_parameters_to_the_op(
     op = load_operator(task / "answer" / "0")
     record = {"args": [_tensor([8]), _tensor([8])], "outputs": [_tensor([8])]}
     assert map_arguments(op, record).args == ["x", "y"]
-    monkeypatch.setitem(aclnn_front_ends.FRONT_ENDS, "aclnnAddSwapped", ("AddCustom", ("y", "x")))
+    monkeypatch.setitem(aclnn_front_ends.FRONT_ENDS, "aclnnAddSwapped", FrontEnd("AddCustom", ("y", "x")))
     mapping = map_arguments(op, record)
     assert mapping.args == ["y", "x"]
     assert any("CANN's aclnnAddSwapped" in n for n in mapping.notes)
     # a front end of another op is not this one's
-    monkeypatch.setitem(aclnn_front_ends.FRONT_ENDS, "aclnnAddSwapped", ("OtherOp", ("y", "x")))
+    monkeypatch.setitem(aclnn_front_ends.FRONT_ENDS, "aclnnAddSwapped", FrontEnd("OtherOp", ("y", "x")))
     assert map_arguments(op, record).args == ["x", "y"]
 
 

@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ascendopt.operators.aclnn_front_ends import FRONT_ENDS
+from ascendopt.operators.aclnn_front_ends import FRONT_ENDS, FrontEnd
 from ascendopt.operators.cpp_source import COMMENT, split_top_level
 from ascendopt.operators.dtypes import DTYPES
 from ascendopt.operators.issues import Issue, SpecError
@@ -142,6 +142,7 @@ class _Mapping:
     # the binding argument whose truth picks what it returns, and the outputs returned when it is false
     # and when true (pybind.cpp's `if (flag) { result = {…}; } else { result = {…}; }`)
     by_flag: tuple[int, list[str], list[str]] | None = None
+    front: FrontEnd | None = None  # the CANN aclnn front end the binding calls, when not the op's own
 
     def outputs_for(self, record: dict[str, object]) -> list[str]:
         """The outputs the Model's values are in the case of `record`."""
@@ -199,7 +200,7 @@ def map_arguments(
     elements = [t.name for t in opdef.inputs] + [a.name for a in opdef.attrs]
     front = _front_end(task.root, len(values), op) if task is not None and "args" in record else None
     if front is not None:  # CANN's own aclnn, not the op's: its parameters are the op's in its order
-        elements = list(front[1])
+        elements = list(front[1].params)
     order = (
         _exec_order(task.root, len(values), len(elements) if front else 0)
         if task is not None and "args" in record
@@ -234,8 +235,13 @@ def map_arguments(
     if front is not None:
         notes.append(
             f"the binding calls CANN's {front[0]}, which launches {op.op_type} with its parameters as "
-            f"{', '.join(front[1])} (aclnn_front_ends.py)"
+            f"{', '.join(front[1].params)} (aclnn_front_ends.py)"
         )
+        if front[1].launched_dtypes is not None or front[1].other_op is not None or front[1].min_rank:
+            notes.append(
+                f"{front[0]} converts before it launches {op.op_type} (input dtypes, ranks) and launches "
+                "another op in some cases: each case is written as the op is launched (aclnn_front_ends.py)"
+            )
     if by_kind is not None and by_kind != [t.name for t in opdef.inputs]:
         notes.append(
             "the binding passes its lists and its tensors in another order than the OpDef: matched by kind"
@@ -270,7 +276,9 @@ def map_arguments(
     if not returned:
         raise TaskSpecError("the Model returns no tensor")
     outputs = [t.name for t in opdef.outputs[: len(returned)]]
-    unchecked = [t.name for t in opdef.outputs[len(returned) :]]
+    if front is not None and front[1].outputs:  # the binding returns the front end's outputs, in its order
+        outputs = list(front[1].outputs[: len(returned)])
+    unchecked = [t.name for t in opdef.outputs if t.name not in outputs]
     if unchecked:
         notes.append(
             f"Model returns {len(returned)} value(s) for the OpDef's {len(opdef.outputs)} outputs: "
@@ -287,7 +295,8 @@ def map_arguments(
             )
     if aliases:
         notes.append("in-place output(s), one buffer with their input: " + ", ".join(aliases))
-    return _Mapping(names, outputs, notes, aliases, [], unchecked, flags=unset)
+    known = front[1] if front is not None else None
+    return _Mapping(names, outputs, notes, aliases, [], unchecked, flags=unset, front=known)
 
 
 def _never_returned(
@@ -356,7 +365,7 @@ def _exec_order(task_root: Path, n_args: int, n_elements: int) -> list[int] | No
     return None if None in filled or len(set(filled)) != len(filled) else [k for k in filled if k is not None]
 
 
-def _front_end(task_root: Path, n_args: int, op: OperatorProject) -> tuple[str, tuple[str, ...]] | None:
+def _front_end(task_root: Path, n_args: int, op: OperatorProject) -> tuple[str, FrontEnd] | None:
     """The CANN aclnn front end the binding calls for this op (FRONT_ENDS), when it names the OpDef's
     inputs and attrs; None for the op's own aclnn (`aclnn<Op>`, `aclnnCustomOp`)."""
     found = _binding_body(task_root, n_args)
@@ -364,9 +373,12 @@ def _front_end(task_root: Path, n_args: int, op: OperatorProject) -> tuple[str, 
     known = FRONT_ENDS.get(call.group(1)) if call is not None else None
     assert op.opdef is not None
     names = {t.name for t in op.opdef.inputs} | {a.name for a in op.opdef.attrs}
-    if call is None or known is None or known[0] != op.op_type or not set(known[1]) <= names:
+    outputs = {t.name for t in op.opdef.outputs}
+    if call is None or known is None or known.op_type != op.op_type or not set(known.params) <= names:
         return None
-    return call.group(1), known[1]
+    if not set(known.outputs) <= outputs:
+        return None
+    return call.group(1), known
 
 
 def _exec_call(task_root: Path, n_args: int) -> tuple[list[str], str, list[str], int] | None:
@@ -880,6 +892,16 @@ def _case_block(
             return [*block, params], {}, f"output {out} is {d.split(':')[1]}, which the spec cannot hold"
         if d is not None:  # the Model's result dtype picks among those columns (a cast's dst_type)
             results[out] = d
+    front = mapping.front
+    other = front.other_op(shapes, case_attrs) if front is not None and front.other_op else ""
+    if other:
+        return [*block, params], {}, other
+    if front is not None and front.launched_dtypes is not None:
+        seen = front.launched_dtypes(seen)  # the dtypes it casts to before it launches the op
+    for n, rank in (front.min_rank or {}).items() if front is not None else ():
+        shape = shapes.get(n)
+        if isinstance(shape, list) and len(shape) < rank:
+            shapes[n] = [*shape, *[1] * (rank - len(shape))]  # as the front end launches it
     elements = sum(_elements(s) for s in shapes.values())
     if elements > MAX_CASE_ELEMENTS:
         return (

@@ -657,9 +657,16 @@ static const char *GmKind(const GmBuf &g)
     return g.kind == 0 ? "input" : g.kind == 1 ? "output" : g.kind == 2 ? "workspace" : g.kind == 3 ? "tiling buffer" : "GmAlloc buffer";
 }
 
+void GmWriterName(uint32_t tag, char *out, size_t n)
+{
+    if ((tag & 0xFFFFu) == kGmSharedWriter) std::snprintf(out, n, "several blocks");
+    else std::snprintf(out, n, "block %u", (tag & 0xFFFFu) - 1);
+}
+
 uint64_t GmPadded(uint64_t size) { return (size + 31) / 32 * 32 + kGmPadding; }
 
-uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what)
+uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what,
+                const void *data)
 {
     if (len == 0) return 0;
     const uint64_t req = len;
@@ -742,16 +749,26 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
         uint32_t atomic = (write && g_cur->pub.atomicMode) ? 1u : 0u;
         uint32_t tag = (G.phase << 17) | (atomic << 16) | mine;
         uint32_t *t = g->wtag.data() + off;
+        const uint8_t *bytes = atomic ? nullptr : static_cast<const uint8_t *>(data);
         bool raced = false;
         for (uint64_t i = 0; i < len; ++i) {
             uint32_t o = t[i];
             if (o != 0 && (o & 0xFFFFu) != mine && (o >> 17) == G.phase && !(atomic && (o & 0x10000u))) {
+                // Every writer so far stored this very byte: the order of the writes cannot change memory. The byte
+                // is then owned by "several blocks", so any later write of another value (the first writer's
+                // included) and any read of it by any block is still a race.
+                if (write && bytes && !(o & 0x10000u) && g->base[off + i] == bytes[i]) {
+                    t[i] = (G.phase << 17) | kGmSharedWriter;
+                    continue;
+                }
                 if (!raced) {
                     raced = true;
+                    char who[32];
+                    GmWriterName(o, who, sizeof who);
                     Report("cross_block_write_race", true, op.file, op.line,
-                           "block %lld %s byte %llu of '%s' that block %u wrote %s (no atomic, no SyncAll in between); on the NPU blocks run concurrently",
+                           "block %lld %s byte %llu of '%s' that %s wrote %s (no atomic, no SyncAll in between); on the NPU blocks run concurrently",
                            static_cast<long long>(blk), write ? "writes" : "reads", static_cast<unsigned long long>(off + i), g->name.c_str(),
-                           (o & 0xFFFFu) - 1, write ? "too" : "in the same phase");
+                           who, write ? (bytes ? "with other bytes" : "too") : "in the same phase");
                 }
                 if (!write) break;
             }
@@ -770,9 +787,9 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
     return span;
 }
 
-bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what)
+bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what, const void *data)
 {
-    return GmSpan(op, p, len, write, declLo, declHi, what) == len;
+    return GmSpan(op, p, len, write, declLo, declHi, what, data) == len;
 }
 
 uint8_t *GmAllocate(const std::string &name, uint64_t size, int kind, uint8_t fill)
@@ -837,7 +854,7 @@ void RawGmSweep()
                 if (k < g.wtag.size()) {
                     uint32_t t = g.wtag[k];
                     if ((t & ~0x10000u) == slice) continue;  // an API of this slice wrote it
-                    if (t != 0 && (t >> 17) == G.phase && (t & 0xFFFFu) != mine && raced++ == 0) { firstRace = k; raceWith = (t & 0xFFFFu) - 1; }
+                    if (t != 0 && (t >> 17) == G.phase && (t & 0xFFFFu) != mine && raced++ == 0) { firstRace = k; raceWith = t; }
                     g.wtag[k] = slice;
                 }
                 if (k < g.size) { if (firstIn == ~0ull) firstIn = k; ++stored; }
@@ -858,11 +875,14 @@ void RawGmSweep()
             Report("input_written", false, nullptr, 0, "block %lld stores through a raw GM pointer into input '%s' (element %llu)",
                    static_cast<long long>(blk), g.name.c_str(), static_cast<unsigned long long>(firstIn / g.esize));
         }
-        if (raced)
+        if (raced) {
+            char who[32];
+            GmWriterName(raceWith, who, sizeof who);
             Report("cross_block_write_race", true, nullptr, 0,
-                   "block %lld stores through a raw GM pointer into %llu B of %s '%s' that block %u wrote in the same phase (first: byte %llu); on the NPU blocks run concurrently",
-                   static_cast<long long>(blk), static_cast<unsigned long long>(raced), kind, g.name.c_str(), raceWith,
+                   "block %lld stores through a raw GM pointer into %llu B of %s '%s' that %s wrote in the same phase (first: byte %llu); on the NPU blocks run concurrently",
+                   static_cast<long long>(blk), static_cast<unsigned long long>(raced), kind, g.name.c_str(), who,
                    static_cast<unsigned long long>(firstRace));
+        }
         if (past)
             Report("gm_out_of_bounds", true, nullptr, 0,
                    "block %lld stores through a raw GM pointer %llu B past the end of %s '%s' (%llu B; first: byte offset %llu), inside the allocation padding",

@@ -74,6 +74,11 @@ struct BlockState {
     bool aborted = false;
 };
 
+// The owner field of a written-byte tag when several blocks stored identical bytes there in one phase.
+constexpr uint32_t kGmSharedWriter = 0xFFFFu;
+// "block N" or "several blocks" for a written-byte tag.
+void GmWriterName(uint32_t tag, char *out, size_t n);
+
 // The raw-store sweep's unit: a chunk of a GM buffer, and its keyed digest (runtime/gm_digest.cpp), which
 // tells whether any byte of the chunk changed since the last hand-over without keeping two streams in step.
 constexpr uint64_t kGmChunk = 4096;

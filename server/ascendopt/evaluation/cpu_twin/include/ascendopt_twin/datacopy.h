@@ -144,7 +144,8 @@ inline bool BurstOut(const rt::Op &op, const GlobalTensor<T> &dst, uint8_t *gm, 
                    "%s of %s data while the DMA atomic mode was set for %s", op.name, ascendopt_twin::DTypeName<T>::value,
                    rt::g_blk->atomicType);
     bool okU = rt::Ub(op, ubOff, len, false, twin_detail::Access::Buf(src), "src");
-    uint64_t span = rt::GmSpan(op, gm, len, true, twin_detail::Access::DeclLo(dst), twin_detail::Access::DeclHi(dst), "dst");
+    uint64_t span = rt::GmSpan(op, gm, len, true, twin_detail::Access::DeclLo(dst), twin_detail::Access::DeclHi(dst), "dst",
+                               okU ? rt::UbPtr(ubOff) : nullptr);
     if (span && okU) AtomicStore<T>(gm, rt::UbPtr(ubOff), span);
     return span == len && okU;
 }

@@ -9,6 +9,7 @@
 #include "ascendopt_twin/host/fe.h"
 #include "ascendopt_twin/host/gert_tensor.h"
 #include "ascendopt_twin/host/gert_context.h"
+#include "ascendopt_twin/host/ge_operator.h"
 #include "ascendopt_twin/host/op_impl.h"
 #include "ascendopt_twin/host/platform.h"
 #include "ascendopt_twin/host/op_def.h"

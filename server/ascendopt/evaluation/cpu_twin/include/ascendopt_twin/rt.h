@@ -70,12 +70,15 @@ bool UbHolds(uint32_t off, uint64_t len, const void *data);
 // Marks UB bytes as holding undefined values (written by hardware with unspecified content).
 void UbUndefined(uint32_t off, uint64_t len);
 // GM access by op. declaredLo/Hi: range given to SetGlobalBuffer (nullptr when unknown).
+// data: the bytes a plain (non-atomic) write is about to store, when the caller knows them: another block's write
+// of exactly these bytes in the same phase is no race (whichever lands last, memory ends the same).
 // Returns false when the range is outside every GM allocation (the caller must skip the access).
 bool Gm(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi,
-        const char *what);
+        const char *what, const void *data = nullptr);
 // The same check; returns how many bytes from p the access may move (the NPU moves bytes that fall inside the
 // allocation's padding past the end of a tensor; 0 = skip it).
-uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what);
+uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const void *declLo, const void *declHi, const char *what,
+                const void *data = nullptr);
 
 // Findings (deduplicated by kind, file, line).
 void Report(const char *kind, bool error, const char *file, int line, const char *fmt, ...)

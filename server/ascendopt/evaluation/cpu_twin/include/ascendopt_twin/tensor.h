@@ -219,7 +219,7 @@ public:
         using namespace ascendopt_twin;
         rt::Op op = rt::Begin(P_S, "GlobalTensor::SetValue", loc);
         rt::TraceOp(op, DTypeName<T>::value, 1, sizeof(T));
-        if (rt::Gm(op, addr_ + index, sizeof(T), true, declLo_, declHi_, "SetValue")) std::memcpy(addr_ + index, &value, sizeof(T));
+        if (rt::Gm(op, addr_ + index, sizeof(T), true, declLo_, declHi_, "SetValue", &value)) std::memcpy(addr_ + index, &value, sizeof(T));
     }
     twin_detail::ElemRef<GlobalTensor, T> operator()(uint64_t index, ascendopt_twin::Loc loc = ascendopt_twin::Loc()) const
     {

@@ -40,8 +40,11 @@ inline bool FixedPatternBit(uint8_t pattern, uint32_t i)
 }
 
 // Shared engine. Normal mode (reduceMode=false): repeatTimes repeats of 256 B of src0, mask unused. Counter mode
-// (reduceMode=true): each repeat takes its first `mask` elements (the A2 form: repeatTimes x mask in all).
-// pat.Check(op, repeat) records the pattern's reads; pat.At(r, i): whether element i of repeat r is selected.
+// (reduceMode=true): each repeat takes `mask` elements, repeatTimes x mask in all (the docs' "configuration one",
+// the only one A2 supports; mask in [1, 2^32 - 1], so one repeat may run past 256 B: its data blocks go on at
+// src0BlockStride and its pattern bits are consumed contiguously). Either way the mask register is left in normal
+// mode (the docs: a kernel in counter mode before must set it again).
+// pat.Check(op, repeat, bits) records the pattern's reads; pat.At(r, i): whether element i of repeat r is selected.
 template <typename T, typename Pattern>
 inline void GatherMaskRun(const LocalTensor<T> &dst, const LocalTensor<T> &src0, bool reduceMode, uint32_t mask,
                           const GatherMaskParams &p, uint64_t &rsvdCnt, const Pattern &pat, const Loc &loc)
@@ -54,13 +57,14 @@ inline void GatherMaskRun(const LocalTensor<T> &dst, const LocalTensor<T> &src0,
                 repeat, reduceMode ? -3 : -1, twin_detail::Access::Off(dst));
     rsvdCnt = 0;
     if (repeat == 0) return;
-    if (reduceMode && (mask == 0 || mask > lanes)) {
-        rt::Report("bad_mask", true, op.file, op.line, "GatherMask: counter-mode mask %u must be in [1, %u] for this type", mask, lanes);
+    rt::g_blk->maskCounter = false;
+    if (reduceMode && mask == 0) {
+        rt::Report("bad_mask", true, op.file, op.line, "GatherMask: counter-mode mask must be in [1, 2^32 - 1], got 0");
         return;
     }
     if (twin_detail::Access::Off(dst) % 32 != 0 || twin_detail::Access::Off(src0) % 32 != 0)
         rt::Report("misaligned_operand", true, op.file, op.line, "GatherMask: dst and src0 must start 32 B aligned in UB");
-    if (!pat.Check(op, repeat)) return;
+    if (!pat.Check(op, repeat, perRep)) return;
     rt::Opnd s{twin_detail::Access::Off(src0), twin_detail::Access::Buf(src0), sizeof(T), p.src0BlockStride, p.src0RepeatStride, false, "src0"};
     uint64_t kept = 0;
     for (uint32_t r = 0; r < repeat; ++r)
@@ -90,17 +94,18 @@ inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, co
     namespace rt = ascendopt_twin::rt;
     struct Pattern {
         const LocalTensor<U> &t;
-        uint32_t bytes, stride;
-        bool Check(const rt::Op &op, uint32_t repeat) const
+        uint32_t stride;
+        // A repeat reads one bit per element it takes, whole 32-bit / 16-bit words of the pattern.
+        bool Check(const rt::Op &op, uint32_t repeat, uint32_t bits) const
         {
+            const uint32_t bytes = (bits + 8u * sizeof(U) - 1u) / (8u * sizeof(U)) * sizeof(U);
             for (uint32_t r = 0; r < repeat; ++r)
                 if (!rt::Ub(op, twin_detail::Access::Off(t) + r * stride, bytes, false, twin_detail::Access::Buf(t), "src1Pattern")) return false;
             return true;
         }
         bool At(uint32_t r, uint32_t i) const { return ((rt::UbPtr(twin_detail::Access::Off(t) + r * stride)[i / 8u] >> (i % 8u)) & 1u) != 0; }
     };
-    // One bit per element of a 256 B repeat.
-    Pattern pat{src1Pattern, twin_detail::Lanes<T>() / 8u, gatherMaskParams.src1RepeatStride * 32u};
+    Pattern pat{src1Pattern, gatherMaskParams.src1RepeatStride * 32u};
     twin_detail::GatherMaskRun(dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt, pat, loc);
 }
 
@@ -118,7 +123,7 @@ inline void GatherMask(const LocalTensor<T> &dst, const LocalTensor<T> &src0, co
     }
     struct Pattern {
         uint8_t id;
-        bool Check(const ascendopt_twin::rt::Op &, uint32_t) const { return true; }
+        bool Check(const ascendopt_twin::rt::Op &, uint32_t, uint32_t) const { return true; }
         bool At(uint32_t, uint32_t i) const { return twin_detail::FixedPatternBit(id, i); }
     };
     twin_detail::GatherMaskRun(dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt, Pattern{src1Pattern}, loc);

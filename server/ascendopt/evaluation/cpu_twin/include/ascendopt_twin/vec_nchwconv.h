@@ -261,4 +261,8 @@ inline void set_vector_mask(uint64_t maskHigh, uint64_t maskLow, ascendopt_twin:
 {
     AscendC::SetVectorMask<uint16_t>(maskHigh, maskLow, loc);
 }
+// set_mask_count() / set_mask_norm(): the intrinsics under SetMaskCount / SetMaskNorm (the mask register's mode;
+// in counter mode the register's low word is the element count of the next isSetMask=false instruction).
+inline void set_mask_count(ascendopt_twin::Loc loc = ascendopt_twin::Loc()) { AscendC::SetMaskCount(loc); }
+inline void set_mask_norm(ascendopt_twin::Loc loc = ascendopt_twin::Loc()) { AscendC::SetMaskNorm(loc); }
 #endif

@@ -12,6 +12,8 @@ using graphStatus = uint32_t;
 constexpr graphStatus GRAPH_SUCCESS = 0;
 constexpr graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 constexpr graphStatus GRAPH_PARAM_INVALID = 50331649;
+// A check-support function's "cannot tell" (graph/ge_error_codes.h).
+constexpr graphStatus GRAPH_NOT_CHANGED = 1343242304;
 // GE's API status codes (ge_api_error_codes.h), which CANN's register headers bring into host code:
 // tiling programs compare helpers' results against `SUCCESS` under `using namespace ge`.
 using Status = uint32_t;

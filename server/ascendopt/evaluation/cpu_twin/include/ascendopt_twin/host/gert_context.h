@@ -78,7 +78,22 @@ private:
     std::vector<AnchorInstanceInfo> anchors_;
 };
 
-class TilingContext {
+// CANN's common base of the tiling, infer-shape and infer-datatype contexts (extended_kernel_context.h): what every
+// kernel context says about its compute node. Op hosts reinterpret_cast their context to it (ScatterList's
+// InferShape reads GetComputeNodeOutputNum); here each context answers from its own fields, so the calls are virtual
+// (the base subobject sits at offset 0 of every context, as the cast needs).
+class ExtendedKernelContext {
+public:
+    virtual ~ExtendedKernelContext() = default;
+    virtual size_t GetComputeNodeInputNum() const = 0;
+    virtual size_t GetComputeNodeOutputNum() const = 0;
+    virtual const CompileTimeTensorDesc *GetInputDesc(size_t index) const = 0;
+    virtual const RuntimeAttrs *GetAttrs() const = 0;
+    virtual const char *GetNodeName() const = 0;
+    virtual const char *GetNodeType() const = 0;
+};
+
+class TilingContext : public ExtendedKernelContext {
 public:
     const StorageShape *GetInputShape(size_t i) const { return i < inShapes_.size() ? &inShapes_[i] : nullptr; }
     const StorageShape *GetOutputShape(size_t i) const { return i < outShapes_.size() ? &outShapes_[i] : nullptr; }
@@ -122,6 +137,7 @@ public:
     const char *GetNodeName() const { return opType_.c_str(); }
     const char *GetNodeType() const { return opType_.c_str(); }
     size_t GetComputeNodeInputNum() const { return inShapes_.size(); }
+    size_t GetComputeNodeOutputNum() const { return outShapes_.size(); }
     const ComputeNodeInfo *GetComputeNodeInfo() const
     {
         // instances come in IR order: each input's start is the count of the ones before it
@@ -176,7 +192,7 @@ public:
     const void *compileInfo_ = nullptr;
 };
 
-class InferShapeContext {
+class InferShapeContext : public ExtendedKernelContext {
 public:
     const Shape *GetInputShape(size_t i) const { return i < in_.size() ? &in_[i] : nullptr; }
     const Shape *GetOptionalInputShape(size_t irIndex) const { return host_detail::AtIr(in_, ir_, names_, irIndex, 0); }
@@ -200,7 +216,7 @@ public:
     const RuntimeAttrs *attrs_ = nullptr;
 };
 
-class InferDataTypeContext {
+class InferDataTypeContext : public ExtendedKernelContext {
 public:
     ge::DataType GetInputDataType(size_t i) const { return i < in_.size() ? in_[i] : ge::DT_UNDEFINED; }
     ge::DataType GetOptionalInputDataType(size_t irIndex) const
@@ -224,6 +240,9 @@ public:
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
     const char *GetNodeName() const { return "node"; }
     const char *GetNodeType() const { return "node"; }
+    size_t GetComputeNodeInputNum() const { return in_.size(); }
+    size_t GetComputeNodeOutputNum() const { return out_.size(); }
+    const CompileTimeTensorDesc *GetInputDesc(size_t) const { return nullptr; }
     std::vector<ge::DataType> in_, out_;
     std::vector<std::string> names_, ir_;  // as TilingContext's inNames_, irInputNames_
     const RuntimeAttrs *attrs_ = nullptr;

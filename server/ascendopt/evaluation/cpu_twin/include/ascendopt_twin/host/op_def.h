@@ -3,6 +3,7 @@
 #define ASCENDOPT_TWIN_HOST_OP_DEF_H
 
 #include "ascendopt_twin/host/ge.h"
+#include "ascendopt_twin/host/ge_operator.h"  // SetCheckSupport takes a function of ge::Operator
 #include "ascendopt_twin/host/op_impl.h"  // SetTiling / SetInferShape take its function types
 
 namespace ops {
@@ -83,7 +84,8 @@ public:
 class OpAICoreDef {
 public:
     OpAICoreDef &SetTiling(gert::OpImplRegisterV2::TilingKernelFunc fn) { tiling_ = fn; return *this; }
-    OpAICoreDef &SetCheckSupport(ge::graphStatus (*)(const void *, void *)) { return *this; }
+    // Registered, never called (host/ge_operator.h says why).
+    OpAICoreDef &SetCheckSupport(ge::graphStatus (*)(const ge::Operator &, ge::AscendString &)) { return *this; }
     template <typename F> OpAICoreDef &SetOpSelectFormat(F) { return *this; }
     template <typename F> OpAICoreDef &SetOpSupportInfo(F) { return *this; }
     OpAICoreDef &AddConfig(const char *soc) { socs_.push_back(soc); return *this; }
