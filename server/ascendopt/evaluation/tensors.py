@@ -111,6 +111,11 @@ def encode_raw(values: np.ndarray, dtype: str) -> bytes:
     return to_storage(values, dtype).tobytes()
 
 
+def encode_inputs(case: ResolvedCase, inputs: dict[str, np.ndarray]) -> dict[str, bytes]:
+    """Every input instance as the bytes of its file (`encode_raw` in the case's dtype)."""
+    return {name: encode_raw(values, case.dtype_of(name)) for name, values in inputs.items()}
+
+
 def decode_raw(data: bytes, dtype: str, shape: list[int], name: str = "output") -> np.ndarray:
     """The inverse of `encode_raw`, checking the size (a short file means the kernel wrote too little)."""
     raw = np.frombuffer(data, dtype=STORAGE[dtype])
