@@ -4,6 +4,7 @@ comparison from them is the comparison from scratch, and an evaluation is the sa
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -12,9 +13,14 @@ import pytest
 from ascendopt.evaluation import toolchain_evaluator
 from ascendopt.evaluation.compare import compare, compare_expected, expect
 from ascendopt.evaluation.cpu_twin.local_evaluator import CpuTwinEvaluator
+from ascendopt.evaluation.manifest import manifest_files
 from ascendopt.evaluation.records import Evaluation
+from ascendopt.evaluation.reference import load_reference
+from ascendopt.evaluation.tensors import make_inputs, write_raw
+from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.operators.candidate import apply_knobs, baseline
 from ascendopt.operators.discovery import load_operator
+from ascendopt.operators.soc import resolve_soc
 from ascendopt.operators.spec import Tolerance
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates" / "operators"
@@ -108,3 +114,23 @@ async def test_an_evaluation_is_the_same_prepared_once_or_afresh() -> None:
     _same(first, fresh)
     _same(again, fresh)
     _same(second, fresh_other)
+
+
+def test_inputs_are_encoded_once_as_their_files_would_hold_them(tmp_path: Path) -> None:
+    op = load_operator(TEMPLATES / "layer_norm_custom")  # fp32, fp16 and bf16 cases
+    assert op.spec is not None
+    soc = resolve_soc(None, None, op.spec)
+    reference = load_reference(op.spec_root, op.spec)
+    dtypes = set()
+    for case in op.spec.resolve_cases():
+        prepared = toolchain_evaluator._prepare_case(reference, op.spec, case, 5)
+        inputs = make_inputs(op.spec, case, 5)
+        assert prepared.raw_inputs is not None and set(prepared.raw_inputs) == set(inputs)
+        job = CaseJob(op, case, prepared.inputs, {}, "/w", "/s", False, soc, prepared.raw_inputs)
+        files = manifest_files(job)
+        assert files == manifest_files(dataclasses.replace(job, raw_inputs=None))  # encoded afresh: the same
+        for name, values in inputs.items():
+            write_raw(tmp_path / name, values, case.dtype_of(name))
+            assert files[f"in_{name}.bin"] == (tmp_path / name).read_bytes()
+            dtypes.add(case.dtype_of(name))
+    assert {"float16", "float32", "bfloat16"} <= dtypes

@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from ascendopt.evaluation import sandbox
 from ascendopt.evaluation.cpu_twin.api import supported_names
 from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR
 from ascendopt.evaluation.diagnostics import map_diagnostics
@@ -22,6 +24,24 @@ async def test_runaway_allocation_is_stopped(tmp_path: Path) -> None:
     code = "x = []\nwhile True: x.append(bytearray(50_000_000))"
     result = await run_limited([sys.executable, "-c", code], tmp_path, Limits(wall_seconds=20, memory_mb=512))
     assert result.returncode != 0 and not result.timed_out
+
+
+@pytest.mark.parametrize("prlimit", [True, False])
+async def test_the_command_itself_runs_under_every_limit(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, prlimit: bool
+) -> None:
+    if not prlimit:  # where prlimit is not installed, the child sets them before its exec
+        which = shutil.which
+        monkeypatch.setattr(sandbox.shutil, "which", lambda name: None if name == "prlimit" else which(name))
+    limits = Limits(wall_seconds=20, cpu_seconds=7, memory_mb=300, file_mb=5)
+    result = await run_limited(["cat", "/proc/self/limits"], tmp_path, limits)
+    assert result.returncode == 0, result.stderr
+    rows = {line[:26].strip(): line[26:].split()[:2] for line in result.stdout.splitlines()[1:]}
+    mb = 1024 * 1024
+    assert rows["Max cpu time"] == ["7", "12"]
+    assert rows["Max address space"] == [str(300 * mb)] * 2
+    assert rows["Max file size"] == [str(5 * mb)] * 2
+    assert rows["Max core file size"] == ["0", "0"]
 
 
 async def test_no_network_inside(tmp_path: Path) -> None:

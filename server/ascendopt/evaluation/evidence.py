@@ -34,7 +34,8 @@ def parse_evidence(data: bytes | None) -> dict[str, bytes]:
         raise EvidenceError("the run handed back no evidence (it ended before the twin concluded)")
     if not data.startswith(_HEAD):
         raise EvidenceError("its evidence does not start with the twin's header: something else wrote first")
-    parts: dict[str, list[bytes]] = {}  # joined once at the end: a long trace comes in many chunks
+    parts: dict[str, list[memoryview]] = {}  # joined once at the end: a long trace comes in many chunks
+    view = memoryview(data)  # sections copied once, by the join
     at, count = len(_HEAD), 0
     while True:
         if end := _END.fullmatch(data, at):
@@ -51,5 +52,5 @@ def parse_evidence(data: bytes | None) -> dict[str, bytes]:
             raise EvidenceError(f"its evidence section {name!r} is cut short")
         if name in parts and name != _CHUNKED:
             raise EvidenceError(f"its evidence holds {name!r} twice")
-        parts.setdefault(name, []).append(data[start : start + size])
+        parts.setdefault(name, []).append(view[start : start + size])
         at, count = start + size, count + 1

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import PurePath, PurePosixPath
 
-from ascendopt.evaluation.tensors import encode_raw
 from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.soc import Soc
@@ -103,7 +102,7 @@ def manifest_files(job: CaseJob, trace: bool = False, tiling_only: bool = False)
     """The files a case needs in its work folder (inputs + manifest, for the job's SoC), with paths as
     seen on the runner."""
     case, work = job.case, job.work
-    files = {f"in_{name}.bin": encode_raw(values, case.dtype_of(name)) for name, values in job.inputs.items()}
+    files = {f"in_{name}.bin": data for name, data in job.input_bytes().items()}
     in_paths = {name: f"{work}/in_{name}.bin" for name in job.inputs}
     assert job.project.spec is not None
     # Every output instance (a list output's tensors one by one); an unchecked output has no shape.

@@ -240,14 +240,27 @@ def prepare_writable(confine: Confinement, root: bool) -> None:
             os.chown(path, confine.uid, confine.uid)
 
 
-def _limit(limits: Limits, nproc: int | None = None) -> None:
+def _caps(limits: Limits, nproc: int | None) -> list[tuple[str, int, int, int]]:
+    """(prlimit's name, resource, soft, hard) of every limit a command runs under."""
     mb = 1024 * 1024
-    if nproc is not None:
-        resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
-    resource.setrlimit(resource.RLIMIT_CPU, (limits.cpu_seconds, limits.cpu_seconds + 5))
-    resource.setrlimit(resource.RLIMIT_AS, (limits.memory_mb * mb, limits.memory_mb * mb))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_mb * mb, limits.file_mb * mb))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    caps = [("nproc", resource.RLIMIT_NPROC, nproc, nproc)] if nproc is not None else []
+    return [
+        *caps,
+        ("cpu", resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 5),
+        ("as", resource.RLIMIT_AS, limits.memory_mb * mb, limits.memory_mb * mb),
+        ("fsize", resource.RLIMIT_FSIZE, limits.file_mb * mb, limits.file_mb * mb),
+        ("core", resource.RLIMIT_CORE, 0, 0),
+    ]
+
+
+def prlimit_options(limits: Limits, nproc: int | None = None) -> list[str]:
+    """The limits as `prlimit` options (it sets them on itself, then runs the command)."""
+    return [f"--{name}={soft}:{hard}" for name, _, soft, hard in _caps(limits, nproc)]
+
+
+def _limit(limits: Limits, nproc: int | None = None) -> None:
+    for _, res, soft, hard in _caps(limits, nproc):
+        resource.setrlimit(res, (soft, hard))
 
 
 async def run_limited(
@@ -273,7 +286,9 @@ async def run_limited(
         env = {**(env or {}), EVIDENCE_FD_ENV: str(sink.fileno())}
         result = await _run_limited(argv, cwd, limits, env, on_line, (sink.fileno(),))
         sink.seek(0)
-        data = sink.read(MAX_EVIDENCE_BYTES + 1)
+        # At most one byte past the cap, as before, but sized by the file: asked for the cap itself, read()
+        # first makes a 1 GiB buffer (3x the CPU of the read for a 20 MB trace).
+        data = sink.read(min(os.fstat(sink.fileno()).st_size, MAX_EVIDENCE_BYTES) + 1)
         result.evidence = data if len(data) <= MAX_EVIDENCE_BYTES else None
         return result
 
@@ -298,6 +313,11 @@ async def _run_limited(
         prefix = network_isolation_prefix() if limits.no_network or confine is not None else ()
         argv = [*prefix, *argv]
         run_env = {**BASE_ENV, **confine.env} if confine is not None else {**os.environ, **(env or {})}
+    # prlimit sets the limits where it is installed: with no preexec_fn, Popen starts the child with
+    # vfork, not a fork that copies this process's page tables (~10 ms of CPU for a 400 MB episode).
+    prlimit = shutil.which("prlimit")
+    if prlimit is not None:
+        argv = [prlimit, *prlimit_options(limits, nproc), "--", *argv]
     proc = subprocess.Popen(
         argv,
         cwd=cwd,
@@ -307,7 +327,7 @@ async def _run_limited(
         stderr=subprocess.PIPE,
         start_new_session=True,
         pass_fds=pass_fds,
-        preexec_fn=lambda: _limit(limits, nproc),
+        preexec_fn=None if prlimit is not None else lambda: _limit(limits, nproc),
     )
     assert proc.stdout is not None and proc.stderr is not None
     out, err = OutputTail(on_line), OutputTail(on_line)

@@ -18,10 +18,12 @@ def bf16_bits(values: np.ndarray) -> np.ndarray:
     """fp32 → bf16 bit patterns, round to nearest even (NaN kept quiet)."""
     # np.array, not np.ascontiguousarray: that makes a 0-d value 1-d (a scalar output compared as shape [1])
     f = np.array(values, dtype=np.float32)
-    bits = f.view(np.uint32).astype(np.uint64)
-    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) >> 16
-    out = np.where(np.isnan(f), np.uint16(0x7FC0), np.asarray(rounded).astype(np.uint16))
-    return np.asarray(out, dtype=np.uint16)
+    flat = f.reshape(-1)  # 1-d: array arithmetic (a 0-d value's would be scalar, warning on the wrap)
+    bits = flat.view(np.uint32)
+    # uint32 holds the sum for every non-NaN pattern (at most 0xFF800000 + 0x8000); NaN's wrap is replaced
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+    rounded[np.isnan(flat)] = 0x7FC0
+    return rounded.reshape(f.shape)
 
 
 def bf16_values(bits: np.ndarray) -> np.ndarray:
@@ -109,6 +111,11 @@ def read_raw(path: Path, dtype: str, shape: list[int]) -> np.ndarray:
 def encode_raw(values: np.ndarray, dtype: str) -> bytes:
     """The bytes `write_raw` would write (inputs travel to a runner as bytes)."""
     return to_storage(values, dtype).tobytes()
+
+
+def encode_inputs(case: ResolvedCase, inputs: dict[str, np.ndarray]) -> dict[str, bytes]:
+    """Every input instance as the bytes of its file (`encode_raw` in the case's dtype)."""
+    return {name: encode_raw(values, case.dtype_of(name)) for name, values in inputs.items()}
 
 
 def decode_raw(data: bytes, dtype: str, shape: list[int], name: str = "output") -> np.ndarray:

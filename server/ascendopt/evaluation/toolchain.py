@@ -6,6 +6,7 @@ NumPy reference locally (`toolchain_evaluator.py`), whatever machine ran the ope
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -14,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from ascendopt.evaluation.records import Finding, Profile
 from ascendopt.evaluation.runner import Runner
+from ascendopt.evaluation.tensors import encode_inputs
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.soc import Soc
@@ -47,6 +49,12 @@ class CaseJob:
     src_dir: str  # the candidate's sources
     profile: bool
     soc: Soc  # the evaluation's SoC, as its build was compiled for (Toolchain.soc_for)
+    # `inputs` as their files' bytes when the caller keeps them (an episode encodes a case's inputs once)
+    raw_inputs: Mapping[str, bytes] | None = None
+
+    def input_bytes(self) -> Mapping[str, bytes]:
+        """Each input instance's file bytes."""
+        return self.raw_inputs if self.raw_inputs is not None else encode_inputs(self.case, self.inputs)
 
 
 class CaseOutcome(BaseModel):

@@ -34,7 +34,7 @@ from ascendopt.evaluation.pool import PoolExhausted, SlotPool
 from ascendopt.evaluation.records import CaseResult, Evaluation, OutputCheck
 from ascendopt.evaluation.reference import ReferenceError, load_reference, run_reference
 from ascendopt.evaluation.runner import RunnerError, TransportError
-from ascendopt.evaluation.tensors import case_seed, decode_raw, make_inputs, tensor_bytes
+from ascendopt.evaluation.tensors import case_seed, decode_raw, encode_inputs, make_inputs, tensor_bytes
 from ascendopt.evaluation.toolchain import CaseJob, Combo, Slot, Toolchain, combo_of
 from ascendopt.operators.candidate import Candidate
 from ascendopt.operators.issues import CompileError
@@ -59,6 +59,7 @@ class Prepared:
     # In-place outputs whose expected values are their input's own in this case (why, per output): a
     # kernel leaving the buffer alone passes it here, so other cases must tell (`_judged`).
     untouched: dict[str, str] = field(default_factory=dict)
+    raw_inputs: dict[str, bytes] | None = None  # `inputs` as their files' bytes, encoded once per case
 
 
 class ToolchainEvaluator:
@@ -286,7 +287,7 @@ class ToolchainEvaluator:
         for name, shape in case.output_shapes.items():  # the spec sizes what the case does not compare
             shapes.setdefault(name, list(shape))
         result.gm_bytes = tensor_bytes(case, {**case.input_shapes, **shapes})
-        job = CaseJob(project, case, inputs, shapes, work, src_dir, profile, soc)
+        job = CaseJob(project, case, inputs, shapes, work, src_dir, profile, soc, prepared.raw_inputs)
         run = await self.toolchain.run_case(slot, artifacts[combo_of(case)], job)
         result.findings = run.findings
         result.block_dim = run.block_dim
@@ -358,7 +359,8 @@ def _prepared(
         )
         if why:
             untouched[t.name] = why
-    return Prepared(_frozen(inputs), expected, "", checks, attrs or {}, untouched)
+    raw = encode_inputs(case, inputs)
+    return Prepared(_frozen(inputs), expected, "", checks, attrs or {}, untouched, raw)
 
 
 def _judged(prepared: dict[int, Prepared], cases: list[ResolvedCase]) -> dict[int, Prepared]:

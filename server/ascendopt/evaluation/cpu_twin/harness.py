@@ -21,7 +21,7 @@ from ascendopt.evaluation.manifest import manifest_files
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner
 from ascendopt.evaluation.sandbox import Confinement, Limits, RunResult, fresh_uid
-from ascendopt.evaluation.tensors import encode_raw, read_raw
+from ascendopt.evaluation.tensors import read_raw
 from ascendopt.evaluation.toolchain import CaseJob
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.soc import Soc
@@ -139,7 +139,7 @@ async def run_main_case_on(
     if missing:
         listed = ", ".join(missing)
         raise ValueError(f"main.cpp reads or writes no file for {listed} (its ReadFile / WriteFile calls)")
-    files = {paths[name]: encode_raw(values, case.dtypes[name]) for name, values in inputs.items()}
+    files = {paths[name]: data for name, data in job.input_bytes().items()}
     if (call := project.tiling.host_program.call) is not None:  # a torch extension: the case's arguments
         files[torch_ext.CALL_FILE] = torch_ext.call_file(call, case, paths)
     # main.cpp writes into folders it expects to exist; run.sh makes them (`mkdir -p input output`), and so

@@ -47,6 +47,7 @@ from ascendopt.evaluation.sandbox import (
     RunResult,
     SandboxHost,
     nproc_for,
+    prlimit_options,
     sandbox_argv,
 )
 from ascendopt.processes import LineSink
@@ -178,15 +179,7 @@ class SshRunner(ShellByRun):
             argv = ["env", "-i", *(f"{k}={v}" for k, v in limits.confine.env.items()), *argv]
         if not facts.has_prlimit:
             return " ".join(q(a) for a in argv)
-        mb = 1024 * 1024
-        caps = [
-            f"--cpu={limits.cpu_seconds}:{limits.cpu_seconds + 5}",
-            f"--as={limits.memory_mb * mb}",
-            f"--fsize={limits.file_mb * mb}",
-            "--core=0",
-        ]
-        if (nproc := nproc_for(limits.confine, facts.sandbox)) is not None:
-            caps.append(f"--nproc={nproc}")
+        caps = prlimit_options(limits, nproc_for(limits.confine, facts.sandbox))
         return " ".join(["prlimit", *caps, "--", *(q(a) for a in argv)])
 
     async def _job(self, command: str, limits: Limits, on_line: LineSink | None) -> RunResult:
