@@ -43,6 +43,13 @@ def _code(text: str) -> str:
     return COMMENT.sub(lambda m: _blank(m.group(0)), text)
 
 
+def mixed_kernel(text: str) -> bool:
+    """The kernel runs on both cores (CANN's MIX launch, 1 AIC + 2 AIV per block): it does cube work and hands
+    tiles between the cube and the vector cores."""
+    code = _code(text)
+    return bool(_CUBE_WORK.search(code)) and bool(_CROSS_CORE.search(code))
+
+
 def cube_kernel(text: str) -> bool:
     """The kernel runs on the cube core only (AIC): it does cube work and no cross-core hand-over."""
     code = _code(text)

@@ -81,13 +81,13 @@ static void AddFinding(const char *kind, bool error, const char *file, int line,
             std::vsnprintf(buf, sizeof buf, fmt, ap);
             f.error = true;
             f.message = buf;
-            f.block = g_cur ? g_cur->pub.idx : -1;
+            f.block = g_cur ? g_cur->pub.core : -1;
         }
         return;
     }
     char buf[1024];
     std::vsnprintf(buf, sizeof buf, fmt, ap);
-    Finding f{kind, error, buf, rel, line, g_cur ? g_cur->pub.idx : -1, 1};
+    Finding f{kind, error, buf, rel, line, g_cur ? g_cur->pub.core : -1, 1};
     G.findingIndex.emplace(key, G.findings.size());
     G.findings.push_back(f);
 }
@@ -138,7 +138,7 @@ void Trace(const TraceRec &r)
     if (!G.traceOn) return;
     std::string &o = G.traceBuf;
     o += "{\"b\":";
-    AppendInt(o, g_cur ? g_cur->pub.idx : -1);
+    AppendInt(o, g_cur ? g_cur->pub.core : -1);
     if (r.pipe <= P_ALL && r.pipe != P_NUM) { o += ",\"pipe\":\""; o += PipeName(r.pipe); o += '"'; }
     o += ",\"op\":\"";
     o += r.op ? r.op : "?";
@@ -325,6 +325,16 @@ bool SetCubeKernel()
     return true;
 }
 
+bool OnCubeCore() { return g_cur && g_cur->pub.kind != 0 ? g_cur->pub.kind == 1 : CubeKernel(); }
+
+uint32_t TagEpoch() { return G.mix ? G.ep[g_cur->pub.core] : G.phase; }
+
+bool Ordered(uint32_t tag)
+{
+    if (!G.mix) return (tag >> 17) != G.phase;
+    return (tag >> 17) < G.seen[g_cur->pub.core][(tag & 0xFFFFu) - 1];
+}
+
 void UnitFlagMmad(uint8_t flag, const Loc &loc)
 {
     (void)loc;
@@ -489,10 +499,10 @@ bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, 
               op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), si.name, off - si.base, what, si.size, si.name);
     }
     // The cube core has no UB and the vector core no L1/L0 (AIC and AIV are separate cores on A2).
-    if (CubeKernel() && sp == SP_UB)
+    if (OnCubeCore() && sp == SP_UB)
         Fatal("ub_on_cube_core", op.file, op.line, "%s %s the UB (%s) in a kernel built for the cube core (AIC), which has no Unified Buffer",
               op.name, write ? "writes" : "reads", what);
-    if (!CubeKernel() && sp != SP_UB)
+    if (!OnCubeCore() && sp != SP_UB)
         Fatal("cube_memory_on_vector_core", op.file, op.line,
               "%s %s the %s (%s) in a kernel built for the vector core (AIV), which has no %s: that memory belongs to the cube core",
               op.name, write ? "writes" : "reads", si.name, what, si.name);
@@ -663,7 +673,7 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
                g->name.c_str(), static_cast<unsigned long long>(g->size), static_cast<unsigned long long>(over), tail, fix);
         if (span == 0) return 0;
         if (write && !g->wtag.empty()) {
-            uint32_t tag = (G.phase << 17) | static_cast<uint32_t>(g_cur->pub.idx + 1);
+            uint32_t tag = (TagEpoch() << 17) | static_cast<uint32_t>(g_cur->pub.core + 1);
             for (uint64_t k = off > g->size ? off : g->size; k < off + span && k < g->wtag.size(); ++k) g->wtag[k] = tag;
         }
     }
@@ -679,7 +689,7 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
                op.name, write ? "writes" : "reads", static_cast<unsigned long long>(req), static_cast<unsigned long long>(off),
                g->name.c_str(), static_cast<long long>(static_cast<const uint8_t *>(declLo) - g->base),
                static_cast<long long>(static_cast<const uint8_t *>(declHi) - g->base));
-    int64_t blk = g_cur->pub.idx;
+    int64_t blk = g_cur->pub.core;
     if (write && g->kind == 0 && !g->inputWriteReported) {
         g->inputWriteReported = true;
         Report("input_written", false, op.file, op.line, "%s writes into input '%s' (byte offset %llu)", op.name, g->name.c_str(),
@@ -688,12 +698,12 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
     if (!g->wtag.empty()) {
         uint32_t mine = static_cast<uint32_t>(blk + 1);
         uint32_t atomic = (write && g_cur->pub.atomicMode) ? 1u : 0u;
-        uint32_t tag = (G.phase << 17) | (atomic << 16) | mine;
+        uint32_t tag = (TagEpoch() << 17) | (atomic << 16) | mine;
         uint32_t *t = g->wtag.data() + off;
         bool raced = false;
         for (uint64_t i = 0; i < len; ++i) {
             uint32_t o = t[i];
-            if (o != 0 && (o & 0xFFFFu) != mine && (o >> 17) == G.phase && !(atomic && (o & 0x10000u))) {
+            if (o != 0 && (o & 0xFFFFu) != mine && !Ordered(o) && !(atomic && (o & 0x10000u))) {
                 if (!raced) {
                     raced = true;
                     Report("cross_block_write_race", true, op.file, op.line,
@@ -765,9 +775,11 @@ void RawGmEnd()
 void RawGmSweep()
 {
     if (g_cur == nullptr) return;
-    const int64_t blk = g_cur->pub.idx;
+    const int64_t blk = g_cur->pub.core;
     const uint32_t mine = static_cast<uint32_t>(blk + 1);
-    const uint32_t slice = (G.phase << 17) | mine;
+    const uint32_t slice = (TagEpoch() << 17) | mine;
+    const uint32_t from = G.mix ? g_cur->sliceEpoch : G.phase;
+    g_cur->sliceEpoch = TagEpoch();
     for (GmBuf &g : G.gm) {
         if (g.seen.size() != g.alloc) continue;
         const uint64_t padded = GmPadded(g.size);
@@ -784,8 +796,9 @@ void RawGmSweep()
                 g.seen[k] = g.base[k];
                 if (k < g.wtag.size()) {
                     uint32_t t = g.wtag[k];
-                    if ((t & ~0x10000u) == slice) continue;  // an API of this slice wrote it
-                    if (t != 0 && (t >> 17) == G.phase && (t & 0xFFFFu) != mine && raced++ == 0) { firstRace = k; raceWith = (t & 0xFFFFu) - 1; }
+                    // an API of this slice wrote it (a mixed launch's core may have moved its epoch since the slice began)
+                    if ((t & 0xFFFFu) == mine && (t >> 17) >= from && (t >> 17) <= (slice >> 17)) continue;
+                    if (t != 0 && !Ordered(t) && (t & 0xFFFFu) != mine && raced++ == 0) { firstRace = k; raceWith = (t & 0xFFFFu) - 1; }
                     g.wtag[k] = slice;
                 }
                 if (k < g.size) { if (firstIn == ~0ull) firstIn = k; ++stored; }
@@ -896,6 +909,9 @@ void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, ui
     b.pub.ubSize = ubSize;
     b.pub.idx = idx;
     b.pub.num = num;
+    b.pub.core = idx;
+    b.pub.kind = 0;
+    b.pub.sub = 0;
     b.pub.tpipe = nullptr;
     b.pub.tilingKey = tilingKey;
     b.pub.tilingSize = tilingSize;
