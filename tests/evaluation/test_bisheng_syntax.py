@@ -63,3 +63,10 @@ def test_a_kernel_is_a_cube_kernel_only_without_vector_core_code():
 def test_text_without_bisheng_syntax_is_returned_as_is():
     text = "int a[3];\ntemplate <> struct X<int> {};\n"
     assert bisheng.rewrite(text, cube=True) == text
+
+
+def test_a_kernel_with_cube_work_and_cross_core_flags_is_mixed():
+    assert bisheng.mixed_kernel("AscendC::Mmad(c, a, b, p);\nAscendC::CrossCoreSetFlag<2, PIPE_FIX>(1);")
+    assert not bisheng.mixed_kernel("AscendC::Mmad(c, a, b, p);")  # cube only
+    assert not bisheng.mixed_kernel("CrossCoreSetFlag<0, PIPE_MTE3>(1);\nAdd(z, x, y, n);")  # vector only
+    assert not bisheng.mixed_kernel("Add(z, x, y, n); // Mmad( and CrossCoreWaitFlag in a comment")

@@ -103,3 +103,14 @@ def test_a_wrong_mixed_kernel_gives_a_wrong_output(mix_runner, tmp_path):
     assert errors == [], errors
     assert not np.allclose(z, ref, rtol=1e-3, atol=1e-3)
     np.testing.assert_allclose(z, ref + 1, rtol=1e-5, atol=1e-5)
+
+
+def test_the_timing_model_puts_a_mixed_blocks_cores_side_by_side(mix_runner, tmp_path):
+    from ascendopt.evaluation.timing.model import estimate
+
+    _run_key(mix_runner, tmp_path, 0)
+    trace = (tmp_path / "trace.jsonl").read_bytes()
+    mixed = estimate(trace, "Ascend910B2", 1, cores_per_block=3)
+    # three cores of one AI Core at once: one wave, the block as long as its slowest core
+    assert (mixed.cores_used, mixed.waves) == (3, 1)
+    assert any("cross-core waits" in n for n in mixed.notes)
