@@ -70,3 +70,14 @@ def test_a_kernel_with_cube_work_and_cross_core_flags_is_mixed():
     assert not bisheng.mixed_kernel("AscendC::Mmad(c, a, b, p);")  # cube only
     assert not bisheng.mixed_kernel("CrossCoreSetFlag<0, PIPE_MTE3>(1);\nAdd(z, x, y, n);")  # vector only
     assert not bisheng.mixed_kernel("Add(z, x, y, n); // Mmad( and CrossCoreWaitFlag in a comment")
+
+
+def test_a_call_naming_the_core_specialisation_reaches_the_plain_member():
+    text = (
+        "struct K {\n    template <int32_t C = g_coreType> void operator()(P const &p);\n"
+        "    template <>\n    __forceinline__ [aicore] void operator()<AscendC::AIV>(P const &p) { V(p); }\n};\n"
+        "void Run(K &k, P const &p) {\n    k.template operator()<g_coreType>(p);\n}\n"
+    )
+    out = bisheng.rewrite(text, cube=False)
+    assert out.count("\n") == text.count("\n")
+    assert "k.operator()(p);" in out and "template operator()<g_coreType>" not in out

@@ -83,7 +83,8 @@ def test_a_synchronised_mixed_kernel_verifies(mix_runner, tmp_path):
 def test_a_vector_core_reading_the_product_without_the_flag_races(mix_runner, tmp_path):
     _, _, errors, _ = _run_key(mix_runner, tmp_path, 1)
     races = [f for f in errors if f["kind"] == "cross_block_write_race"]
-    assert races and races[0]["line"] == _line("TAG_READ_PRODUCT") and "'w'" in races[0]["message"], errors
+    assert races and races[0]["line"] == _line("TAG_READ_PRODUCT"), errors
+    assert "core 1 (block 0's AIV 0) reads" in races[0]["message"] and "'w'" in races[0]["message"], errors
 
 
 def test_a_vector_core_writing_l1_is_fatal(mix_runner, tmp_path):

@@ -27,6 +27,9 @@ _SPECIALISATION = re.compile(
     r"(?P<name>operator\s*\(\s*\)|\b\w+)\s*(?P<args><\s*(?:AscendC\s*::\s*)?(?P<core>AIC|AIV)\s*>)\s*\("
 )
 _TEMPLATE_EMPTY = re.compile(r"template\s*<\s*>")
+# A call naming the core's specialisation explicitly (`op.template operator()<g_coreType>(params)`): with the
+# specialisation now a plain member, the call drops the template argument list and reaches that member.
+_EXPLICIT_CORE_CALL = re.compile(r"\.\s*template\s+operator\s*\(\s*\)\s*<\s*(?:AscendC\s*::\s*)?g_coreType\s*>\s*\(")
 _CLASS_HEAD = re.compile(r"\b(?:class|struct|union)\b[^;(){}]*$")
 # A kernel the twin builds for the cube core: it issues Mmad and never hands work across to a vector
 # core (CANN's build makes such a kernel AIC-only; an AIV specialization of it is empty there).
@@ -91,6 +94,9 @@ def rewrite(text: str, cube: bool) -> str:
                 else m.group("name") + "_ascendopt_" + m.group("core")
             )
             edits.append((m.start("name"), m.end("args"), name))
+    if edits:
+        for m in _EXPLICIT_CORE_CALL.finditer(code):
+            edits.append((m.start(), m.end(), ".operator()("))
     for start, end, new in sorted(edits, reverse=True):
         old = out[start:end]
         out = out[:start] + (new + "\n" * old.count("\n") if new else _blank(old)) + out[end:]

@@ -329,6 +329,15 @@ bool OnCubeCore() { return g_cur && g_cur->pub.kind != 0 ? g_cur->pub.kind == 1 
 
 uint32_t TagEpoch() { return G.mix ? G.ep[g_cur->pub.core] : G.phase; }
 
+// "block 3" or, in a mixed launch, "core 7 (block 2's AIV 0)".
+static std::string CoreName(int64_t core)
+{
+    if (!G.mix) return "block " + std::to_string(core);
+    const int64_t k = core % 3;
+    return "core " + std::to_string(core) + " (block " + std::to_string(core / 3) + "'s " +
+           (k == 0 ? std::string("AIC") : "AIV " + std::to_string(k - 1)) + ")";
+}
+
 bool Ordered(uint32_t tag)
 {
     if (!G.mix) return (tag >> 17) != G.phase;
@@ -706,10 +715,16 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
             if (o != 0 && (o & 0xFFFFu) != mine && !Ordered(o) && !(atomic && (o & 0x10000u))) {
                 if (!raced) {
                     raced = true;
-                    Report("cross_block_write_race", true, op.file, op.line,
-                           "block %lld %s byte %llu of '%s' that block %u wrote %s (no atomic, no SyncAll in between); on the NPU blocks run concurrently",
-                           static_cast<long long>(blk), write ? "writes" : "reads", static_cast<unsigned long long>(off + i), g->name.c_str(),
-                           (o & 0xFFFFu) - 1, write ? "too" : "in the same phase");
+                    if (G.mix)
+                        Report("cross_block_write_race", true, op.file, op.line,
+                               "%s %s byte %llu of '%s' that %s wrote with no cross-core flag or SyncAll ordering the two; on the NPU "
+                               "the cores run concurrently", CoreName(blk).c_str(), write ? "writes" : "reads",
+                               static_cast<unsigned long long>(off + i), g->name.c_str(), CoreName((o & 0xFFFFu) - 1).c_str());
+                    else
+                        Report("cross_block_write_race", true, op.file, op.line,
+                               "block %lld %s byte %llu of '%s' that block %u wrote %s (no atomic, no SyncAll in between); on the NPU blocks run concurrently",
+                               static_cast<long long>(blk), write ? "writes" : "reads", static_cast<unsigned long long>(off + i), g->name.c_str(),
+                               (o & 0xFFFFu) - 1, write ? "too" : "in the same phase");
                 }
                 if (!write) break;
             }
