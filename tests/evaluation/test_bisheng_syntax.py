@@ -81,3 +81,15 @@ def test_a_call_naming_the_core_specialisation_reaches_the_plain_member():
     out = bisheng.rewrite(text, cube=False)
     assert out.count("\n") == text.count("\n")
     assert "k.operator()(p);" in out and "template operator()<g_coreType>" not in out
+
+
+def test_an_in_class_specialisation_of_a_member_class_for_a_type_becomes_a_constrained_partial_one():
+    text = (
+        "class Kernel {\n    template <class T>\n    struct Helper { using type = typename T::In; };\n"
+        "    template<>\n    struct Helper<void> {\n        using type = void;\n    };\n"
+        "    __forceinline__ [aicore] void Run();\n};\n"
+    )
+    out = bisheng.rewrite(text, cube=False)
+    assert out.count("\n") == text.count("\n")
+    assert "template <class ascendopt_T> requires std::is_same_v<ascendopt_T, void> struct Helper<ascendopt_T>" in out
+    assert "template<>" not in out

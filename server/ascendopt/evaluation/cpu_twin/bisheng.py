@@ -27,6 +27,13 @@ _SPECIALISATION = re.compile(
     r"(?P<name>operator\s*\(\s*\)|\b\w+)\s*(?P<args><\s*(?:AscendC\s*::\s*)?(?P<core>AIC|AIV)\s*>)\s*\("
 )
 _TEMPLATE_EMPTY = re.compile(r"template\s*<\s*>")
+# An explicit specialisation of a member class template for a fundamental type (`template <> struct
+# LayoutHelper<void> {`), which g++ rejects in class scope as it does the function ones: it becomes the
+# partial specialisation constrained to that type (C++20, as the twin builds Catlass kernels), chosen alike.
+_CLASS_SPECIALISATION = re.compile(
+    r"template\s*<\s*>(?P<head>\s*(?:struct|class)\s+\w+\s*)<\s*(?P<type>void|bool|char|short|int|long|float|double|"
+    r"half|bfloat16_t|u?int(?:8|16|32|64)_t)\s*>(?=\s*\{)"
+)
 # A call naming the core's specialisation explicitly (`op.template operator()<g_coreType>(params)`): with the
 # specialisation now a plain member, the call drops the template argument list and reaches that member.
 _EXPLICIT_CORE_CALL = re.compile(r"\.\s*template\s+operator\s*\(\s*\)\s*<\s*(?:AscendC\s*::\s*)?g_coreType\s*>\s*\(")
@@ -94,6 +101,17 @@ def rewrite(text: str, cube: bool) -> str:
                 else m.group("name") + "_ascendopt_" + m.group("core")
             )
             edits.append((m.start("name"), m.end("args"), name))
+    for m in _CLASS_SPECIALISATION.finditer(code):
+        if _in_class(code, m.start()):
+            head = " ".join(m.group("head").split())
+            edits.append(
+                (
+                    m.start(),
+                    m.end(),
+                    f"template <class ascendopt_T> requires std::is_same_v<ascendopt_T, {m.group('type')}>"
+                    f" {head}<ascendopt_T>",
+                )
+            )
     if edits:
         for m in _EXPLICIT_CORE_CALL.finditer(code):
             edits.append((m.start(), m.end(), ".operator()("))
