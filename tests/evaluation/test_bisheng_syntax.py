@@ -75,7 +75,8 @@ def test_a_kernel_with_cube_work_and_cross_core_flags_is_mixed():
 def test_a_call_naming_the_core_specialisation_reaches_the_plain_member():
     text = (
         "struct K {\n    template <int32_t C = g_coreType> void operator()(P const &p);\n"
-        "    template <>\n    __forceinline__ [aicore] void operator()<AscendC::AIV>(P const &p) { V(p); }\n};\n"
+        "    template <>\n    __forceinline__ [aicore] void operator()<AscendC::AIV>(P const &p)"
+        " { V(p); }\n};\n"
         "void Run(K &k, P const &p) {\n    k.template operator()<g_coreType>(p);\n}\n"
     )
     out = bisheng.rewrite(text, cube=False)
@@ -91,5 +92,8 @@ def test_an_in_class_specialisation_of_a_member_class_for_a_type_becomes_a_const
     )
     out = bisheng.rewrite(text, cube=False)
     assert out.count("\n") == text.count("\n")
-    assert "template <class ascendopt_T> requires std::is_same_v<ascendopt_T, void> struct Helper<ascendopt_T>" in out
+    assert (
+        "template <class ascendopt_T> requires std::is_same_v<ascendopt_T, void> struct Helper<ascendopt_T>"
+        in out
+    )
     assert "template<>" not in out

@@ -1,17 +1,19 @@
-"""The mixed launch on the CPU twin (issue 28: Catlass kernels with KERNEL_TYPE_MIX_AIC_1_2): each block one cube
-core and two vector cores, the kernel built once per core type as build.py builds it (the cube build's symbols
-renamed by build.AIC_RENAME), the cores interleaved at cross-core flags. A look-alike z = x @ y + 1 (the cube core
-multiplies into w, each vector core adds 1 to its half) and its hostile variants: no wait for the cube's product (a
-race), a vector core writing L1 (fatal), a flag nobody sets (deadlock), a wrong addend (a wrong output)."""
+"""The mixed launch on the CPU twin (issue 28: Catlass kernels with KERNEL_TYPE_MIX_AIC_1_2): each block
+one cube core and two vector cores, the kernel built once per core type as build.py builds it (the cube
+build's symbols renamed by build.AIC_RENAME), the cores interleaved at cross-core flags. A look-alike
+z = x @ y + 1 (the cube core multiplies into w, each vector core adds 1 to its half) and its hostile
+variants: no wait for the cube's product (a race), a vector core writing L1 (fatal), a flag nobody sets
+(deadlock), a wrong addend (a wrong output)."""
 
 import json
 import subprocess
 
 import numpy as np
 import pytest
+from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import CXX, HERE, _run, runtime_objs  # noqa: F401
+
 from ascendopt.evaluation.cpu_twin.build import AIC_RENAME
 from ascendopt.evaluation.cpu_twin.launcher import AIC_PREFIX
-from tests.evaluation.cpu_twin_cpp.test_cpu_twin_cpp import CXX, HERE, _run, runtime_objs  # noqa: F401
 
 pytestmark = pytest.mark.slow
 
@@ -54,7 +56,9 @@ def _run_key(runner, tmp_path, key):
         f"block_dim 1\ntiling_key {key}\ntrace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\n"
         f"result {tmp_path}/result.json\nsource_root {HERE}\n"
     )
-    p = subprocess.run([str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 0, p.stderr
     findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
     result = json.loads((tmp_path / "result.json").read_text())

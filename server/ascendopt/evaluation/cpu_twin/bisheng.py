@@ -36,7 +36,9 @@ _CLASS_SPECIALISATION = re.compile(
 )
 # A call naming the core's specialisation explicitly (`op.template operator()<g_coreType>(params)`): with the
 # specialisation now a plain member, the call drops the template argument list and reaches that member.
-_EXPLICIT_CORE_CALL = re.compile(r"\.\s*template\s+operator\s*\(\s*\)\s*<\s*(?:AscendC\s*::\s*)?g_coreType\s*>\s*\(")
+_EXPLICIT_CORE_CALL = re.compile(
+    r"\.\s*template\s+operator\s*\(\s*\)\s*<\s*(?:AscendC\s*::\s*)?g_coreType\s*>\s*\("
+)
 _CLASS_HEAD = re.compile(r"\b(?:class|struct|union)\b[^;(){}]*$")
 # A kernel the twin builds for the cube core: it issues Mmad and never hands work across to a vector
 # core (CANN's build makes such a kernel AIC-only; an AIV specialization of it is empty there).

@@ -57,14 +57,16 @@ KERNEL_OP_TILING = ["-include", "ascendopt_twin/tiling_op.h"]
 # cache, and used by every kernel compile with exactly the flags it was made with; g++ falls back to
 # reading the headers when it cannot use it (same object either way). Set (to anything): not used.
 NO_PCH_ENV = "ASCENDOPT_NO_PCH"
-# `sh -c AIC_RENAME sh IN OUT PREFIX`: a mixed kernel's cube-core object IN with every defined symbol renamed to
-# PREFIX + its name, into OUT. Both builds of the source define the same names (the entry, every inline function and
-# template, with bodies that differ by core); the local ones are renamed too (a COMDAT group is kept once per name,
-# and a constructor's group is named by a local symbol). Type information stays shared (an exception thrown in one
-# object is caught by its type in another). The shell's builtins only: the sandbox has no awk.
+# `sh -c AIC_RENAME sh IN OUT PREFIX`: a mixed kernel's cube-core object IN with every defined symbol
+# renamed to PREFIX + its name, into OUT. Both builds of the source define the same names (the entry, every
+# inline function and template, with bodies that differ by core); the local ones are renamed too (a COMDAT
+# group is kept once per name, and a constructor's group is named by a local symbol). Type information stays
+# shared (an exception thrown in one object is caught by its type in another). The shell's builtins only:
+# the sandbox has no awk.
 AIC_RENAME = (
     'nm --defined-only "$1" > "$2.nm" || exit 1; '
-    'while read -r _ _ n; do case "$n" in _ZTI*|_ZTS*) ;; *) echo "$n $3$n";; esac; done < "$2.nm" > "$2.syms"; '
+    'while read -r _ _ n; do case "$n" in _ZTI*|_ZTS*) ;; *) echo "$n $3$n";; esac; done'
+    ' < "$2.nm" > "$2.syms"; '
     'objcopy --redefine-syms="$2.syms" "$1" "$2"; status=$?; rm -f "$2.nm" "$2.syms"; exit $status'
 )
 # What CANN's CPU-debug build defines (newer / older samples), so that NPU-only code behind
@@ -475,7 +477,9 @@ class Builder:
             # Beside the kernel (its relative includes), named as the kernel in diagnostics and findings.
             key = _digest(key, "aic", aic)
             folder, _, name = kernel.rpartition("/")
-            source = f"{folder}/ascendopt_aic_{key[:12]}_{name}" if folder else f"ascendopt_aic_{key[:12]}_{name}"
+            source = (
+                f"{folder}/ascendopt_aic_{key[:12]}_{name}" if folder else f"ascendopt_aic_{key[:12]}_{name}"
+            )
             shim = shim.replace(f'#include "{kernel}"', f'#include "{source}"')
             if self._path(key, ".o") not in self._known:
                 text = f'#line 1 "{kernel}"\n' + aic
@@ -719,9 +723,12 @@ def cube_defines(project: OperatorProject, files: dict[str, str]) -> list[str]:
     return ["-DASCENDOPT_TWIN_CUBE", "-std=c++20"] if bisheng.cube_kernel(kernel) else []
 
 
-def mix_defines(project: OperatorProject, files: dict[str, str], soc: Soc) -> tuple[list[str], list[str]] | None:
-    """A mixed kernel's flags (bisheng.mixed_kernel), for its vector-core and its cube-core build (kernel_misc.h;
-    the core macros CANN's compiler defines for each on the A2), or None for a kernel of one core type."""
+def mix_defines(
+    project: OperatorProject, files: dict[str, str], soc: Soc
+) -> tuple[list[str], list[str]] | None:
+    """A mixed kernel's flags (bisheng.mixed_kernel), for its vector-core and its cube-core build
+    (kernel_misc.h; the core macros CANN's compiler defines for each on the A2), or None for a kernel
+    of one core type."""
     if not bisheng.mixed_kernel(files.get(project.files.kernel, "")):
         return None
     arch = soc.arch.get("__CCE_AICORE__") == 220

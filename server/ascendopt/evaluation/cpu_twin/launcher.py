@@ -8,7 +8,6 @@ from __future__ import annotations
 from ascendopt.operators.cpp_source import split_top_level
 from ascendopt.operators.model import OperatorProject
 
-
 # The prefix of every global symbol of a mixed kernel's cube-core (AIC) object (build.py renames them there),
 # so that the two builds of one source link into one program.
 AIC_PREFIX = "ascendopt_aic_"

@@ -64,9 +64,10 @@ def simulate(
     cal = calibration.soc_calibration(soc)
     notes: list[str] = []
     traced = sorted(parsed.blocks)
-    # A mixed launch's trace numbers its cores (3 per block: the AIC, then the two AIVs): each is timed on a core of
-    # its own, the SoC's AI Cores each holding one cube and two vector cores; a block ends with its last core.
-    # Cross-core waits are not timed (a vector core waiting on its cube core's flag is not delayed).
+    # A mixed launch's trace numbers its cores (3 per block: the AIC, then the two AIVs): each is timed on a
+    # core of its own, the SoC's AI Cores each holding one cube and two vector cores; a block ends with its
+    # last core. Cross-core waits are not timed (a vector core waiting on its cube core's flag is not
+    # delayed).
     block_dim *= cores_per_block
     nblocks = max(block_dim, (traced[-1] + 1) if traced else 0, 1)
     if traced and block_dim < traced[-1] + 1:
