@@ -63,3 +63,37 @@ def test_a_kernel_is_a_cube_kernel_only_without_vector_core_code():
 def test_text_without_bisheng_syntax_is_returned_as_is():
     text = "int a[3];\ntemplate <> struct X<int> {};\n"
     assert bisheng.rewrite(text, cube=True) == text
+
+
+def test_a_kernel_with_cube_work_and_cross_core_flags_is_mixed():
+    assert bisheng.mixed_kernel("AscendC::Mmad(c, a, b, p);\nAscendC::CrossCoreSetFlag<2, PIPE_FIX>(1);")
+    assert not bisheng.mixed_kernel("AscendC::Mmad(c, a, b, p);")  # cube only
+    assert not bisheng.mixed_kernel("CrossCoreSetFlag<0, PIPE_MTE3>(1);\nAdd(z, x, y, n);")  # vector only
+    assert not bisheng.mixed_kernel("Add(z, x, y, n); // Mmad( and CrossCoreWaitFlag in a comment")
+
+
+def test_a_call_naming_the_core_specialisation_reaches_the_plain_member():
+    text = (
+        "struct K {\n    template <int32_t C = g_coreType> void operator()(P const &p);\n"
+        "    template <>\n    __forceinline__ [aicore] void operator()<AscendC::AIV>(P const &p)"
+        " { V(p); }\n};\n"
+        "void Run(K &k, P const &p) {\n    k.template operator()<g_coreType>(p);\n}\n"
+    )
+    out = bisheng.rewrite(text, cube=False)
+    assert out.count("\n") == text.count("\n")
+    assert "k.operator()(p);" in out and "template operator()<g_coreType>" not in out
+
+
+def test_an_in_class_specialisation_of_a_member_class_for_a_type_becomes_a_constrained_partial_one():
+    text = (
+        "class Kernel {\n    template <class T>\n    struct Helper { using type = typename T::In; };\n"
+        "    template<>\n    struct Helper<void> {\n        using type = void;\n    };\n"
+        "    __forceinline__ [aicore] void Run();\n};\n"
+    )
+    out = bisheng.rewrite(text, cube=False)
+    assert out.count("\n") == text.count("\n")
+    assert (
+        "template <class ascendopt_T> requires std::is_same_v<ascendopt_T, void> struct Helper<ascendopt_T>"
+        in out
+    )
+    assert "template<>" not in out

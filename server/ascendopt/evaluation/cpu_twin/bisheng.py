@@ -27,6 +27,18 @@ _SPECIALISATION = re.compile(
     r"(?P<name>operator\s*\(\s*\)|\b\w+)\s*(?P<args><\s*(?:AscendC\s*::\s*)?(?P<core>AIC|AIV)\s*>)\s*\("
 )
 _TEMPLATE_EMPTY = re.compile(r"template\s*<\s*>")
+# An explicit specialisation of a member class template for a fundamental type (`template <> struct
+# LayoutHelper<void> {`), which g++ rejects in class scope as it does the function ones: it becomes the
+# partial specialisation constrained to that type (C++20, as the twin builds Catlass kernels), chosen alike.
+_CLASS_SPECIALISATION = re.compile(
+    r"template\s*<\s*>(?P<head>\s*(?:struct|class)\s+\w+\s*)<\s*(?P<type>void|bool|char|short|int|long|float|double|"
+    r"half|bfloat16_t|u?int(?:8|16|32|64)_t)\s*>(?=\s*\{)"
+)
+# A call naming the core's specialisation explicitly (`op.template operator()<g_coreType>(params)`): with the
+# specialisation now a plain member, the call drops the template argument list and reaches that member.
+_EXPLICIT_CORE_CALL = re.compile(
+    r"\.\s*template\s+operator\s*\(\s*\)\s*<\s*(?:AscendC\s*::\s*)?g_coreType\s*>\s*\("
+)
 _CLASS_HEAD = re.compile(r"\b(?:class|struct|union)\b[^;(){}]*$")
 # A kernel the twin builds for the cube core: it issues Mmad and never hands work across to a vector
 # core (CANN's build makes such a kernel AIC-only; an AIV specialization of it is empty there).
@@ -41,6 +53,13 @@ def _blank(text: str) -> str:
 def _code(text: str) -> str:
     """`text` with comments blanked (same offsets)."""
     return COMMENT.sub(lambda m: _blank(m.group(0)), text)
+
+
+def mixed_kernel(text: str) -> bool:
+    """The kernel runs on both cores (CANN's MIX launch, 1 AIC + 2 AIV per block): it does cube work and hands
+    tiles between the cube and the vector cores."""
+    code = _code(text)
+    return bool(_CUBE_WORK.search(code)) and bool(_CROSS_CORE.search(code))
 
 
 def cube_kernel(text: str) -> bool:
@@ -84,6 +103,20 @@ def rewrite(text: str, cube: bool) -> str:
                 else m.group("name") + "_ascendopt_" + m.group("core")
             )
             edits.append((m.start("name"), m.end("args"), name))
+    for m in _CLASS_SPECIALISATION.finditer(code):
+        if _in_class(code, m.start()):
+            head = " ".join(m.group("head").split())
+            edits.append(
+                (
+                    m.start(),
+                    m.end(),
+                    f"template <class ascendopt_T> requires std::is_same_v<ascendopt_T, {m.group('type')}>"
+                    f" {head}<ascendopt_T>",
+                )
+            )
+    if edits:
+        for m in _EXPLICIT_CORE_CALL.finditer(code):
+            edits.append((m.start(), m.end(), ".operator()("))
     for start, end, new in sorted(edits, reverse=True):
         old = out[start:end]
         out = out[:start] + (new + "\n" * old.count("\n") if new else _blank(old)) + out[end:]

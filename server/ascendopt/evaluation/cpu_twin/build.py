@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from ascendopt.evaluation.cpu_twin import bisheng, stand_ins, torch_ext
 from ascendopt.evaluation.cpu_twin.api import supported_names
-from ascendopt.evaluation.cpu_twin.launcher import entry_shim, launcher_source
+from ascendopt.evaluation.cpu_twin.launcher import AIC_PREFIX, entry_shim, launcher_source
 from ascendopt.evaluation.diagnostics import map_diagnostics
 from ascendopt.evaluation.records import Finding
 from ascendopt.evaluation.runner import LocalRunner, Runner, gather_settled
@@ -57,6 +57,18 @@ KERNEL_OP_TILING = ["-include", "ascendopt_twin/tiling_op.h"]
 # cache, and used by every kernel compile with exactly the flags it was made with; g++ falls back to
 # reading the headers when it cannot use it (same object either way). Set (to anything): not used.
 NO_PCH_ENV = "ASCENDOPT_NO_PCH"
+# `sh -c AIC_RENAME sh IN OUT PREFIX`: a mixed kernel's cube-core object IN with every defined symbol
+# renamed to PREFIX + its name, into OUT. Both builds of the source define the same names (the entry, every
+# inline function and template, with bodies that differ by core); the local ones are renamed too (a COMDAT
+# group is kept once per name, and a constructor's group is named by a local symbol). Type information stays
+# shared (an exception thrown in one object is caught by its type in another). The shell's builtins only:
+# the sandbox has no awk.
+AIC_RENAME = (
+    'nm --defined-only "$1" > "$2.nm" || exit 1; '
+    'while read -r _ _ n; do case "$n" in _ZTI*|_ZTS*) ;; *) echo "$n $3$n";; esac; done'
+    ' < "$2.nm" > "$2.syms"; '
+    'objcopy --redefine-syms="$2.syms" "$1" "$2"; status=$?; rm -f "$2.nm" "$2.syms"; exit $status'
+)
 # What CANN's CPU-debug build defines (newer / older samples), so that NPU-only code behind
 # `#ifndef ASCENDC_CPU_DEBUG` is left out as in Huawei's own CPU mode.
 CPU_DEBUG_MACROS = {"ASCENDC_CPU_DEBUG": 1, "__CCE_KT_TEST__": 1}
@@ -412,8 +424,11 @@ class Builder:
         dtypes: dict[str, str],
         soc: Soc,
         cube: list[str],
+        aic: str | None = None,
     ) -> str:
-        """The kernel's object; `cube`: cube_defines of its source as written (before bisheng_rewrite)."""
+        """The kernel's object; `cube`: cube_defines of its source as written (before bisheng_rewrite).
+        `aic`: a mixed kernel's source rewritten for the cube core: compiled in its place, every global symbol
+        renamed (launcher.AIC_PREFIX) so that it links beside the vector-core object."""
         twin = await self.twin_dir()
         kernel = project.files.kernel
         macros = [f"-DDTYPE_{name.upper()}={CTYPES[dt]}" for name, dt in sorted(dtypes.items())]
@@ -458,6 +473,17 @@ class Builder:
             shim,
         )
         source = kernel
+        if aic is not None:
+            # Beside the kernel (its relative includes), named as the kernel in diagnostics and findings.
+            key = _digest(key, "aic", aic)
+            folder, _, name = kernel.rpartition("/")
+            source = (
+                f"{folder}/ascendopt_aic_{key[:12]}_{name}" if folder else f"ascendopt_aic_{key[:12]}_{name}"
+            )
+            shim = shim.replace(f'#include "{kernel}"', f'#include "{source}"')
+            if self._path(key, ".o") not in self._known:
+                text = f'#line 1 "{kernel}"\n' + aic
+                await self.runner.put(str(src_dir), {source: text.encode("utf-8")})
         if shim:
             # The entry cannot be called through a plain `extern "C"` declaration (C++ linkage, a
             # template, a by-value parameter): a generated file includes the kernel and calls it.
@@ -490,11 +516,20 @@ class Builder:
         fallback = Issue(
             file=kernel, line=project.kernel.range.start_line, message="the kernel failed to build"
         )
-        return await self._cached(key, ".o", argv, str(src_dir), set(files), fallback, project)
+        obj = await self._cached(key, ".o", argv, str(src_dir), set(files), fallback, project)
+        if aic is None:
+            return obj
+        renamed = Issue(file=kernel, line=1, message="renaming the cube-core build's symbols failed")
+        argv = ["sh", "-c", AIC_RENAME, "sh", obj, "{out}", AIC_PREFIX]
+        return await self._cached(
+            _digest(key, "renamed", AIC_RENAME), ".o", argv, str(src_dir), set(files), renamed, project
+        )
 
-    async def launcher_object(self, project: OperatorProject, src_dir: Path | str, noop: bool = False) -> str:
+    async def launcher_object(
+        self, project: OperatorProject, src_dir: Path | str, noop: bool = False, mixed: bool = False
+    ) -> str:
         twin = await self.twin_dir()
-        code = launcher_source(project, noop)
+        code = launcher_source(project, noop, mixed)
         key = _digest(self._twin_digest, "launcher", code)
         # Concurrent builds of several dtype combinations share this file: keyed, written atomically.
         name = f"ascendopt_launch_{key[:12]}.cpp"
@@ -563,22 +598,30 @@ class Builder:
         A Path for the local caller's convenience; on a remote runner it names a remote file.
         """
         cube = cube_defines(project, files)
+        mixed = mix_defines(project, files, soc)
+        written = files[project.files.kernel]
         files = await self.bisheng_rewrite(project, src_dir, files)
-        runtime, host, kernel, launcher = await gather_settled(
+        kernels = [
+            self.kernel_object(project, src_dir, files, dtypes, soc, mixed[0] if mixed else cube),
+        ]
+        if mixed:
+            aic = bisheng.rewrite(written, cube=True)
+            kernels.append(self.kernel_object(project, src_dir, files, dtypes, soc, mixed[1], aic=aic))
+        runtime, host, launcher, *kernel_objs = await gather_settled(
             self.runtime_objects(),
             self.host_objects(project, src_dir, files, soc),
-            self.kernel_object(project, src_dir, files, dtypes, soc, cube),
-            self.launcher_object(project, src_dir),
+            self.launcher_object(project, src_dir, mixed=bool(mixed)),
+            *kernels,
         )
-        errors = [r for r in (runtime, host, kernel, launcher) if isinstance(r, BaseException)]
+        errors = [r for r in (runtime, host, launcher, *kernel_objs) if isinstance(r, BaseException)]
         if errors:
             issues = [i for e in errors if isinstance(e, CompileError) for i in e.issues]
             if len(issues) == 0:
                 raise errors[0]
             raise CompileError(issues)
-        assert isinstance(host, tuple) and isinstance(kernel, str) and isinstance(launcher, str)
+        assert isinstance(host, tuple) and isinstance(launcher, str)
         host_objs, left_out = host
-        objects = [*runtime, *host_objs, kernel, launcher]  # type: ignore[misc]
+        objects = [*runtime, *host_objs, *kernel_objs, launcher]  # type: ignore[misc]
         return Path(await self.link_standing_in(objects, src_dir, project, left_out))
 
     async def bisheng_rewrite(
@@ -678,6 +721,23 @@ def cube_defines(project: OperatorProject, files: dict[str, str]) -> list[str]:
     templates need (a constexpr constructor that fills its members in its body, as bisheng accepts)."""
     kernel = files.get(project.files.kernel, "")
     return ["-DASCENDOPT_TWIN_CUBE", "-std=c++20"] if bisheng.cube_kernel(kernel) else []
+
+
+def mix_defines(
+    project: OperatorProject, files: dict[str, str], soc: Soc
+) -> tuple[list[str], list[str]] | None:
+    """A mixed kernel's flags (bisheng.mixed_kernel), for its vector-core and its cube-core build
+    (kernel_misc.h; the core macros CANN's compiler defines for each on the A2), or None for a kernel
+    of one core type."""
+    if not bisheng.mixed_kernel(files.get(project.files.kernel, "")):
+        return None
+    arch = soc.arch.get("__CCE_AICORE__") == 220
+    vec = ["-D__DAV_C220_VEC__"] if arch else []
+    cube = ["-D__DAV_C220_CUBE__"] if arch else []
+    return (
+        ["-DASCENDOPT_TWIN_MIX", *vec, "-std=c++20"],
+        ["-DASCENDOPT_TWIN_MIX", "-DASCENDOPT_TWIN_CUBE", *cube, "-std=c++20"],
+    )
 
 
 def include_flags(

@@ -41,6 +41,7 @@ class TwinRunResult(BaseModel):
     workspace_size: int | None = None
     tiling_data_hex: str | None = None
     ub_bytes_per_block: int | None = None
+    cores_per_block: int = 1  # 3 for a mixed launch (1 AIC + 2 AIV; the trace's block ids are its cores)
     message: str = ""
 
 

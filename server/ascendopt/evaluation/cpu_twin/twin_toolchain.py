@@ -114,7 +114,7 @@ class CpuTwinToolchain:
         if profile and not run.error and trace and run.result.block_dim:
             try:
                 outcome.profile = await asyncio.to_thread(
-                    profile_from_trace, trace, soc.name, run.result.block_dim
+                    profile_from_trace, trace, soc.name, run.result.block_dim, run.result.cores_per_block
                 )
             except Exception as exc:  # candidate-written data through the whole timing model: any failure
                 outcome.error = f"unreadable trace: {reason(exc)}"
@@ -139,9 +139,9 @@ def _untimed_sites(project: OperatorProject, candidate: Candidate, soc: Soc) -> 
     return [f for path, text in sorted(compiled.items()) for f in raw_gm_findings(path, text)]
 
 
-def profile_from_trace(trace: Path | bytes, soc: str, block_dim: int) -> Profile:
+def profile_from_trace(trace: Path | bytes, soc: str, block_dim: int, cores_per_block: int = 1) -> Profile:
     """The timing model's estimate as the Evaluation's profile (labelled an estimate)."""
-    est = estimate(trace, soc, block_dim)
+    est = estimate(trace, soc, block_dim, cores_per_block=cores_per_block)
     pipes = [
         PipeTime(pipe=col, time_us=est.pipes[col], ratio=est.pipes[col.replace("_time(us)", "_ratio")])
         for col in ("aiv_mte2_time(us)", "aiv_vec_time(us)", "aiv_mte3_time(us)", "aiv_scalar_time(us)")

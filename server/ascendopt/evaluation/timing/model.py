@@ -82,11 +82,13 @@ def estimate(
     *,
     constants: CostConstants = DEFAULT_CONSTANTS,
     top: int = 10,
+    cores_per_block: int = 1,
 ) -> TimingEstimate:
-    """`trace`: the file, or its bytes as the run handed them back."""
+    """`trace`: the file, or its bytes as the run handed them back; `cores_per_block`: 3 for a mixed
+    launch."""
     cal = calibration.soc_calibration(soc)
     parsed = parse_trace(trace if isinstance(trace, bytes) else Path(trace), soc, constants)
-    mc = simulate(parsed, soc, block_dim, constants)
+    mc = simulate(parsed, soc, block_dim, constants, cores_per_block)
     crit = mc.critical
     aiv_time = max(0.0, crit.end - crit.start)
     pipes: dict[str, float] = {

@@ -58,10 +58,17 @@ def core_params(
     )
 
 
-def simulate(parsed: ParsedTrace, soc: str, block_dim: int, constants: CostConstants) -> MulticoreResult:
+def simulate(
+    parsed: ParsedTrace, soc: str, block_dim: int, constants: CostConstants, cores_per_block: int = 1
+) -> MulticoreResult:
     cal = calibration.soc_calibration(soc)
     notes: list[str] = []
     traced = sorted(parsed.blocks)
+    # A mixed launch's trace numbers its cores (3 per block: the AIC, then the two AIVs): each is timed on a
+    # core of its own, the SoC's AI Cores each holding one cube and two vector cores; a block ends with its
+    # last core. Cross-core waits are not timed (a vector core waiting on its cube core's flag is not
+    # delayed).
+    block_dim *= cores_per_block
     nblocks = max(block_dim, (traced[-1] + 1) if traced else 0, 1)
     if traced and block_dim < traced[-1] + 1:
         notes.append(
@@ -78,7 +85,9 @@ def simulate(parsed: ParsedTrace, soc: str, block_dim: int, constants: CostConst
     if missing and traced:
         notes.append(f"{len(missing)} of {nblocks} blocks not in the trace; modelled by traced blocks")
 
-    ncores = cal.vector_cores
+    ncores = cal.vector_cores if cores_per_block == 1 else cal.vector_cores // 2 * cores_per_block
+    if cores_per_block != 1:
+        notes.append("mixed launch: cross-core waits (CrossCoreWaitFlag) are not timed")
     used = min(ncores, nblocks)
     # The scheduler hands the first wave's blocks out one after another: block c starts c·δ late.
     sims = [CoreSim(c * constants.block_dispatch_us) for c in range(used)]

@@ -302,6 +302,7 @@ struct ResultInfo {
     std::string tilingHex;
     uint32_t ubBytes = 0;
     int aborted = 0;
+    bool mix = false;  // each block ran as 1 AIC + 2 AIV (trace block ids are cores 3b + k)
 };
 std::string g_resultPath, g_findingsPath;
 ResultInfo g_res;
@@ -313,7 +314,8 @@ void WriteResult()
     std::string o = "{\"status\":\"" + g_res.status + "\",\"block_dim\":" + std::to_string(g_res.blockDim) +
                     ",\"tiling_key\":" + std::to_string(g_res.tilingKey) + ",\"workspace_size\":" + std::to_string(g_res.workspace) +
                     ",\"tiling_data_hex\":\"" + g_res.tilingHex + "\",\"ub_bytes_per_block\":" + std::to_string(g_res.ubBytes) +
-                    ",\"blocks_aborted\":" + std::to_string(g_res.aborted) + ",\"findings_errors\":" + std::to_string(errors) +
+                    ",\"blocks_aborted\":" + std::to_string(g_res.aborted) + (g_res.mix ? ",\"cores_per_block\":3" : "") +
+                    ",\"findings_errors\":" + std::to_string(errors) +
                     ",\"findings_warnings\":" + std::to_string(warnings) + ",\"trace_format_version\":1,\"message\":\"";
     rt::JsonEscape(o, g_res.message);
     o += "\"}\n";
@@ -342,7 +344,7 @@ void OnCrash(int sig)
 
 }  // namespace
 
-int RunnerMain(int argc, char **argv, LaunchFn launch)
+int RunnerMain(int argc, char **argv, LaunchFn launch, LaunchFn aic)
 {
     rt::GuardSyscalls();
     if (argc < 2) {
@@ -583,6 +585,7 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         if (blockDim == 0) Fail(2, "tiling_failed", "the tiling function of %s set block_dim 0", m.opType.c_str());
         if (blockDim > 65535) Fail(2, "tiling_failed", "block_dim %lld exceeds 65535", static_cast<long long>(blockDim));
         g_res.blockDim = blockDim;
+        g_res.mix = aic != nullptr;
         g_res.tilingKey = tilingKey;
         g_res.workspace = workspace;
         g_res.tilingHex = Hex(rawTiling.data(), tilingSize);
@@ -638,8 +641,10 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
         args.push_back(tl);
 
         uint8_t **argv_ = args.data();
+        std::function<void()> cube;
+        if (aic) cube = [aic, argv_] { aic(argv_); };
         int aborted = rt::RunBlocks(static_cast<int>(blockDim), [launch, argv_] { launch(argv_); }, static_cast<uint32_t>(m.ubSize), tilingKey,
-                                    static_cast<uint32_t>(tilingSize));
+                                    static_cast<uint32_t>(tilingSize), cube);
         g_res.aborted = aborted;
         g_res.ubBytes = G.ubHighMax;
 
@@ -682,7 +687,12 @@ int RunnerMain(int argc, char **argv, LaunchFn launch)
                            t->name.c_str(), wrote.c_str(), w[0] < kShapeWords ? "]" : "...]", static_cast<unsigned long long>(w[0]), want.c_str());
             }
         }
-        if (blockDim > static_cast<int64_t>(m.coreAiv) && G.phase > 0)
+        if (aic && blockDim > static_cast<int64_t>(m.coreAic))
+            rt::Report("mix_block_dim_exceeds_cores", false, nullptr, 0,
+                       "a mixed kernel with block_dim %lld > %u AI Cores (each block one cube core and two vector cores): its blocks run "
+                       "in waves, so cross-core flags between blocks of different waves wait forever on the NPU",
+                       static_cast<long long>(blockDim), m.coreAic);
+        if (blockDim > static_cast<int64_t>(aic ? m.coreAic : m.coreAiv) && G.phase > 0)
             rt::Report("syncall_block_dim_exceeds_cores", true, nullptr, 0,
                        "SyncAll (or a mode-0 CrossCoreSetFlag round) with block_dim %lld > %u vector cores: not all blocks are resident at once, so the NPU deadlocks",
                        static_cast<long long>(blockDim), m.coreAiv);

@@ -81,13 +81,13 @@ static void AddFinding(const char *kind, bool error, const char *file, int line,
             std::vsnprintf(buf, sizeof buf, fmt, ap);
             f.error = true;
             f.message = buf;
-            f.block = g_cur ? g_cur->pub.idx : -1;
+            f.block = g_cur ? g_cur->pub.core : -1;
         }
         return;
     }
     char buf[1024];
     std::vsnprintf(buf, sizeof buf, fmt, ap);
-    Finding f{kind, error, buf, rel, line, g_cur ? g_cur->pub.idx : -1, 1};
+    Finding f{kind, error, buf, rel, line, g_cur ? g_cur->pub.core : -1, 1};
     G.findingIndex.emplace(key, G.findings.size());
     G.findings.push_back(f);
 }
@@ -138,7 +138,7 @@ void Trace(const TraceRec &r)
     if (!G.traceOn) return;
     std::string &o = G.traceBuf;
     o += "{\"b\":";
-    AppendInt(o, g_cur ? g_cur->pub.idx : -1);
+    AppendInt(o, g_cur ? g_cur->pub.core : -1);
     if (r.pipe <= P_ALL && r.pipe != P_NUM) { o += ",\"pipe\":\""; o += PipeName(r.pipe); o += '"'; }
     o += ",\"op\":\"";
     o += r.op ? r.op : "?";
@@ -324,6 +324,25 @@ bool SetCubeKernel()
 {
     CubeKernel() = true;
     return true;
+}
+
+bool OnCubeCore() { return g_cur && g_cur->pub.kind != 0 ? g_cur->pub.kind == 1 : CubeKernel(); }
+
+uint32_t TagEpoch() { return G.mix ? G.ep[g_cur->pub.core] : G.phase; }
+
+// "block 3" or, in a mixed launch, "core 7 (block 2's AIV 0)".
+static std::string CoreName(int64_t core)
+{
+    if (!G.mix) return "block " + std::to_string(core);
+    const int64_t k = core % 3;
+    return "core " + std::to_string(core) + " (block " + std::to_string(core / 3) + "'s " +
+           (k == 0 ? std::string("AIC") : "AIV " + std::to_string(k - 1)) + ")";
+}
+
+bool Ordered(uint32_t tag)
+{
+    if (!G.mix) return (tag >> 17) != G.phase;
+    return (tag >> 17) < G.seen[g_cur->pub.core][(tag & 0xFFFFu) - 1];
 }
 
 void UnitFlagMmad(uint8_t flag, const Loc &loc)
@@ -519,10 +538,10 @@ bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, 
               op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), si.name, off - si.base, what, si.size, si.name);
     }
     // The cube core has no UB and the vector core no L1/L0 (AIC and AIV are separate cores on A2).
-    if (CubeKernel() && sp == SP_UB)
+    if (OnCubeCore() && sp == SP_UB)
         Fatal("ub_on_cube_core", op.file, op.line, "%s %s the UB (%s) in a kernel built for the cube core (AIC), which has no Unified Buffer",
               op.name, write ? "writes" : "reads", what);
-    if (!CubeKernel() && sp != SP_UB)
+    if (!OnCubeCore() && sp != SP_UB)
         Fatal("cube_memory_on_vector_core", op.file, op.line,
               "%s %s the %s (%s) in a kernel built for the vector core (AIV), which has no %s: that memory belongs to the cube core",
               op.name, write ? "writes" : "reads", si.name, what, si.name);
@@ -660,7 +679,7 @@ static const char *GmKind(const GmBuf &g)
 void GmWriterName(uint32_t tag, char *out, size_t n)
 {
     if ((tag & 0xFFFFu) == kGmSharedWriter) std::snprintf(out, n, "several blocks");
-    else std::snprintf(out, n, "block %u", (tag & 0xFFFFu) - 1);
+    else std::snprintf(out, n, "%s", CoreName((tag & 0xFFFFu) - 1).c_str());
 }
 
 uint64_t GmPadded(uint64_t size) { return (size + 31) / 32 * 32 + kGmPadding; }
@@ -722,7 +741,7 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
                g->name.c_str(), static_cast<unsigned long long>(g->size), static_cast<unsigned long long>(over), tail, fix);
         if (span == 0) return 0;
         if (write && !g->wtag.empty()) {
-            uint32_t tag = (G.phase << 17) | static_cast<uint32_t>(g_cur->pub.idx + 1);
+            uint32_t tag = (TagEpoch() << 17) | static_cast<uint32_t>(g_cur->pub.core + 1);
             for (uint64_t k = off > g->size ? off : g->size; k < off + span && k < g->wtag.size(); ++k) g->wtag[k] = tag;
         }
     }
@@ -738,7 +757,7 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
                op.name, write ? "writes" : "reads", static_cast<unsigned long long>(req), static_cast<unsigned long long>(off),
                g->name.c_str(), static_cast<long long>(static_cast<const uint8_t *>(declLo) - g->base),
                static_cast<long long>(static_cast<const uint8_t *>(declHi) - g->base));
-    int64_t blk = g_cur->pub.idx;
+    int64_t blk = g_cur->pub.core;
     if (write && g->kind == 0 && !g->inputWriteReported) {
         g->inputWriteReported = true;
         Report("input_written", false, op.file, op.line, "%s writes into input '%s' (byte offset %llu)", op.name, g->name.c_str(),
@@ -747,28 +766,36 @@ uint64_t GmSpan(const Op &op, const void *p, uint64_t len, bool write, const voi
     if (!g->wtag.empty()) {
         uint32_t mine = static_cast<uint32_t>(blk + 1);
         uint32_t atomic = (write && g_cur->pub.atomicMode) ? 1u : 0u;
-        uint32_t tag = (G.phase << 17) | (atomic << 16) | mine;
+        uint32_t tag = (TagEpoch() << 17) | (atomic << 16) | mine;
         uint32_t *t = g->wtag.data() + off;
         const uint8_t *bytes = atomic ? nullptr : static_cast<const uint8_t *>(data);
         bool raced = false;
         for (uint64_t i = 0; i < len; ++i) {
             uint32_t o = t[i];
-            if (o != 0 && (o & 0xFFFFu) != mine && (o >> 17) == G.phase && !(atomic && (o & 0x10000u))) {
+            if (o != 0 && (o & 0xFFFFu) != mine && !Ordered(o) && !(atomic && (o & 0x10000u))) {
                 // Every writer so far stored this very byte: the order of the writes cannot change memory. The byte
                 // is then owned by "several blocks", so any later write of another value (the first writer's
-                // included) and any read of it by any block is still a race.
-                if (write && bytes && !(o & 0x10000u) && g->base[off + i] == bytes[i]) {
+                // included) and any read of it by any block is still a race. (Not in a mixed launch, whose
+                // ordering follows each writer core's flags: there every such write stays a race.)
+                if (write && bytes && !G.mix && !(o & 0x10000u) && g->base[off + i] == bytes[i]) {
                     t[i] = (G.phase << 17) | kGmSharedWriter;
                     continue;
                 }
                 if (!raced) {
                     raced = true;
-                    char who[32];
-                    GmWriterName(o, who, sizeof who);
-                    Report("cross_block_write_race", true, op.file, op.line,
-                           "block %lld %s byte %llu of '%s' that %s wrote %s (no atomic, no SyncAll in between); on the NPU blocks run concurrently",
-                           static_cast<long long>(blk), write ? "writes" : "reads", static_cast<unsigned long long>(off + i), g->name.c_str(),
-                           who, write ? (bytes ? "with other bytes" : "too") : "in the same phase");
+                    if (G.mix)
+                        Report("cross_block_write_race", true, op.file, op.line,
+                               "%s %s byte %llu of '%s' that %s wrote with no cross-core flag or SyncAll ordering the two; on the NPU "
+                               "the cores run concurrently", CoreName(blk).c_str(), write ? "writes" : "reads",
+                               static_cast<unsigned long long>(off + i), g->name.c_str(), CoreName((o & 0xFFFFu) - 1).c_str());
+                    else {
+                        char who[48];
+                        GmWriterName(o, who, sizeof who);
+                        Report("cross_block_write_race", true, op.file, op.line,
+                               "block %lld %s byte %llu of '%s' that %s wrote %s (no atomic, no SyncAll in between); on the NPU blocks run concurrently",
+                               static_cast<long long>(blk), write ? "writes" : "reads", static_cast<unsigned long long>(off + i), g->name.c_str(),
+                               who, write ? (bytes ? "with other bytes" : "too") : "in the same phase");
+                    }
                 }
                 if (!write) break;
             }
@@ -834,9 +861,11 @@ void RawGmEnd()
 void RawGmSweep()
 {
     if (g_cur == nullptr) return;
-    const int64_t blk = g_cur->pub.idx;
+    const int64_t blk = g_cur->pub.core;
     const uint32_t mine = static_cast<uint32_t>(blk + 1);
-    const uint32_t slice = (G.phase << 17) | mine;
+    const uint32_t slice = (TagEpoch() << 17) | mine;
+    const uint32_t from = G.mix ? g_cur->sliceEpoch : G.phase;
+    g_cur->sliceEpoch = TagEpoch();
     for (GmBuf &g : G.gm) {
         if (g.seen.size() != g.alloc) continue;
         const uint64_t padded = GmPadded(g.size);
@@ -853,8 +882,9 @@ void RawGmSweep()
                 g.seen[k] = g.base[k];
                 if (k < g.wtag.size()) {
                     uint32_t t = g.wtag[k];
-                    if ((t & ~0x10000u) == slice) continue;  // an API of this slice wrote it
-                    if (t != 0 && (t >> 17) == G.phase && (t & 0xFFFFu) != mine && raced++ == 0) { firstRace = k; raceWith = t; }
+                    // an API of this slice wrote it (a mixed launch's core may have moved its epoch since the slice began)
+                    if ((t & 0xFFFFu) == mine && (t >> 17) >= from && (t >> 17) <= (slice >> 17)) continue;
+                    if (t != 0 && !Ordered(t) && (t & 0xFFFFu) != mine && raced++ == 0) { firstRace = k; raceWith = t; }
                     g.wtag[k] = slice;
                 }
                 if (k < g.size) { if (firstIn == ~0ull) firstIn = k; ++stored; }
@@ -876,7 +906,7 @@ void RawGmSweep()
                    static_cast<long long>(blk), g.name.c_str(), static_cast<unsigned long long>(firstIn / g.esize));
         }
         if (raced) {
-            char who[32];
+            char who[48];
             GmWriterName(raceWith, who, sizeof who);
             Report("cross_block_write_race", true, nullptr, 0,
                    "block %lld stores through a raw GM pointer into %llu B of %s '%s' that %s wrote in the same phase (first: byte %llu); on the NPU blocks run concurrently",
@@ -968,6 +998,9 @@ void InitBlockState(BlockState &b, int64_t idx, int64_t num, uint32_t ubSize, ui
     b.pub.ubSize = ubSize;
     b.pub.idx = idx;
     b.pub.num = num;
+    b.pub.core = idx;
+    b.pub.kind = 0;
+    b.pub.sub = 0;
     b.pub.tpipe = nullptr;
     b.pub.tilingKey = tilingKey;
     b.pub.tilingSize = tilingSize;

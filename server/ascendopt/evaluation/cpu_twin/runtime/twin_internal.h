@@ -72,6 +72,7 @@ struct BlockState {
     bool unitMSet = false;
     int16_t nextQueue = 0;
     bool aborted = false;
+    uint32_t sliceEpoch = 1;  // a mixed launch's core: its epoch when its current slice began (RawGmSweep)
 };
 
 // The owner field of a written-byte tag when several blocks stored identical bytes there in one phase.
@@ -147,6 +148,12 @@ struct Global {
     int64_t lastBlock = -1;
     uint32_t ubHighMax = 0;
     void (*syncAllHook)(const Loc &) = nullptr;
+    // A mixed launch (runtime/scheduler.cpp): its cores order their GM accesses by vector clocks, not by the
+    // launch-wide phase alone. ep[c]: core c's epoch (bumped by each of its cross-core sets; its GM writes are
+    // tagged with it); seen[c][d]: the writes of core d with an epoch below it happen before core c's next access.
+    bool mix = false;
+    std::vector<uint32_t> ep;
+    std::vector<std::vector<uint32_t>> seen;
     std::unique_ptr<GmDigester> digester;  // made by the first RawGmSnapshot
 };
 extern Global G;
@@ -186,7 +193,13 @@ void WriteFindings(const std::string &path);  // delivers findings.jsonl
 // "SIGSEGV in block 3 after DataCopy at op_kernel/x.cpp:40 (…)" for a signal caught while a kernel ran.
 void CrashMessage(int sig, char *buf, size_t size);
 // Runs `body` once per block 0..n-1 (SyncAll-aware); returns the number of blocks stopped by a fatal finding.
-int RunBlocks(int n, const std::function<void()> &body, uint32_t ubSize, uint64_t key, uint32_t tilingSize);
+// With `aic` (a mixed kernel), each block is one cube core running `aic` and two vector cores running `body`.
+int RunBlocks(int n, const std::function<void()> &body, uint32_t ubSize, uint64_t key, uint32_t tilingSize,
+              const std::function<void()> &aic = nullptr);
+// GM write tags (GmBuf::wtag): the epoch a write by the current core is tagged with, and whether another core's
+// write tagged `tag` happens before the current core's accesses (not a race).
+uint32_t TagEpoch();
+bool Ordered(uint32_t tag);
 void JsonEscape(std::string &out, const std::string &s);
 
 }  // namespace rt

@@ -21,9 +21,13 @@ using ::AIC;
 using ::AIV;
 using ::MIX;
 }  // namespace AscendC
+// A mixed kernel (ASCENDOPT_TWIN_MIX) is built once per core type and the runtime knows each core's type: no
+// program-wide setting then.
 #ifdef ASCENDOPT_TWIN_CUBE
 constexpr int32_t g_coreType = AIC;
+#ifndef ASCENDOPT_TWIN_MIX
 static const bool ascendopt_twin_cube_kernel = ascendopt_twin::rt::SetCubeKernel();  // at program start
+#endif
 #define ASCEND_IS_AIV (false)
 #define ASCEND_IS_AIC (true)
 #define ASCEND_IS_NOT_AIV (true)

@@ -39,6 +39,13 @@ struct BlockPublic {
     // vaSet: bit r set once VAr was written in this block.
     uint64_t va[8][8] = {};
     uint8_t vaSet = 0;
+    // The core this is (findings, races, hazards, trace): the block index in a vector- or cube-only launch; in a
+    // mixed launch (KERNEL_TYPE_MIX_AIC_1_2: each block one cube core and two vector cores) 3 * block + k, k 0 for
+    // the AIC, 1 and 2 for the AIVs. `kind`: 0 a core of a one-kind launch, 1 the AIC and 2 an AIV of a mixed one;
+    // `sub`: the AIV's index in its block (GetSubBlockIdx).
+    int64_t core = 0;
+    int kind = 0;
+    int64_t sub = 0;
 };
 extern BlockPublic *g_blk;
 extern bool g_trace_on;
@@ -147,6 +154,8 @@ void UnitFlagMmad(uint8_t flag, const Loc &loc);
 void UnitFlagFixpipe(uint8_t flag, const Loc &loc);
 // The kernel was compiled for the cube core (AIC): set once by its translation unit (kernel_misc.h).
 bool SetCubeKernel();
+// The current core is a cube core (AIC): a cube-only build, or the AIC of a mixed launch.
+bool OnCubeCore();
 
 // Tiling data for GET_TILING_DATA.
 void LoadTiling(void *dst, size_t size, const uint8_t *tiling, const char *type, const char *file, int line);

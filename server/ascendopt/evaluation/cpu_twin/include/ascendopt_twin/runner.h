@@ -7,7 +7,8 @@
 namespace ascendopt_twin {
 using LaunchFn = void (*)(uint8_t **args);
 // Reads the manifest (argv[1]), runs tiling and the kernel for every block, writes outputs, findings, trace, result.
-int RunnerMain(int argc, char **argv, LaunchFn launch);
+// `aic`: a mixed kernel's entry built for the cube core; each block then runs it on one AIC and `launch` on two AIVs.
+int RunnerMain(int argc, char **argv, LaunchFn launch, LaunchFn aic = nullptr);
 }  // namespace ascendopt_twin
 
 #endif
