@@ -16,7 +16,7 @@ from ascendopt.operators.issues import Issue
 from ascendopt.operators.knobs import core_cap_knobs, knobs_of
 from ascendopt.operators.model import Knob, RefusedConstant, Side
 
-from .cann_knobs_style import write_sq_like
+from .cann_knobs_style import write_sub_like
 
 _KERNEL = """
 class Cmp {
@@ -63,7 +63,7 @@ def _find(
     issues: list[Issue] = []
     for s, side, cs in per:
         knobs.extend(knobs_of(s, side, cs, issues, {}, flow.verdicts, refused))
-    knobs.extend(core_cap_knobs([c for _, c in reads], flow.verdicts, cores, refused))
+    knobs.extend(core_cap_knobs([c for _, c in reads], flow.verdicts, cores, refused, list(knobs)))
     assert issues == []
     return {k.name: k for k in knobs}, {r.name: r for r in refused}
 
@@ -208,7 +208,7 @@ static ge::graphStatus CmpTiling(gert::TilingContext* context) {
 
 
 def test_values_that_would_break_the_tilings_arithmetic_are_refused_before_a_build(tmp_path: Path) -> None:
-    op = load_operator(write_sq_like(tmp_path))
+    op = load_operator(write_sub_like(tmp_path))
     cap = op.knob("coreNum_cap")
     assert 0 not in cap.values and max(cap.values) == cap.current
     base = baseline(op)
@@ -216,7 +216,28 @@ def test_values_that_would_break_the_tilings_arithmetic_are_refused_before_a_bui
         with pytest.raises(KnobError):
             apply_knobs(op, base, {"coreNum_cap": bad})
     cand = apply_knobs(op, base, {"coreNum_cap": 8})
-    assert "int64_t coreNum = 8;" in cand.files["op_host/sq_like_tiling.cpp"]
+    assert "int64_t coreNum = 8;" in cand.files["op_host/sub_like_tiling.cpp"]
     # the current value keeps the platform's call: the baseline's text is untouched
     same = apply_knobs(op, base, {"coreNum_cap": cap.current})
-    assert "platform.GetCoreNumAiv()" in same.files["op_host/sq_like_tiling.cpp"]
+    assert "platform.GetCoreNumAiv()" in same.files["op_host/sub_like_tiling.cpp"]
+
+
+def test_no_cap_where_a_core_grain_already_sets_the_launch() -> None:
+    host = """
+constexpr uint32_t MIN_PER_CORE = 8192;
+static ge::graphStatus CmpTiling(gert::TilingContext* context) {
+    CmpTilingData tiling;
+    auto plat = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    uint32_t total = context->GetInputShape(0)->GetStorageShape().GetShapeSize();
+    uint32_t coreNum = plat.GetCoreNumAiv();
+    uint32_t need = (total + MIN_PER_CORE - 1) / MIN_PER_CORE;
+    uint32_t used = need < coreNum ? need : coreNum;
+    context->SetBlockDim(used);
+    tiling.set_tileLen(4096);
+    tiling.set_rounds(total / used / 4096);
+    return ge::GRAPH_SUCCESS;
+}
+"""
+    knobs, refused = _find(host)
+    assert knobs["MIN_PER_CORE"].role == "core_grain"
+    assert "coreNum_cap" not in knobs and "already sets the launch" in refused["coreNum"].reason

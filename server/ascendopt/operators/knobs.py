@@ -369,16 +369,29 @@ def core_cap_knobs(
     verdicts: dict[tuple[str, int], dataflow.Verdict],
     core_count: int,
     refused: list[RefusedConstant],
+    others: list[Knob],
 ) -> list[Knob]:
     """A cap on the cores used where the host reads the platform's core count and launches that
     many blocks (`auto coreNum = ascendcPlatform.GetCoreNumAiv(); … SetBlockDim(coreNum)`): the
     call is replaced by a count from 1 to the SoC's (`core_count`, the current value: the call
-    kept). Whether the tiling stays right on fewer cores is for verification to say."""
+    kept). Whether the tiling stays right on fewer cores is for verification to say. None where
+    one of `others` (a block dim, a core grain) already sets that launch: the cores used follow
+    from it, and a cap would only multiply the space."""
     out = []
+    launches = {
+        s
+        for k in others
+        if k.role in ("block_dim", "core_grain")
+        for s in k.sinks
+        if s.startswith("block_dim")
+    }
     for read in reads:
         verdict = verdicts.get((read.range.file, read.range.start_byte))
-        if verdict is None or verdict.role != "block_dim":
+        mine = {s for s in verdict.sinks if s.startswith("block_dim")} if verdict is not None else set()
+        if verdict is None or verdict.role != "block_dim" or mine & launches:
             why = verdict.reason if verdict is not None else "not walked"
+            if mine & launches:
+                why = "a block-dim or core-grain knob already sets the launch it reaches"
             refused.append(
                 RefusedConstant(
                     name=read.name,
