@@ -76,6 +76,8 @@ static ge::graphStatus CmpTiling(gert::TilingContext* context) {
     uint32_t dataSize = 2;
     uint32_t spare = 8;
     uint32_t moving = 4;
+    uint32_t typeLen = 1;
+    ge::TypeUtils::GetDataTypeLength(context->GetInputDesc(0)->GetDataType(), typeLen);
     auto plat = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
     plat.GetCoreMemSize(platform_ascendc::CoreMemType::UB, ubSize);
     uint32_t total = context->GetInputShape(0)->GetStorageShape().GetShapeSize();
@@ -83,7 +85,7 @@ static ge::graphStatus CmpTiling(gert::TilingContext* context) {
     if (total > 4096) {
         moving = 8;
     }
-    uint32_t tileLen = ubSize / partCount / dataSize / moving;
+    uint32_t tileLen = ubSize / partCount / dataSize / moving / typeLen;
     if (total < 32 * coreNum) {
         coreNum = total / 32;
     }
@@ -107,6 +109,7 @@ def test_a_local_that_splits_the_ub_is_a_knob_and_its_values_never_reach_zero() 
     assert "spare" not in knobs and "reaches no tiling sink" in refused["spare"].reason
     assert "dataSize" not in knobs and "dataSize" in refused
     assert "moving" not in knobs and "moving" not in refused  # a variable, not a constant
+    assert "typeLen" not in knobs and "typeLen" not in refused  # a getter's out-parameter: written
 
 
 def test_the_platforms_core_count_launched_as_the_block_dim_becomes_a_cap() -> None:
@@ -114,7 +117,7 @@ def test_the_platforms_core_count_launched_as_the_block_dim_becomes_a_cap() -> N
     cap = knobs["coreNum_cap"]
     assert (cap.kind, cap.role, cap.current) == ("block_dim", "core_cap", 24)
     assert cap.values == list(range(1, 25))  # never more than the SoC has, never 0
-    assert cap.range.start_line == 12
+    assert cap.range.start_line == 14
     # a core count read only to size a split, never launched: no cap
     host = _HOST_WITH_LOCALS.replace("context->SetBlockDim(coreNum);", "context->SetBlockDim(8);")
     knobs, refused = _find(host)

@@ -758,7 +758,9 @@ def analyze(sources: list[tuple[CppSource, Side]], consts: list[tuple[CppSource,
             for sink, g in graph.sinks.get(k, []):
                 fg = f.then(g)
                 hits.append((_role(sink.kind, fg) or "", sink.where))
-                aligns |= fg.align and bool(_role(sink.kind, fg))
+                # a granule where its own value (copied, not yet divided or scaled) is rounded to;
+                # a tile derived from it and rounded to downstream is still a tile
+                aligns |= f == Flow() and g.align and bool(_role(sink.kind, fg))
                 if _role(sink.kind, fg):
                     mul_only &= fg.mul
                     add_only &= fg.add
@@ -767,6 +769,7 @@ def analyze(sources: list[tuple[CppSource, Side]], consts: list[tuple[CppSource,
                 if any(sink.kind == "identity" for sink, _ in graph.sinks.get(other, [])):
                     hits.append(("", where))
             for target, g in graph.edges.get(k, []):
+                aligns |= f == Flow() and g.align
                 queue.append((target, f.then(g)))
         verdict = _verdict(hits, graph.uses.get(start, 0))
         verdict.factor_only, verdict.offset_only = mul_only, add_only

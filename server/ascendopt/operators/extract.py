@@ -586,6 +586,11 @@ def local_literals(src: CppSource, side: Side) -> list[Constant]:
                 written.add(src.text_of(left))
             elif n.type == "update_expression" and (arg := n.child_by_field_name("argument")) is not None:
                 written.add(src.text_of(arg))
+            elif n.type == "call_expression" and (callee := n.child_by_field_name("function")) is not None:
+                # `GetDataTypeLength(dt, len)`, `GetCoreMemSize(UB, ubSize)`: a getter's out-parameter
+                args = n.child_by_field_name("arguments")
+                if _last_name(src.text_of(callee)).rsplit("::", 1)[-1].startswith("Get") and args is not None:
+                    written.update(src.text_of(a) for a in args.named_children if a.type == "identifier")
             elif n.type == "pointer_expression" and src.text_of(n).startswith("&"):
                 if (arg := n.child_by_field_name("argument")) is not None:
                     written.add(src.text_of(arg))
