@@ -46,7 +46,7 @@ def test_arch_branches_read_as_the_socs_compiler_reads_them() -> None:
 
 def test_ops_nn_style_tile_in_the_class_header_moves_with_the_hosts_core_split(tmp_path: Path) -> None:
     op = load_operator(write_sq_like(tmp_path))
-    assert [k.name for k in op.knobs] == ["PP_ELEMENT_NUM"]
+    assert [k.name for k in op.knobs] == ["PP_ELEMENT_NUM"]  # the grain sets the launch: no core cap
     tile = op.knobs[0]
     # the 910B branch (the #else), not the 3003 one above it
     assert (tile.kind, tile.side, tile.range.file, tile.current) == (
@@ -70,7 +70,8 @@ def test_ops_nn_style_tile_in_the_class_header_moves_with_the_hosts_core_split(t
 def test_ops_math_style_buffer_count_couples_the_hosts_ub_split(tmp_path: Path) -> None:
     op = load_operator(write_sub_like(tmp_path))
     by_name = {k.name: k for k in op.knobs}
-    assert set(by_name) == {"BUFFER_NUM", "MIN_SPLIT_THRESHOLD"}  # schMode follows the dtype: no knob
+    # schMode follows the dtype: no knob; the platform's core count the block factor divides by: a cap
+    assert set(by_name) == {"BUFFER_NUM", "MIN_SPLIT_THRESHOLD", "coreNum_cap"}
     buf = by_name["BUFFER_NUM"]
     assert (buf.side, buf.range.file, buf.current, buf.values) == (
         "kernel",
@@ -123,7 +124,11 @@ def test_headers_of_other_architectures_are_not_read(tmp_path: Path) -> None:
         '#if defined(__NPU_ARCH__) && __NPU_ARCH__ == 3510\n#include "arch35/sub_like_regbase.h"\n'
         '#include "sub_like_950.h"\n#endif\n' + entry.read_text()
     )
-    assert sorted(k.name for k in load_operator(op_dir).knobs) == ["BUFFER_NUM", "MIN_SPLIT_THRESHOLD"]
+    assert sorted(k.name for k in load_operator(op_dir).knobs) == [
+        "BUFFER_NUM",
+        "MIN_SPLIT_THRESHOLD",
+        "coreNum_cap",
+    ]
 
 
 def test_one_name_with_many_values_gives_distinct_knobs() -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from ascendopt.operators import checks, dataflow, domains, extract, launch
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.issues import Issue, SpecError
-from ascendopt.operators.knobs import knob_headers, knobs_of, merge_knobs
+from ascendopt.operators.knobs import core_cap_knobs, knob_headers, knobs_of, merge_knobs
 from ascendopt.operators.model import (
     Constant,
     KernelEntry,
@@ -122,11 +122,26 @@ def assemble(
                 elsewhere[rel] = os.path.relpath(real, root.resolve())
     # Knobs by dataflow: every constant's value followed through all the sources at once (a host
     # constant reaches the kernel's buffers through the tiling data).
+    # On the host also the tiling function's literal-initialised locals and its reads of the
+    # platform's core count (a cap on the cores used).
     per_source = [
-        (src, side_t, extract.constants(src, side_t), extract.more_constants(src, side_t))
+        (
+            src,
+            side_t,
+            extract.constants(src, side_t),
+            [
+                *extract.more_constants(src, side_t),
+                *(extract.local_literals(src, side_t) if side_t == "host" else []),
+            ],
+        )
         for src, side_t in sources
     ]
-    flow = dataflow.analyze(sources, [(src, c) for src, _, a, b in per_source for c in (*a, *b)])
+    core_reads = [
+        (src, c) for src, side_t in sources if side_t == "host" for c in extract.core_count_reads(src, side_t)
+    ]
+    flow = dataflow.analyze(
+        sources, [*((src, c) for src, _, a, b in per_source for c in (*a, *b)), *core_reads]
+    )
     refused: list[RefusedConstant] = []
     for src, side_t, c, more in per_source:
         consts.extend(c)
@@ -139,6 +154,8 @@ def assemble(
                 "that operator builds with it too"
             )
         knobs.extend(found)
+    cores = resolve_soc(None, None, spec).core_num_aiv
+    knobs.extend(core_cap_knobs([c for _, c in core_reads], flow.verdicts, cores, refused, knobs))
     knobs = merge_knobs(knobs)
     if spec is not None:  # the values each knob may take, from the spec's dtypes and shapes and the SoC
         domains.refine(knobs, spec, resolve_soc(None, None, spec), flow.buffer_slots or 2)

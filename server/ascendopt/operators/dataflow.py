@@ -51,8 +51,12 @@ Role = Literal[
     "tile_num",
     "threshold",
     "tiling_field",
+    "ub_parts",
+    "core_cap",
 ]
 ROLE_KIND: dict[str, KnobKind] = {
+    "ub_parts": "tile_num",  # a local dividing the UB into parts (knobs.py decides)
+    "core_cap": "block_dim",  # the platform's core count replaced by a cap (knobs.core_cap_knobs)
     "block_dim": "block_dim",
     "core_grain": "core_grain",
     "buffer_num": "buffer_num",
@@ -100,6 +104,8 @@ _PASS_THROUGH = frozenset(
 # Calls that move data between GM and UB or through the queues: a loop around them walks tiles.
 _MOVES = frozenset({"DataCopy", "DataCopyPad", "EnQue", "DeQue", "AllocTensor", "FreeTensor"})
 _RELATIONAL = frozenset({"<", ">", "<=", ">="})
+# Helpers that round their first argument to a multiple of their second (the granule).
+_ALIGN_HELPERS = frozenset({"CeilAlign", "AlignUp", "RoundUp", "FloorAlign", "AlignDown", "Align"})
 _EQUALITY = frozenset({"==", "!="})
 _DIVIDE_HELPERS = frozenset(
     {"CeilDiv", "CeilDivision", "DivCeil", "FloorDiv", "CeilDivide", "DivRoundUp", "CeilDiv32", "Ceil"}
@@ -159,6 +165,7 @@ class Flow:
     mul: bool = False  # a factor of a product (`n * X`): a multiplier, not the size itself
     add: bool = False  # a term of a sum or difference (`ub - X`): an offset, reserved space
     ub_share: bool = False  # divides the UB's capacity (`UB_SIZE / X`): how many tensors share it
+    align: bool = False  # rounds a size to a multiple of it (`n / X * X`, `AlignUp(n, X)`): a granule
 
     def then(self, other: Flow) -> Flow:
         return Flow(
@@ -168,6 +175,7 @@ class Flow:
             self.mul or other.mul,
             self.add or other.add,
             self.ub_share or other.ub_share,
+            self.align or other.align,
         )
 
 
@@ -185,6 +193,7 @@ class Verdict:
     factor_only: bool = False  # every sink reached as a factor of a product
     offset_only: bool = False  # every sink reached as a term of a sum or difference
     ub_share_only: bool = False  # every sink reached as a divisor of the UB's capacity
+    aligns: bool = False  # some sink reached as the multiple a size is rounded to (a granule)
 
 
 def _last(name: str) -> str:
@@ -196,6 +205,7 @@ class _Graph:
         self.edges: dict[Key, list[tuple[Key, Flow]]] = {}
         self.sinks: dict[Key, list[tuple[_Sink, Flow]]] = {}
         self.uses: dict[Key, int] = {}
+        self.ordered: dict[Key, list[tuple[Key, str]]] = {}  # relational comparisons: the other side
         # name → (function key, parameter names), one per overload
         self.functions: dict[str, list[tuple[object, list[str]]]] = {}
         self._locals: dict[int, set[str]] = {}
@@ -303,6 +313,9 @@ class _Graph:
                     if callee in _DIVIDE_HELPERS and len(named) == 2:
                         out.extend((k, f.then(Flow(inverse=True))) for k, f in self.refs(src, named[1], base))
                         named = named[:1]
+                    elif callee in _ALIGN_HELPERS and len(named) == 2:
+                        out.extend((k, f.then(Flow(align=True))) for k, f in self.refs(src, named[1], base))
+                        named = named[:1]
                     stack.extend(named)
                 continue
             stack.extend(n.named_children)
@@ -364,6 +377,12 @@ class _Graph:
                     self._sink("tiling_field", src, node, right)
             elif t == "call_expression":
                 self._call(src, node)
+            elif t == "binary_expression":
+                self._equality(src, node)
+            elif t == "case_statement" and (label := node.child_by_field_name("value")) is not None:
+                self._identity(src, node, label)
+            elif t == "switch_statement" and (cond := node.child_by_field_name("condition")) is not None:
+                self._identity(src, node, cond)
             elif t == "for_statement":
                 self._loop(src, node)
             elif t == "return_statement":
@@ -372,6 +391,36 @@ class _Graph:
                     name = self._fn_names.get(fn.id)
                     if name is not None:
                         self._edge((("ret",), name), self.refs(src, node.named_children[0]))
+
+    def _identity(self, src: CppSource, at: Node, expr: Node) -> None:
+        """A value compared for equality with another name, a case label or what a switch picks
+        on: an identifier (an op code, an enum, a selector): another value means another thing."""
+        where = f"identity at {src.path}:{at.start_point[0] + 1}"
+        for k, f in self.refs(src, expr):
+            if not (f.inverse or f.mul or f.add):  # `n % X == 0` tests a size, names nothing
+                self.sinks.setdefault(k, []).append((_Sink("identity", where), f))
+
+    def _equality(self, src: CppSource, node: Node) -> None:
+        op = node.child_by_field_name("operator")
+        left, right = node.child_by_field_name("left"), node.child_by_field_name("right")
+        if op is None or left is None or right is None:
+            return
+        if src.text_of(op) in _RELATIONAL and not (_is_literal(left) or _is_literal(right)):
+            # `opCode <= TAN_CODE`: ordered against an identifier, a constant names a range of codes
+            where = f"identity at {src.path}:{node.start_point[0] + 1}"
+            lhs, rhs = self.refs(src, left), self.refs(src, right)
+            for a_side, b_side in ((lhs, rhs), (rhs, lhs)):
+                for k, _ in a_side:
+                    self.ordered.setdefault(k, []).extend((other, where) for other, _ in b_side)
+            return
+        if src.text_of(op) not in _EQUALITY:
+            return
+        if _is_literal(left) or _is_literal(right):
+            return  # `if (BUFFER_NUM == 1)`: a size tested for one value, not matched against a name
+        if not (_names_a_constant(src, left) or _names_a_constant(src, right)):
+            return  # `tileLen == lastLen`: two sizes found equal, nothing named
+        self._identity(src, node, left)
+        self._identity(src, node, right)
 
     def _call(self, src: CppSource, call: Node) -> None:
         fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
@@ -572,7 +621,7 @@ def _is_literal(node: Node) -> bool:
 
 def _flow(src: CppSource, node: Node, root: Node) -> Flow | None:
     """How `node`'s value reaches `root`'s (None: it does not: an equality test, a subscript index)."""
-    inverse, scale, cmp, mul, add, ub_share = False, 0, False, False, False, False
+    inverse, scale, cmp, mul, add, ub_share, align = False, 0, False, False, False, False, False
     name = src.text_of(node)
     child, p = node, node.parent
     while p is not None and child.id != root.id:
@@ -590,10 +639,13 @@ def _flow(src: CppSource, node: Node, root: Node) -> Flow | None:
             elif op in ("/", "%") and child == right:
                 inverse = not inverse
                 ub_share = ub_share or bool(left is not None and _UB_CAPACITY.search(src.text_of(left)))
+                align = align or _rounded_back(src, p, name)
             elif op == "/" and other is not None and _has_sizeof(other):
                 scale -= 1
             elif op == "*" and other is not None and _has_sizeof(other):
                 scale += 1
+            elif op == "*" and other is not None and _divides_by(src, other, name):
+                align = True  # the `* X` of `n / X * X`
             elif op in ("*", "<<") and other is not None and not _is_literal(other):
                 mul = True
             elif op in ("+", "-") and other is not None and not _is_literal(other):
@@ -605,10 +657,58 @@ def _flow(src: CppSource, node: Node, root: Node) -> Flow | None:
         elif p.type == "conditional_expression" and child == p.child_by_field_name("condition") and not cmp:
             return None
         child, p = p, p.parent
-    return Flow(inverse, max(-1, min(1, scale)), cmp, mul, add, ub_share)
+    return Flow(inverse, max(-1, min(1, scale)), cmp, mul, add, ub_share, align)
+
+
+_CONSTANT_NAME = re.compile(r"^(?:[A-Z][A-Z0-9_]*|k[A-Z]\w*)$")
+
+
+def _names_a_constant(src: CppSource, node: Node) -> bool:
+    """A constant's or an enumerator's name as written (`FOREACH_ABS_OP_CODE`, `kModeA`, `ge::DT_FLOAT`)."""
+    node = _bare(node)
+    if node.type == "qualified_identifier":
+        return True
+    return node.type == "identifier" and _CONSTANT_NAME.match(src.text_of(node)) is not None
+
+
+def _bare(node: Node) -> Node:
+    while node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+def _divides_by(src: CppSource, node: Node, name: str) -> bool:
+    """`(n / X)` or `(n + X - 1) / X`: a division by `name`."""
+    node = _bare(node)
+    if node.type != "binary_expression":
+        return False
+    op, right = node.child_by_field_name("operator"), node.child_by_field_name("right")
+    return (
+        op is not None and src.text_of(op) == "/" and right is not None and src.text_of(_bare(right)) == name
+    )
+
+
+def _rounded_back(src: CppSource, division: Node, name: str) -> bool:
+    """Whether `division` (`n / X`) is multiplied back by X: `n / X * X` rounds n down to X's multiple."""
+    child, p = division, division.parent
+    while p is not None and p.type == "parenthesized_expression":
+        child, p = p, p.parent
+    if p is None or p.type != "binary_expression":
+        return False
+    op = p.child_by_field_name("operator")
+    other = (
+        p.child_by_field_name("right")
+        if child == p.child_by_field_name("left")
+        else p.child_by_field_name("left")
+    )
+    return (
+        op is not None and src.text_of(op) == "*" and other is not None and src.text_of(_bare(other)) == name
+    )
 
 
 def _role(sink: str, f: Flow) -> str | None:
+    if sink == "identity":
+        return None
     if f.cmp:
         return "threshold"
     if sink == "block_dim":
@@ -649,6 +749,7 @@ def analyze(sources: list[tuple[CppSource, Side]], consts: list[tuple[CppSource,
         queue: deque[tuple[Key, Flow]] = deque([(start, Flow())])
         hits: list[tuple[str, str]] = []  # (role or "", where)
         mul_only = add_only = share_only = True
+        aligns = False
         while queue and len(seen) < 20000:
             k, f = queue.popleft()
             if (k, f) in seen:
@@ -657,21 +758,37 @@ def analyze(sources: list[tuple[CppSource, Side]], consts: list[tuple[CppSource,
             for sink, g in graph.sinks.get(k, []):
                 fg = f.then(g)
                 hits.append((_role(sink.kind, fg) or "", sink.where))
+                # a granule where its own value (copied, not yet divided or scaled) is rounded to;
+                # a tile derived from it and rounded to downstream is still a tile
+                aligns |= f == Flow() and g.align and bool(_role(sink.kind, fg))
                 if _role(sink.kind, fg):
                     mul_only &= fg.mul
                     add_only &= fg.add
                     share_only &= fg.ub_share
+            for other, where in graph.ordered.get(k, []):
+                if any(sink.kind == "identity" for sink, _ in graph.sinks.get(other, [])):
+                    hits.append(("", where))
             for target, g in graph.edges.get(k, []):
+                aligns |= f == Flow() and g.align
                 queue.append((target, f.then(g)))
         verdict = _verdict(hits, graph.uses.get(start, 0))
         verdict.factor_only, verdict.offset_only = mul_only, add_only
         verdict.ub_share_only = share_only
+        verdict.aligns = aligns
         out[(const.range.file, const.range.start_byte)] = verdict
     return Analysis(out, graph.buffer_slots)
 
 
 def _verdict(hits: list[tuple[str, str]], uses: int) -> Verdict:
     sinks = list(dict.fromkeys(w for _, w in hits))
+    same = next((w for _, w in hits if w.startswith("identity")), None)
+    if same is not None:
+        return Verdict(
+            None,
+            f"compared for equality ({same}): an identifier (an op code, an enum, a selector), "
+            "not a size: another value names another thing",
+            sinks,
+        )
     roles = [r for r, _ in hits if r]
     if not roles:
         if hits:

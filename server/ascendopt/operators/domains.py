@@ -12,6 +12,8 @@ With a spec, each inferred knob's values follow its role:
 * a block dim: 1 up to the SoC's vector core count, and the counts up to two waves that split
   the largest case's 32-byte blocks evenly;
 * a buffer count: 1-4; a tile count: 1-16;
+* a cap on the cores (the platform's count the host reads, replaced): 1 up to the SoC's count;
+* the parts a tiling function's local splits the UB into: a quarter to twice its value;
 * a threshold: 0 (the path above it always), each case's size and the midpoints between them,
   one past the largest (the path below it always);
 * a core grain: the same ladder in whole 32-byte blocks (whole blocks whether the code reads it
@@ -48,6 +50,11 @@ def _splits(sizes: list[int], cores: int, step: int) -> set[int]:
     """The tiles (whole multiples of `step`) that give each of `cores` cores the same number of
     tiles, one to ROUNDS, of each size."""
     return {max(step, -(-size // (cores * r * step)) * step) for size in sizes for r in range(1, ROUNDS + 1)}
+
+
+def ub_parts_values(current: int) -> list[int]:
+    """The parts a tiling splits the UB into: a quarter to twice the current count (never 0)."""
+    return list(range(max(1, current // 4), 2 * current + 1))
 
 
 def knob_role(k: Knob) -> str:
@@ -88,6 +95,11 @@ def refine(knobs: list[Knob], spec: OperatorSpec, soc: Soc, ub_tensors: int) -> 
             blocks = max(1, largest * narrow // BLOCK_BYTES)
             even = {d for d in range(soc.core_num_aiv + 1, 2 * soc.core_num_aiv + 1) if blocks % d == 0}
             k.values = sorted({*range(1, soc.core_num_aiv + 1), *even, cur})
+        elif role == "core_cap":  # the platform's count at most: a cap, not more blocks
+            k.values = list(range(1, soc.core_num_aiv + 1))
+            k.current = soc.core_num_aiv
+        elif role == "ub_parts":  # more parts: smaller tiles, always fit; fewer: verification says
+            k.values = ub_parts_values(cur)
         elif role == "buffer_num":
             k.values = sorted({1, 2, 3, 4, cur})
         elif role == "tile_num":

@@ -572,6 +572,116 @@ def more_constants(src: CppSource, side: Side) -> list[Constant]:
     return out
 
 
+def local_literals(src: CppSource, side: Side) -> list[Constant]:
+    """Locals a function initialises from a positive literal and never writes again
+    (`uint32_t bufferNum = 16;` in a tiling function): a constant in all but its declaration, so
+    a choice the dataflow may find. Zero-initialised locals are accumulators or defaults; one
+    assigned, incremented or whose address is taken is a variable."""
+    out: list[Constant] = []
+    for _, fn in src.functions():
+        written: set[str] = set()
+        candidates: list[tuple[Node, Node, Node]] = []
+        for n in src.walk(fn):
+            if n.type == "assignment_expression" and (left := n.child_by_field_name("left")) is not None:
+                written.add(src.text_of(left))
+            elif n.type == "update_expression" and (arg := n.child_by_field_name("argument")) is not None:
+                written.add(src.text_of(arg))
+            elif n.type == "call_expression" and (callee := n.child_by_field_name("function")) is not None:
+                # `GetDataTypeLength(dt, len)`, `GetCoreMemSize(UB, ubSize)`: a getter's out-parameter
+                args = n.child_by_field_name("arguments")
+                if _last_name(src.text_of(callee)).rsplit("::", 1)[-1].startswith("Get") and args is not None:
+                    written.update(src.text_of(a) for a in args.named_children if a.type == "identifier")
+            elif n.type == "pointer_expression" and src.text_of(n).startswith("&"):
+                if (arg := n.child_by_field_name("argument")) is not None:
+                    written.add(src.text_of(arg))
+            elif n.type == "declaration" and n.parent is not None and n.parent.type != "translation_unit":
+                quals = {src.text_of(c) for c in n.children if c.type == "type_qualifier"}
+                if quals & {"const", "constexpr"}:
+                    continue  # `constants` has these
+                for d in n.children_by_field_name("declarator"):
+                    ident, value = d.child_by_field_name("declarator"), d.child_by_field_name("value")
+                    if d.type != "init_declarator" or ident is None or ident.type != "identifier":
+                        continue
+                    if value is not None and _literal_arithmetic(value):
+                        candidates.append((n, ident, value))
+        for decl, ident, value in candidates:
+            name = src.text_of(ident)
+            current = number_value(src.text_of(value))
+            if name in written or current is None or current <= 0:
+                continue
+            ctype = decl.child_by_field_name("type")
+            out.append(
+                Constant(
+                    name=name,
+                    type=src.text_of(ctype) if ctype is not None else "",
+                    value=src.text_of(value),
+                    side=side,
+                    range=src.range_of(value),
+                    local=True,
+                )
+            )
+    return out
+
+
+# The platform's core counts a host tiling reads (`ascendcPlatform.GetCoreNumAiv()`).
+_CORE_COUNT_CALLS = frozenset({"GetCoreNumAiv", "GetCoreNum"})
+
+
+def core_count_reads(src: CppSource, side: Side) -> list[Constant]:
+    """Locals initialised from the platform's vector core count (`auto coreNum =
+    ascendcPlatform.GetCoreNumAiv();`), as a constant at the call (value: the call's text): where
+    the host sizes its launch by the SoC, a cap on the cores used may be a choice."""
+    out: list[Constant] = []
+    for _, fn in src.functions():
+        for n in src.walk(fn):
+            if n.type != "init_declarator":
+                continue
+            ident, value = n.child_by_field_name("declarator"), n.child_by_field_name("value")
+            if ident is None or ident.type != "identifier" or value is None:
+                continue
+            call = _core_count_call(src, value)
+            if call is None:
+                continue
+            decl = n.parent
+            ctype = decl.child_by_field_name("type") if decl is not None else None
+            out.append(
+                Constant(
+                    name=src.text_of(ident),
+                    type=src.text_of(ctype) if ctype is not None else "",
+                    value=src.text_of(call),
+                    side=side,
+                    range=src.range_of(call),
+                    local=True,
+                )
+            )
+    return out
+
+
+_CASTS = frozenset({"static_cast", "uint32_t", "int32_t", "uint64_t", "int64_t", "int"})
+
+
+def _core_count_call(src: CppSource, value: Node) -> Node | None:
+    """The platform core-count call `value` is, under casts and parentheses; None for anything else."""
+    node = value
+    while node.type in ("call_expression", "parenthesized_expression") and node.named_children:
+        callee = node.child_by_field_name("function")
+        if node.type == "parenthesized_expression" or callee is None:
+            node = node.named_children[0]
+            continue
+        if callee.type == "field_expression" and _last_name(src.text_of(callee)) in _CORE_COUNT_CALLS:
+            return node
+        args = node.child_by_field_name("arguments")  # static_cast<int64_t>(…)
+        inner = args.named_children if args is not None else []
+        if len(inner) != 1 or src.text_of(callee).split("<", 1)[0].rsplit("::", 1)[-1] not in _CASTS:
+            return None
+        node = inner[0]
+    return None
+
+
+def _last_name(text: str) -> str:
+    return text.replace("->", ".").rsplit(".", 1)[-1]
+
+
 def _is_number(text: str) -> bool:
     body = text.rstrip("uUlLfF")
     try:

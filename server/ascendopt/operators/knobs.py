@@ -37,7 +37,7 @@ from pathlib import Path
 
 from tree_sitter import Node
 
-from ascendopt.operators import dataflow, includes, launch, preproc
+from ascendopt.operators import dataflow, domains, includes, launch, preproc
 from ascendopt.operators.cpp_source import CppSource
 from ascendopt.operators.extract import number_value
 from ascendopt.operators.issues import Issue
@@ -239,7 +239,18 @@ def knobs_of(
         if hint in _HOST_ONLY and side != "host":
             hint = None
         role, why = (verdict.role, verdict.reason) if verdict is not None else (None, "not walked")
-        if role is not None and (fact := _fact(const.name, current, role, verdict)):
+        if (
+            const.local
+            and role in ("tile_num", "tile_elems", "tile_bytes")
+            and verdict is not None
+            and verdict.ub_share_only
+            and not _FACT.search(const.name)
+            and not _HW_FACT.search(const.name)
+        ):
+            # A tiling function's own `uint32_t bufferNum = 16;` splitting the UB into that many
+            # parts: the tile follows from it (fewer parts, bigger tiles); the twin checks each fits.
+            role, why = "ub_parts", f"{why}, as the parts the UB is split into"
+        elif role is not None and (fact := _fact(const.name, current, role, verdict)):
             role, why = None, fact
         if (
             role is None
@@ -263,7 +274,9 @@ def knobs_of(
                 source="inferred",
                 range=const.range,
                 current=current,
-                values=_inferred_values(kind, current),
+                values=domains.ub_parts_values(current)
+                if role == "ub_parts"
+                else _inferred_values(kind, current),
                 constraints=[*_kind_constraints(kind), *([f"by dataflow: it {why}"] if why else [])],
                 role=role if role not in ("tiling_field", "by_name") else None,
                 sinks=verdict.sinks if verdict is not None else [],
@@ -297,7 +310,12 @@ _FACT = re.compile(
 _HW_FACT = re.compile(
     r"PER_?REP|PER_?BLK|REP_?NUM|REA?PEAT|BYTE_?(LEN|SIZE|NUM)|(FP16|FP32|BF16|HALF|FLOAT|INT\d+)_?(SIZE|BYTES?)$"
     r"|UB_?SIZE$|^MAX_?BUFFER$|COEXIST|UB_?COUNTS?|_WEIGHT$|UB_?DIVIDER|RESERVED|UB_USED$|^DATA_?BLOCK$"
-    r"|TENSORS?_?(COUNT|NUM)$|^BLOCK_?(FLOAT|HALF|ELEM|ELEMENT|FP32|FP16|B16|B32)S?$",
+    r"|TENSORS?_?(COUNT|NUM)$|^BLOCK_?(FLOAT|HALF|ELEM|ELEMENT|FP32|FP16|B16|B32)S?$"
+    # memories' capacities and their units: L1/L0A/L0B/L0C sizes, cache lines, fractals, C0, bits
+    r"|^L(0[ABC]|1|2)_|CACHE_?LINE|FRACTAL|^C0_|BITS?_?(NUM_)?PER_|_IN_(U?INT|FP|FLOAT)\d*$"
+    # the block in a dtype's elements or bytes: FP16_BLOCK_SIZE, FLOAT_BLOCK_ELEM, BYTE_BLOCK_FOR_BF16
+    r"|^(FP\d+|BF\d+|B\d+|FLOAT|HALF|BYTE)_?BLOCK|BLOCK_?(SIZE|NUM|ELEM)S?_?(FOR_)?(FP|BF|FLOAT|HALF|B)\d*$"
+    r"|^(DTYPE|DATA_?TYPE|TYPE)_?(SIZE|BYTES?|LEN)_",
     re.I,
 )
 _NUMBER_WORDS = {
@@ -326,6 +344,8 @@ def _fact(name: str, value: int, role: str, verdict: dataflow.Verdict | None = N
         return f"reaches the tiling as {role}, but its name states a hardware or layout fact"
     if value >= 255 and (value + 1) & value == 0 and role != "buffer_num":
         return f"{value} = 2^{value.bit_length()} - 1: the limit of a hardware field (a count), not a choice"
+    if verdict is not None and verdict.aligns and value <= 512 and role != "buffer_num":
+        return f"sizes are rounded to a multiple of it ({value}): an alignment granule, not a choice"
     named_block = not hinted and re.search(r"(BLOCK|BLK)_?(SIZE|BYTES?|LEN)$", name, re.I) is not None
     if value == 32 and (role in ("tile_bytes", "tile_num") or named_block):
         # `BLOCK_SIZE = 32` divides lengths into blocks on the way to the block dim: still the block
@@ -342,6 +362,66 @@ def _fact(name: str, value: int, role: str, verdict: dataflow.Verdict | None = N
         if verdict.offset_only:
             return f"reaches the tiling as {role} only as an offset added or taken off (reserved space)"
     return None
+
+
+def core_cap_knobs(
+    reads: list[Constant],
+    verdicts: dict[tuple[str, int], dataflow.Verdict],
+    core_count: int,
+    refused: list[RefusedConstant],
+    others: list[Knob],
+) -> list[Knob]:
+    """A cap on the cores used where the host reads the platform's core count and launches that
+    many blocks (`auto coreNum = ascendcPlatform.GetCoreNumAiv(); … SetBlockDim(coreNum)`): the
+    call is replaced by a count from 1 to the SoC's (`core_count`, the current value: the call
+    kept). Whether the tiling stays right on fewer cores is for verification to say. None where
+    one of `others` (a block dim, a core grain) already sets that launch: the cores used follow
+    from it, and a cap would only multiply the space."""
+    out = []
+    launches = {
+        s
+        for k in others
+        if k.role in ("block_dim", "core_grain")
+        for s in k.sinks
+        if s.startswith("block_dim")
+    }
+    for read in reads:
+        verdict = verdicts.get((read.range.file, read.range.start_byte))
+        mine = {s for s in verdict.sinks if s.startswith("block_dim")} if verdict is not None else set()
+        if verdict is None or verdict.role != "block_dim" or mine & launches:
+            why = verdict.reason if verdict is not None else "not walked"
+            if mine & launches:
+                why = "a block-dim or core-grain knob already sets the launch it reaches"
+            refused.append(
+                RefusedConstant(
+                    name=read.name,
+                    side=read.side,
+                    file=read.range.file,
+                    line=read.range.start_line,
+                    value=read.value,
+                    reason=f"the platform's core count, not launched as the block dim ({why})",
+                )
+            )
+            continue
+        out.append(
+            Knob(
+                name=f"{read.name}_cap",
+                kind="block_dim",
+                side=read.side,
+                source="inferred",
+                range=read.range,
+                current=core_count,
+                values=list(range(1, core_count + 1)),
+                constraints=[
+                    f"the cores used: `{read.value}` replaced by a count up to the SoC's ({core_count}); "
+                    "the current value keeps the call",
+                    f"by dataflow: it {verdict.reason}",
+                ],
+                role="core_cap",
+                sinks=verdict.sinks,
+            )
+        )
+    return out
 
 
 def _kind_of(name: str) -> KnobKind | None:

@@ -95,6 +95,8 @@ class Constant(BaseModel):
     value: str  # the literal as written
     side: Side
     range: SourceRange  # of the literal only: replacing it changes the value
+    # A function's local initialised from this literal and never written again (not const).
+    local: bool = False
 
 
 class OpDefTensor(BaseModel):
