@@ -63,7 +63,9 @@ def _find(
     issues: list[Issue] = []
     for s, side, cs in per:
         knobs.extend(knobs_of(s, side, cs, issues, {}, flow.verdicts, refused))
-    knobs.extend(core_cap_knobs([c for _, c in reads], flow.verdicts, cores, refused, list(knobs)))
+    considered = [c for _, _, cs in per for c in cs]
+    caps = core_cap_knobs([c for _, c in reads], flow.verdicts, cores, refused, list(knobs), considered)
+    knobs.extend(caps)
     assert issues == []
     return {k.name: k for k in knobs}, {r.name: r for r in refused}
 
@@ -243,4 +245,26 @@ static ge::graphStatus CmpTiling(gert::TilingContext* context) {
 """
     knobs, refused = _find(host)
     assert knobs["MIN_PER_CORE"].role == "core_grain"
+    assert "coreNum_cap" not in knobs and "already sets the launch" in refused["coreNum"].reason
+
+
+def test_no_cap_where_a_pinned_core_grain_sets_the_launch() -> None:
+    # The user fixed the grain (`ascendopt: fixed`): a cap would move the launch they pinned.
+    host = """
+constexpr uint32_t MIN_PER_CORE = 8192;  // ascendopt: fixed
+static ge::graphStatus CmpTiling(gert::TilingContext* context) {
+    CmpTilingData tiling;
+    auto plat = platform_ascendc::PlatformAscendC(context->GetPlatformInfo());
+    uint32_t total = context->GetInputShape(0)->GetStorageShape().GetShapeSize();
+    uint32_t coreNum = plat.GetCoreNumAiv();
+    uint32_t need = (total + MIN_PER_CORE - 1) / MIN_PER_CORE;
+    uint32_t used = need < coreNum ? need : coreNum;
+    context->SetBlockDim(used);
+    tiling.set_tileLen(4096);
+    tiling.set_rounds(total / used / 4096);
+    return ge::GRAPH_SUCCESS;
+}
+"""
+    knobs, refused = _find(host)
+    assert "MIN_PER_CORE" not in knobs and "fixed" in refused["MIN_PER_CORE"].reason
     assert "coreNum_cap" not in knobs and "already sets the launch" in refused["coreNum"].reason

@@ -155,7 +155,8 @@ def assemble(
             )
         knobs.extend(found)
     cores = resolve_soc(None, None, spec).core_num_aiv
-    knobs.extend(core_cap_knobs([c for _, c in core_reads], flow.verdicts, cores, refused, knobs))
+    considered = [c for _, _, a, b in per_source for c in (*a, *b)]
+    knobs.extend(core_cap_knobs([c for _, c in core_reads], flow.verdicts, cores, refused, knobs, considered))
     knobs = merge_knobs(knobs)
     if spec is not None:  # the values each knob may take, from the spec's dtypes and shapes and the SoC
         domains.refine(knobs, spec, resolve_soc(None, None, spec), flow.buffer_slots or 2)

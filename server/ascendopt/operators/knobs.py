@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from tree_sitter import Node
@@ -46,6 +47,7 @@ from ascendopt.operators.repository import find_repo_root, is_arch_variant
 
 EVOLVE_START = "# evolve_tiling_block_start"
 EVOLVE_END = "# evolve_tiling_block_end"
+PINNED = "annotated `ascendopt: fixed`"
 _ANNOTATION = re.compile(r"ascendopt:\s*(knob|fixed)\b(.*)")
 
 _INFERRED: list[tuple[KnobKind, re.Pattern[str], list[int], str]] = [
@@ -212,7 +214,7 @@ def knobs_of(
         if note is not None:
             verb, opts, note_line = note
             if verb == "fixed":
-                refuse(const, "annotated `ascendopt: fixed`")
+                refuse(const, PINNED)
                 continue
             try:
                 values = annotation_values(opts, current)
@@ -370,21 +372,25 @@ def core_cap_knobs(
     core_count: int,
     refused: list[RefusedConstant],
     others: list[Knob],
+    constants: Sequence[Constant] = (),
 ) -> list[Knob]:
     """A cap on the cores used where the host reads the platform's core count and launches that
     many blocks (`auto coreNum = ascendcPlatform.GetCoreNumAiv(); … SetBlockDim(coreNum)`): the
     call is replaced by a count from 1 to the SoC's (`core_count`, the current value: the call
     kept). Whether the tiling stays right on fewer cores is for verification to say. None where
     one of `others` (a block dim, a core grain) already sets that launch: the cores used follow
-    from it, and a cap would only multiply the space."""
+    from it, and a cap would only multiply the space; nor where one of `constants` refused as
+    annotated `ascendopt: fixed` sets it in that role: the user fixed the launch."""
     out = []
-    launches = {
-        s
-        for k in others
-        if k.role in ("block_dim", "core_grain")
-        for s in k.sinks
-        if s.startswith("block_dim")
-    }
+    roles = ("block_dim", "core_grain")
+    launches = {s for k in others if k.role in roles for s in k.sinks if s.startswith("block_dim")}
+    fixed = {(r.file, r.line) for r in refused if r.reason == PINNED}
+    for const in constants:
+        if (const.range.file, const.range.start_line) not in fixed:
+            continue
+        v = verdicts.get((const.range.file, const.range.start_byte))
+        if v is not None and v.role in roles:
+            launches.update(s for s in v.sinks if s.startswith("block_dim"))
     for read in reads:
         verdict = verdicts.get((read.range.file, read.range.start_byte))
         mine = {s for s in verdict.sinks if s.startswith("block_dim")} if verdict is not None else set()
