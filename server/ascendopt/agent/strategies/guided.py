@@ -37,7 +37,7 @@ from ascendopt.operators.model import Knob
 _IDLE = 0.1  # a launch leaving more than this share of the vector cores idle has cores to give
 _HEADROOM = 0.25  # a block leaving more than this share of the UB unused has room for larger tiles
 _OVERLAP = 0.5  # MTE2 and the vector pipe overlap less than this: one more buffer may hide MTE2
-_FIXED = 0.3  # launch and dispatch take more than this share of the duration: blocks too small for their cores
+_FIXED = 0.3  # launch and dispatch take more than this share of the duration: blocks too small
 _MODEL_POOL = 64  # random points the cost model ranks besides the elite's neighbours
 
 Model = Callable[[np.ndarray], np.ndarray]  # feature rows -> predicted log score
