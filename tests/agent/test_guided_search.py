@@ -105,6 +105,11 @@ def test_a_cap_at_every_core_comes_down_when_fixed_costs_dominate() -> None:
     assert first == {**CAP_BASE, "kE": 20}  # half the cores, larger blocks
     # Memory-bound on every core: the GM bandwidth is shared, fewer cores each get more of it.
     assert _first(knobs, CAP_BASE, _signals(busy_share=0.9))["kE"] == 20
+    # Then the counts that divide 40 (each block takes whole blocks of before: as even a split),
+    # not 39, which leaves one core a larger share.
+    search = GuidedSearch([CAP], 0)
+    search.tell({"kE": 40}, 1.0, _signals(busy_share=0.45))
+    assert [a["kE"] for a in search.propose(3)][:2] == [20, 10]
     # Vector-bound and the cores busy most of the time: the cap stays first.
     assert _first(knobs, CAP_BASE, _signals(bound="vector", busy_share=0.9))["kE"] == 40
 

@@ -8,11 +8,12 @@ Each proposal batch is built in this order:
 
 1. guided moves from the best, by the knob's role (operators/dataflow.py), not its name:
    the launch and the blocks' dispatch taking much of the duration, or a memory-bound kernel on
-   every core (the GM bandwidth shared by all): a core cap down (half, then part way: fewer, larger
-   blocks pay less fixed cost and each core gets more bandwidth); idle cores and a memory- or
-   sync-bound kernel: more blocks (a block-dim knob or a core cap up, a core grain down); MTE2 and
-   the vector pipe busy but not overlapping: one more buffer; UB headroom: larger tiles (tile
-   elements or bytes up, as far as the headroom allows; a tile count or the UB's parts down);
+   every core (the GM bandwidth shared by all): a core cap down (half, then the counts that divide
+   the current one: fewer, larger blocks pay less fixed cost and each core gets more bandwidth, and
+   the work splits as evenly as before); idle cores and a memory- or sync-bound kernel: more
+   blocks (a block-dim knob or a core cap up, a core grain down); MTE2 and the vector pipe busy
+   but not overlapping: one more buffer; UB headroom: larger tiles (tile elements or bytes up, as
+   far as the headroom allows; a tile count or the UB's parts down);
 2. once there are enough evaluations to fit it, a small cost model (ridge regression, quadratic in
    each knob's log value, on log score) ranks the neighbours of the elite and a random sample of
    the space, and the best-ranked are proposed; before that, the ring of neighbours of the best;
@@ -100,7 +101,7 @@ class GuidedSearch(ScoreBook):
         moves: list[Assignment] = []
         fixed_bound = sig.busy_share is not None and sig.busy_share < 1.0 - _FIXED
         if fixed_bound or (sig.bound == "memory" and sig.idle_cores <= _IDLE):
-            moves += self._scaled("core_cap", 0.5)
+            moves += self._fewer_cores()
         if sig.idle_cores > _IDLE and sig.bound in ("memory", "sync", "vector", None):
             grow = 1.0 / (1.0 - sig.idle_cores)  # blocks that would fill the cores
             moves += self._scaled("block_dim", grow) + self._scaled("core_grain", 1.0 / grow)
@@ -113,6 +114,17 @@ class GuidedSearch(ScoreBook):
             moves += self._scaled("tile_elems", grow) + self._scaled("tile_bytes", grow)
             moves += self._scaled("tile_num", 1.0 / grow) + self._scaled("ub_parts", 1.0 / grow)
         return moves
+
+    def _fewer_cores(self) -> list[Assignment]:
+        """For each core cap: half the best's count, then the counts that divide it, largest first,
+        down to a quarter (each new block takes whole old blocks: the work splits as evenly as now;
+        a count that does not divide it leaves one core a larger share, which the others wait for)."""
+        out: list[Assignment] = []
+        for knob in (k for k in self.knobs if knob_role(k) == "core_cap"):
+            cur = self.best[knob.name]
+            even = sorted((v for v in knob.values if cur // 4 <= v < cur and cur % v == 0), reverse=True)
+            out += [{**self.best, knob.name: v} for v in [cur // 2, *even] if v in knob.values]
+        return out
 
     def _scaled(self, role: str, factor: float | None) -> list[Assignment]:
         """For each knob of `role`: the value nearest `factor` x the best's, halfway there (in log),
