@@ -110,6 +110,9 @@ def test_a_cap_at_every_core_comes_down_when_fixed_costs_dominate() -> None:
     search = GuidedSearch([CAP], 0)
     search.tell({"kE": 40}, 1.0, _signals(busy_share=0.45))
     assert [a["kE"] for a in search.propose(3)][:2] == [20, 10]
+    # The tiling launched 24 blocks under the cap of 40: half of those, not of the cap (20 would
+    # cap nothing).
+    assert _first(knobs, CAP_BASE, _signals(idle_cores=0.4, busy_share=0.45, blocks=24))["kE"] == 12
     # Vector-bound and the cores busy most of the time: the cap stays first.
     assert _first(knobs, CAP_BASE, _signals(bound="vector", busy_share=0.9))["kE"] == 40
 
@@ -120,6 +123,9 @@ def test_a_cap_below_the_cores_goes_up_when_work_dominates_not_when_fixed_costs_
     assert work["kE"] == 40  # 10 of 40 cores busy: the count that fills them
     fixed = _first([CAP, PARTS, DEPTH], base, _signals(bound="vector", idle_cores=0.75, busy_share=0.3))
     assert fixed["kE"] == 5
+    # A cap of 30 where the tiling launched 10 blocks: raising the cap changes nothing.
+    above = _first([CAP, PARTS, DEPTH], {**base, "kE": 30}, _signals(idle_cores=0.75, blocks=10))
+    assert above["kE"] == 30
 
 
 def test_ub_headroom_asks_for_fewer_ub_parts() -> None:
@@ -179,6 +185,7 @@ def test_signals_read_from_the_slowest_case_of_an_evaluation() -> None:
     assert sig.overlap == pytest.approx((15 - 10) / (15 - 8))
     assert sig.mte2_and_vec_busy and sig.bound == "memory"
     assert sig.busy_share == pytest.approx(10 / 50)  # the core works 10 µs of the 50
+    assert sig.blocks == 10
     assert Signals.of(ev.model_copy(update={"cases": []}), SOC) is None
 
 

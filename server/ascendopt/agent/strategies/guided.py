@@ -101,11 +101,14 @@ class GuidedSearch(ScoreBook):
         moves: list[Assignment] = []
         fixed_bound = sig.busy_share is not None and sig.busy_share < 1.0 - _FIXED
         if fixed_bound or (sig.bound == "memory" and sig.idle_cores <= _IDLE):
-            moves += self._fewer_cores()
+            moves += self._fewer_cores(sig.blocks)
         if sig.idle_cores > _IDLE and sig.bound in ("memory", "sync", "vector", None):
             grow = 1.0 / (1.0 - sig.idle_cores)  # blocks that would fill the cores
             moves += self._scaled("block_dim", grow) + self._scaled("core_grain", 1.0 / grow)
-            if not fixed_bound:  # the cap went down for the fixed costs: not straight back up
+            # Not straight back up after the fixed costs brought the cap down, nor a cap the tiling
+            # did not reach (its blocks fewer than the cap: raising it changes nothing).
+            caps = [k.name for k in self.knobs if knob_role(k) == "core_cap"]
+            if not fixed_bound and (not sig.blocks or any(self.best[n] <= sig.blocks for n in caps)):
                 moves += self._scaled("core_cap", grow)
         if sig.overlap is not None and sig.overlap < _OVERLAP and sig.mte2_and_vec_busy:
             moves += self._scaled("buffer_num", None)
@@ -115,13 +118,14 @@ class GuidedSearch(ScoreBook):
             moves += self._scaled("tile_num", 1.0 / grow) + self._scaled("ub_parts", 1.0 / grow)
         return moves
 
-    def _fewer_cores(self) -> list[Assignment]:
-        """For each core cap: half the best's count, then the counts that divide it, largest first,
-        down to a quarter (each new block takes whole old blocks: the work splits as evenly as now;
-        a count that does not divide it leaves one core a larger share, which the others wait for)."""
+    def _fewer_cores(self, blocks: int) -> list[Assignment]:
+        """For each core cap: half the blocks the best launched (its cap, or fewer when the tiling
+        launched fewer), then the counts that divide them, largest first, down to a quarter (each new
+        block takes whole old blocks: the work splits as evenly as now; a count that does not divide
+        it leaves one core a larger share, which the others wait for)."""
         out: list[Assignment] = []
         for knob in (k for k in self.knobs if knob_role(k) == "core_cap"):
-            cur = self.best[knob.name]
+            cur = min(self.best[knob.name], blocks or self.best[knob.name])
             even = sorted((v for v in knob.values if cur // 4 <= v < cur and cur % v == 0), reverse=True)
             out += [{**self.best, knob.name: v} for v in [cur // 2, *even] if v in knob.values]
         return out

@@ -29,6 +29,7 @@ class Signals:
     ub_headroom: float | None  # share of the UB one block leaves unused; None: not reported
     # the busiest core's working time over the operator's duration (the rest: launch and dispatch)
     busy_share: float | None = None
+    blocks: int = 0  # the blocks the launch ran (a core cap above it caps nothing); 0: not reported
 
     @classmethod
     def of(cls, evaluation: Evaluation | None, soc: Soc) -> Signals | None:
@@ -46,7 +47,7 @@ class Signals:
         core = _core_time(case.profile)
         duration = case.profile.duration_us
         share = min(1.0, core / duration) if core > 0 and duration > 0 else None
-        return cls(case.profile.bound, idle, overlap, busy, headroom, share)
+        return cls(case.profile.bound, idle, overlap, busy, headroom, share, blocks)
 
 
 def _pipes(profile: Profile) -> dict[str, tuple[float, float]]:
