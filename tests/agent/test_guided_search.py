@@ -91,6 +91,62 @@ def test_ub_headroom_asks_for_larger_tiles() -> None:
     assert _first(KNOBS, BASE, _signals(ub_headroom=0.05)) != {**BASE, "kB": 8192}
 
 
+# A look-alike of Equal's/Addcmul's host knobs: the platform's core count capped (1..40 here), the
+# UB split into parts (more parts: smaller tiles), and a buffer depth.
+CAP = _knob("kE", "block_dim", "core_cap", list(range(1, 41)), 40)
+PARTS = _knob("kF", "tile_num", "ub_parts", list(range(4, 33)), 16)
+CAP_BASE: Assignment = {"kE": 40, "kF": 16, "kC": 2}
+
+
+def test_a_cap_at_every_core_comes_down_when_fixed_costs_dominate() -> None:
+    knobs = [CAP, PARTS, DEPTH]
+    # Every core busy, vector-bound, but the launch and dispatch take 55 % of the duration.
+    first = _first(knobs, CAP_BASE, _signals(bound="vector", busy_share=0.45))
+    assert first == {**CAP_BASE, "kE": 20}  # half the cores, larger blocks
+    # Memory-bound on every core: the GM bandwidth is shared, fewer cores each get more of it.
+    assert _first(knobs, CAP_BASE, _signals(busy_share=0.9))["kE"] == 20
+    # Then the counts that divide 40 (each block takes whole blocks of before: as even a split),
+    # not 39, which leaves one core a larger share.
+    search = GuidedSearch([CAP], 0)
+    search.tell({"kE": 40}, 1.0, _signals(busy_share=0.45))
+    assert [a["kE"] for a in search.propose(3)][:2] == [20, 10]
+    # The tiling launched 24 blocks under the cap of 40: half of those, not of the cap (20 would
+    # cap nothing).
+    assert _first(knobs, CAP_BASE, _signals(idle_cores=0.4, busy_share=0.45, blocks=24))["kE"] == 12
+    # Vector-bound and the cores busy most of the time: the cap stays first.
+    assert _first(knobs, CAP_BASE, _signals(bound="vector", busy_share=0.9))["kE"] == 40
+
+
+def test_a_cap_below_the_cores_goes_up_when_work_dominates_not_when_fixed_costs_do() -> None:
+    base = {**CAP_BASE, "kE": 10}
+    work = _first([CAP, PARTS, DEPTH], base, _signals(bound="vector", idle_cores=0.75, busy_share=0.95))
+    assert work["kE"] == 40  # 10 of 40 cores busy: the count that fills them
+    fixed = _first([CAP, PARTS, DEPTH], base, _signals(bound="vector", idle_cores=0.75, busy_share=0.3))
+    assert fixed["kE"] == 5
+    # A cap of 30 where the tiling launched 10 blocks: raising the cap changes nothing.
+    above = _first([CAP, PARTS, DEPTH], {**base, "kE": 30}, _signals(idle_cores=0.75, blocks=10))
+    assert above["kE"] == 30
+
+
+def test_ub_headroom_asks_for_fewer_ub_parts() -> None:
+    first = _first([PARTS, DEPTH], {"kF": 16, "kC": 2}, _signals(bound="vector", ub_headroom=0.75))
+    assert first == {"kF": 4, "kC": 2}  # a quarter of the UB used: a quarter of the parts, 4x the tile
+    full = _first([PARTS, DEPTH], {"kF": 16, "kC": 2}, _signals(bound="vector", ub_headroom=0.05))
+    assert full["kF"] >= 16
+
+
+def test_a_cap_never_leaves_one_to_the_core_count() -> None:
+    """Whatever the profiles say, every proposal's cap is one of 1..40."""
+    for seed in range(8):
+        search = GuidedSearch([CAP, PARTS, DEPTH], seed)
+        search.tell(CAP_BASE, 1.0, _signals(busy_share=0.1))
+        for step in range(10):
+            for a in search.propose(4):
+                assert 1 <= a["kE"] <= 40, a
+                sig = _signals(idle_cores=1 - a["kE"] / 40, busy_share=0.1 if step % 2 else 0.99)
+                search.tell(a, 1.0 - 0.01 * a["kE"] / 40 * (step + 1), sig)
+
+
 def test_signals_read_from_the_slowest_case_of_an_evaluation() -> None:
     def case(i: int, us: float, blocks: int, ub: int, pipes: dict[str, tuple[float, float]]) -> CaseResult:
         profile = Profile(
@@ -128,6 +184,8 @@ def test_signals_read_from_the_slowest_case_of_an_evaluation() -> None:
     assert sig.ub_headroom == pytest.approx(0.75)
     assert sig.overlap == pytest.approx((15 - 10) / (15 - 8))
     assert sig.mte2_and_vec_busy and sig.bound == "memory"
+    assert sig.busy_share == pytest.approx(10 / 50)  # the core works 10 µs of the 50
+    assert sig.blocks == 10
     assert Signals.of(ev.model_copy(update={"cases": []}), SOC) is None
 
 

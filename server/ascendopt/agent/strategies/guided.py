@@ -7,9 +7,13 @@ whether MTE2 overlaps the vector pipe, and how much of the Unified Buffer a bloc
 Each proposal batch is built in this order:
 
 1. guided moves from the best, by the knob's role (operators/dataflow.py), not its name:
-   idle cores and a memory- or sync-bound kernel: more blocks (a block-dim knob up, a core grain
-   down); MTE2 and the vector pipe busy but not overlapping: one more buffer; UB headroom: larger
-   tiles (tile elements or bytes up, as far as the headroom allows; a tile count down);
+   the launch and the blocks' dispatch taking much of the duration, or a memory-bound kernel on
+   every core (the GM bandwidth shared by all): a core cap down (half, then the counts that divide
+   the current one: fewer, larger blocks pay less fixed cost and each core gets more bandwidth, and
+   the work splits as evenly as before); idle cores and a memory- or sync-bound kernel: more
+   blocks (a block-dim knob or a core cap up, a core grain down); MTE2 and the vector pipe busy
+   but not overlapping: one more buffer; UB headroom: larger tiles (tile elements or bytes up, as
+   far as the headroom allows; a tile count or the UB's parts down);
 2. once there are enough evaluations to fit it, a small cost model (ridge regression, quadratic in
    each knob's log value, on log score) ranks the neighbours of the elite and a random sample of
    the space, and the best-ranked are proposed; before that, the ring of neighbours of the best;
@@ -34,6 +38,7 @@ from ascendopt.operators.model import Knob
 _IDLE = 0.1  # a launch leaving more than this share of the vector cores idle has cores to give
 _HEADROOM = 0.25  # a block leaving more than this share of the UB unused has room for larger tiles
 _OVERLAP = 0.5  # MTE2 and the vector pipe overlap less than this: one more buffer may hide MTE2
+_FIXED = 0.3  # launch and dispatch take more than this share of the duration: blocks too small
 _MODEL_POOL = 64  # random points the cost model ranks besides the elite's neighbours
 
 Model = Callable[[np.ndarray], np.ndarray]  # feature rows -> predicted log score
@@ -94,16 +99,36 @@ class GuidedSearch(ScoreBook):
         if sig is None:
             return []
         moves: list[Assignment] = []
+        fixed_bound = sig.busy_share is not None and sig.busy_share < 1.0 - _FIXED
+        if fixed_bound or (sig.bound == "memory" and sig.idle_cores <= _IDLE):
+            moves += self._fewer_cores(sig.blocks)
         if sig.idle_cores > _IDLE and sig.bound in ("memory", "sync", "vector", None):
             grow = 1.0 / (1.0 - sig.idle_cores)  # blocks that would fill the cores
             moves += self._scaled("block_dim", grow) + self._scaled("core_grain", 1.0 / grow)
+            # Not straight back up after the fixed costs brought the cap down, nor a cap the tiling
+            # did not reach (its blocks fewer than the cap: raising it changes nothing).
+            caps = [k.name for k in self.knobs if knob_role(k) == "core_cap"]
+            if not fixed_bound and (not sig.blocks or any(self.best[n] <= sig.blocks for n in caps)):
+                moves += self._scaled("core_cap", grow)
         if sig.overlap is not None and sig.overlap < _OVERLAP and sig.mte2_and_vec_busy:
             moves += self._scaled("buffer_num", None)
         if sig.ub_headroom is not None and sig.ub_headroom > _HEADROOM:
             grow = 1.0 / (1.0 - sig.ub_headroom)  # as far as the UB allows, if it scales with the tile
             moves += self._scaled("tile_elems", grow) + self._scaled("tile_bytes", grow)
-            moves += self._scaled("tile_num", 1.0 / grow)
+            moves += self._scaled("tile_num", 1.0 / grow) + self._scaled("ub_parts", 1.0 / grow)
         return moves
+
+    def _fewer_cores(self, blocks: int) -> list[Assignment]:
+        """For each core cap: half the blocks the best launched (its cap, or fewer when the tiling
+        launched fewer), then the counts that divide them, largest first, down to a quarter (each new
+        block takes whole old blocks: the work splits as evenly as now; a count that does not divide
+        it leaves one core a larger share, which the others wait for)."""
+        out: list[Assignment] = []
+        for knob in (k for k in self.knobs if knob_role(k) == "core_cap"):
+            cur = min(self.best[knob.name], blocks or self.best[knob.name])
+            even = sorted((v for v in knob.values if cur // 4 <= v < cur and cur % v == 0), reverse=True)
+            out += [{**self.best, knob.name: v} for v in [cur // 2, *even] if v in knob.values]
+        return out
 
     def _scaled(self, role: str, factor: float | None) -> list[Assignment]:
         """For each knob of `role`: the value nearest `factor` x the best's, halfway there (in log),

@@ -2,7 +2,9 @@
 
 From the slowest timed case (it has the most time to give back): the pipe that bounds it, the
 share of the SoC's vector cores its launch leaves idle, how far the data-movement pipes overlap
-the vector pipe, and the share of the Unified Buffer one block leaves unused. The same for the
+the vector pipe, the share of the Unified Buffer one block leaves unused, and the share of the
+operator's duration its busiest core works (the rest is the launch and the dispatch of the blocks:
+fixed costs that fewer, larger blocks pay less of). The same for the
 twin's timing model and for msprof (both name their pipes after msprof's PipeUtilization columns).
 """
 
@@ -25,6 +27,9 @@ class Signals:
     overlap: float | None  # 0: MTE2, V and MTE3 run one after another; 1: all hidden under the longest
     mte2_and_vec_busy: bool  # both pipes carry enough of the time for hiding one under the other to pay
     ub_headroom: float | None  # share of the UB one block leaves unused; None: not reported
+    # the busiest core's working time over the operator's duration (the rest: launch and dispatch)
+    busy_share: float | None = None
+    blocks: int = 0  # the blocks the launch ran (a core cap above it caps nothing); 0: not reported
 
     @classmethod
     def of(cls, evaluation: Evaluation | None, soc: Soc) -> Signals | None:
@@ -39,13 +44,25 @@ class Signals:
         ub = case.ub_bytes_per_block
         headroom = max(0.0, 1.0 - ub / soc.ub_size) if ub else None
         overlap, busy = _overlap(case.profile)
-        return cls(case.profile.bound, idle, overlap, busy, headroom)
+        core = _core_time(case.profile)
+        duration = case.profile.duration_us
+        share = min(1.0, core / duration) if core > 0 and duration > 0 else None
+        return cls(case.profile.bound, idle, overlap, busy, headroom, share, blocks)
+
+
+def _pipes(profile: Profile) -> dict[str, tuple[float, float]]:
+    return {p.pipe.split("_")[1]: (p.time_us, p.ratio) for p in profile.pipes if p.pipe.startswith("aiv_")}
+
+
+def _core_time(profile: Profile) -> float:
+    """The busiest core's working time: a pipe's busy time over its ratio; 0 when no pipe ran."""
+    return next((time / ratio for time, ratio in _pipes(profile).values() if ratio > 0), 0.0)
 
 
 def _overlap(profile: Profile) -> tuple[float | None, bool]:
     """How far the data-movement and vector pipes overlap, from their busy times and ratios."""
-    t = {p.pipe.split("_")[1]: (p.time_us, p.ratio) for p in profile.pipes if p.pipe.startswith("aiv_")}
-    total = next((time / ratio for time, ratio in t.values() if ratio > 0), 0.0)  # the core's time
+    t = _pipes(profile)
+    total = _core_time(profile)
     busy = [t[p][0] for p in ("mte2", "vec", "mte3") if p in t]
     if total <= 0 or len(busy) < 2:
         return None, False
