@@ -605,22 +605,24 @@ def local_literals(src: CppSource, side: Side) -> list[Constant]:
                     if value is not None and _literal_arithmetic(value):
                         candidates.append((n, ident, value))
         for decl, ident, value in candidates:
-            name = src.text_of(ident)
             current = number_value(src.text_of(value))
-            if name in written or current is None or current <= 0:
+            if src.text_of(ident) in written or current is None or current <= 0:
                 continue
-            ctype = decl.child_by_field_name("type")
-            out.append(
-                Constant(
-                    name=name,
-                    type=src.text_of(ctype) if ctype is not None else "",
-                    value=src.text_of(value),
-                    side=side,
-                    range=src.range_of(value),
-                    local=True,
-                )
-            )
+            out.append(_local(src, side, ident, decl, value))
     return out
+
+
+def _local(src: CppSource, side: Side, ident: Node, decl: Node | None, at: Node) -> Constant:
+    """A local of a function as a constant: its name and declared type, the text at `at` its value."""
+    ctype = decl.child_by_field_name("type") if decl is not None else None
+    return Constant(
+        name=src.text_of(ident),
+        type=src.text_of(ctype) if ctype is not None else "",
+        value=src.text_of(at),
+        side=side,
+        range=src.range_of(at),
+        local=True,
+    )
 
 
 # The platform's core counts a host tiling reads (`ascendcPlatform.GetCoreNumAiv()`).
@@ -642,18 +644,7 @@ def core_count_reads(src: CppSource, side: Side) -> list[Constant]:
             call = _core_count_call(src, value)
             if call is None:
                 continue
-            decl = n.parent
-            ctype = decl.child_by_field_name("type") if decl is not None else None
-            out.append(
-                Constant(
-                    name=src.text_of(ident),
-                    type=src.text_of(ctype) if ctype is not None else "",
-                    value=src.text_of(call),
-                    side=side,
-                    range=src.range_of(call),
-                    local=True,
-                )
-            )
+            out.append(_local(src, side, ident, n.parent, call))
     return out
 
 
