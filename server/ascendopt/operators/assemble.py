@@ -139,9 +139,8 @@ def assemble(
     core_reads = [
         (src, c) for src, side_t in sources if side_t == "host" for c in extract.core_count_reads(src, side_t)
     ]
-    flow = dataflow.analyze(
-        sources, [*((src, c) for src, _, a, b in per_source for c in (*a, *b)), *core_reads]
-    )
+    considered = [(src, c) for src, _, a, b in per_source for c in (*a, *b)]
+    flow = dataflow.analyze(sources, [*considered, *core_reads])
     refused: list[RefusedConstant] = []
     for src, side_t, c, more in per_source:
         consts.extend(c)
@@ -155,8 +154,8 @@ def assemble(
             )
         knobs.extend(found)
     cores = resolve_soc(None, None, spec).core_num_aiv
-    considered = [c for _, _, a, b in per_source for c in (*a, *b)]
-    knobs.extend(core_cap_knobs([c for _, c in core_reads], flow.verdicts, cores, refused, knobs, considered))
+    reads = [c for _, c in core_reads]
+    knobs.extend(core_cap_knobs(reads, flow.verdicts, cores, refused, knobs, [c for _, c in considered]))
     knobs = merge_knobs(knobs)
     if spec is not None:  # the values each knob may take, from the spec's dtypes and shapes and the SoC
         domains.refine(knobs, spec, resolve_soc(None, None, spec), flow.buffer_slots or 2)

@@ -25,7 +25,6 @@ from ascendopt.evaluation.pool import PoolHost, SlotPool
 from ascendopt.evaluation.remote.settings import RemoteSettings, operator_commands
 from ascendopt.evaluation.runner import LocalRunner, Runner
 from ascendopt.evaluation.sandbox import Limits, RunResult
-from ascendopt.evaluation.tensors import encode_raw
 from ascendopt.evaluation.toolchain import CaseJob, CaseOutcome, Combo, Slot
 from ascendopt.evaluation.toolchain_evaluator import ToolchainEvaluator
 from ascendopt.operators.candidate import Candidate
@@ -162,7 +161,7 @@ class CannToolchain:
 
     async def run_case(self, slot: Slot, artifact: Any, job: CaseJob) -> CaseOutcome:
         build: CannBuild = artifact
-        case, inputs, output_shapes, work = job.case, job.inputs, job.output_shapes, job.work
+        output_shapes, work = job.output_shapes, job.work
         runner = slot.runner
         soc = job.soc.name
         values = {
@@ -176,8 +175,8 @@ class CannToolchain:
         in_pattern = build.commands.get("input_file")
         out_pattern = build.commands.get("output_file", "out_{name}.bin")
         if in_pattern:  # kernel-launch samples read fixed file names
-            for name, data in inputs.items():
-                files[in_pattern.format(name=name)] = encode_raw(data, case.dtype_of(name))
+            for name, data in job.input_bytes().items():
+                files[in_pattern.format(name=name)] = data
         await runner.put(work, files)
         if "output_file" in build.commands:
             await runner.put(
