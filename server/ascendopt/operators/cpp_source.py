@@ -340,3 +340,8 @@ class CppSource:
                 fn = n.child_by_field_name("function")
                 if fn is not None:
                     yield self.text_of(fn), n
+
+
+def last_name(name: str) -> str:
+    """The last component of a qualified or member name (`a->b.c`, `ns::f` → `c`, `f`)."""
+    return name.replace("->", ".").replace("::", ".").rsplit(".", 1)[-1]

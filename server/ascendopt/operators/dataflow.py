@@ -39,7 +39,7 @@ from typing import Literal
 
 from tree_sitter import Node
 
-from ascendopt.operators.cpp_source import CppSource
+from ascendopt.operators.cpp_source import CppSource, last_name
 from ascendopt.operators.model import Constant, KnobKind, Side
 
 Role = Literal[
@@ -196,10 +196,6 @@ class Verdict:
     aligns: bool = False  # some sink reached as the multiple a size is rounded to (a granule)
 
 
-def _last(name: str) -> str:
-    return name.replace("->", ".").replace("::", ".").rsplit(".", 1)[-1]
-
-
 class _Graph:
     def __init__(self, sources: list[tuple[CppSource, Side]]) -> None:
         self.edges: dict[Key, list[tuple[Key, Flow]]] = {}
@@ -218,9 +214,9 @@ class _Graph:
         for n, (src, _) in enumerate(sources):
             for name, fn in src.functions():
                 self._fn_key[fn.id] = (n, fn.start_byte)
-                self._fn_names[fn.id] = _last(name)
+                self._fn_names[fn.id] = last_name(name)
                 self._locals[fn.id] = self._declared(src, fn)
-                self.functions.setdefault(_last(name), []).append(
+                self.functions.setdefault(last_name(name), []).append(
                     (self._fn_key[fn.id], self._params(src, fn))
                 )
                 self._out_params[self._fn_key[fn.id]] = self._params(src, fn, by_reference=True)
@@ -283,7 +279,7 @@ class _Graph:
             if n.type == "qualified_identifier":
                 flow = _flow(src, n, expr)
                 if flow is not None:
-                    out.append(((None, _last(src.text_of(n))), base.then(flow)))
+                    out.append(((None, last_name(src.text_of(n))), base.then(flow)))
                 continue
             if n.type in (
                 "sizeof_expression",
@@ -294,7 +290,7 @@ class _Graph:
                 continue
             if n.type == "call_expression":
                 fn = n.child_by_field_name("function")
-                callee = _last(src.text_of(fn)) if fn is not None else ""
+                callee = last_name(src.text_of(fn)) if fn is not None else ""
                 args = n.child_by_field_name("arguments")
                 known = _passes_through(src, fn, callee)  # min, CeilDiv…: by name, per call
                 if callee in self.functions and not known:  # the sources define it: its return value flows
@@ -426,7 +422,7 @@ class _Graph:
         fn, args = call.child_by_field_name("function"), call.child_by_field_name("arguments")
         if fn is None or args is None:
             return
-        callee = _last(src.text_of(fn))
+        callee = last_name(src.text_of(fn))
         a = args.named_children
         if callee == "SetBlockDim" and a:
             self._sink("block_dim", src, call, a[0])
@@ -477,7 +473,7 @@ class _Graph:
 def _callees(src: CppSource, node: Node) -> set[str]:
     """The names of the functions called under `node` (`AscendC::DataCopy<T>` → `DataCopy`)."""
     return {
-        _last(src.text_of(fn).split("<", 1)[0])
+        last_name(src.text_of(fn).split("<", 1)[0])
         for n in src.walk(node)
         if n.type == "call_expression" and (fn := n.child_by_field_name("function")) is not None
     }
@@ -488,7 +484,7 @@ def _movers(sources: list[tuple[CppSource, Side]]) -> set[str]:
     calls: dict[str, set[str]] = {}
     for src, _ in sources:
         for name, fn in src.functions():
-            calls.setdefault(_last(name), set()).update(_callees(src, fn))
+            calls.setdefault(last_name(name), set()).update(_callees(src, fn))
     movers = {name for name, callees in calls.items() if callees & _MOVES}
     while grown := {name for name, callees in calls.items() if callees & movers} - movers:
         movers |= grown
@@ -500,7 +496,7 @@ def _passes_through(src: CppSource, fn: Node | None, callee: str) -> bool:
     divisions and alignments, casts), not a method call (`x.Get(...)`), not anything else."""
     if fn is None or fn.type == "field_expression":
         return False
-    callee = _last(src.text_of(fn).split("<", 1)[0])  # std::min<uint32_t> → min
+    callee = last_name(src.text_of(fn).split("<", 1)[0])  # std::min<uint32_t> → min
     # The tiling-key builders (`GET_TPL_TILING_KEY(mode, doubleBuffer)`) encode their arguments.
     return (
         callee in _PASS_THROUGH or callee in _DIVIDE_HELPERS or "tilingkey" in callee.replace("_", "").lower()

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 from tree_sitter import Node
 
-from ascendopt.operators.cpp_source import CppSource, Token, split_top_level
+from ascendopt.operators.cpp_source import CppSource, Token, last_name, split_top_level
 from ascendopt.operators.model import (
     Constant,
     KernelEntry,
@@ -589,7 +589,7 @@ def local_literals(src: CppSource, side: Side) -> list[Constant]:
             elif n.type == "call_expression" and (callee := n.child_by_field_name("function")) is not None:
                 # `GetDataTypeLength(dt, len)`, `GetCoreMemSize(UB, ubSize)`: a getter's out-parameter
                 args = n.child_by_field_name("arguments")
-                if _last_name(src.text_of(callee)).rsplit("::", 1)[-1].startswith("Get") and args is not None:
+                if last_name(src.text_of(callee)).startswith("Get") and args is not None:
                     written.update(src.text_of(a) for a in args.named_children if a.type == "identifier")
             elif n.type == "pointer_expression" and src.text_of(n).startswith("&"):
                 if (arg := n.child_by_field_name("argument")) is not None:
@@ -659,7 +659,7 @@ def _core_count_call(src: CppSource, value: Node) -> Node | None:
         if node.type == "parenthesized_expression" or callee is None:
             node = node.named_children[0]
             continue
-        if callee.type == "field_expression" and _last_name(src.text_of(callee)) in _CORE_COUNT_CALLS:
+        if callee.type == "field_expression" and last_name(src.text_of(callee)) in _CORE_COUNT_CALLS:
             return node
         args = node.child_by_field_name("arguments")  # static_cast<int64_t>(…)
         inner = args.named_children if args is not None else []
@@ -667,10 +667,6 @@ def _core_count_call(src: CppSource, value: Node) -> Node | None:
             return None
         node = inner[0]
     return None
-
-
-def _last_name(text: str) -> str:
-    return text.replace("->", ".").rsplit(".", 1)[-1]
 
 
 def _is_number(text: str) -> bool:
