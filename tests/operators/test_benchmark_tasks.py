@@ -106,6 +106,23 @@ def test_spec_derived_from_the_task(tmp_path: Path) -> None:
     assert 'soc = "Ascend910B2"  # Ascend910B2: 48 vector cores, timed with Ascend910B1' in draft.text
 
 
+@needs_torch
+def test_a_derived_spec_sets_the_knob_domains_as_a_spec_file_does(tmp_path: Path) -> None:
+    """`optimize`/`knobs` on an answer with no spec search what the campaign (a spec file) searches:
+    the domains from the task's shapes and SoC, not the unrefined defaults."""
+    task = add_task(tmp_path / "bench")
+    plain = load_operator(task / "answer" / "0")
+    op, draft = asyncio.run(with_task_spec(plain))
+    spec_file = tmp_path / "add.toml"
+    spec_file.write_text(draft.text, encoding="utf-8")
+    given = load_operator(task / "answer" / "0", spec=spec_file)
+    domains = [(k.name, k.values) for k in op.knobs]
+    assert domains == [(k.name, k.values) for k in given.knobs]
+    assert domains != [(k.name, k.values) for k in plain.knobs]
+    assert op.external_spec is not None and task not in op.external_spec.parents
+    assert not list(task.rglob("*.toml"))  # nothing written into the task
+
+
 def test_the_calibration_note_says_whose_data_times_a_soc() -> None:
     assert calibration_note("Ascend910B4") == "Ascend910B4: timed with its own calibration"
     assert "Ascend910B1's calibration (no data of its own)" in calibration_note("Ascend910B2")

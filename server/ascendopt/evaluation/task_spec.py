@@ -1,17 +1,20 @@
 """A benchmark task's answer with no spec of its own: its spec derived from the task (operators/task.py)
 after running the task's oracle once, sandboxed, on every case of its `test_cases.csv` (seed 0).
 
-Nothing is written into the checkout: the spec lives in memory (`with_task_spec`), or where the user
-or a campaign puts it (`init-spec --out`, the campaign's folder)."""
+Nothing is written into the checkout: the spec lives in this process's temporary folder
+(`with_task_spec`), or where the user or a campaign puts it (`init-spec --out`, the campaign's folder)."""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import tempfile
 from collections.abc import Coroutine
+from pathlib import Path
 from typing import TypeVar
 
 from ascendopt.evaluation.oracle import OracleCase, OracleError, run_oracle
+from ascendopt.operators.discovery import load_operator
 from ascendopt.operators.issues import SpecError
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import OracleSpec, parse_spec
@@ -56,15 +59,20 @@ async def derive_task_spec(op: OperatorProject) -> SpecDraft:
 
 
 async def with_task_spec(op: OperatorProject) -> tuple[OperatorProject, SpecDraft]:
-    """`op` with the spec derived from its task (in memory); TaskSpecError saying why not."""
+    """`op` as `--spec` with the spec derived from its task would load it; TaskSpecError saying why
+    not. The spec is written to this process's temporary folder, never the checkout: loading it as a
+    spec file gives the knobs the domains its shapes and SoC allow (a spec set on the loaded
+    operator would not), and candidates materialised from `op` load it the same way."""
     draft = await derive_task_spec(op)
     task = task_of(op.root)
     assert task is not None
     try:
-        spec = parse_spec(draft.text, task.root / "validation" / f"{op.name}.derived.ascendopt.toml")
+        parse_spec(draft.text, task.root / "validation" / f"{op.name}.derived.ascendopt.toml")
     except SpecError as exc:
         raise TaskSpecError(f"the derived spec does not validate: {exc.issues[0].message}") from exc
-    return op.model_copy(update={"spec": spec}), draft
+    path = Path(tempfile.mkdtemp(prefix="task-spec-")) / f"{task.name}-{op.name}.ascendopt.toml"
+    path.write_text(draft.text, encoding="utf-8")
+    return load_operator(op.root, op.name, path), draft
 
 
 def run_sync(coro: Coroutine[object, object, T]) -> T:
