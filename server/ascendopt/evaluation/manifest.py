@@ -113,5 +113,7 @@ def manifest_files(job: CaseJob, trace: bool = False, tiling_only: bool = False)
     }
     project, soc = job.project, job.soc
     manifest = _manifest(project, case, soc, in_paths, out_paths, work, job.src_dir, trace, tiling_only)
+    if job.divide_value:
+        manifest += f"divide_value {job.divide_value}\n"
     files["manifest.txt"] = manifest.encode("utf-8")
     return files

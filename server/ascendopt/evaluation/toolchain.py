@@ -51,6 +51,9 @@ class CaseJob:
     soc: Soc  # the evaluation's SoC, as its build was compiled for (Toolchain.soc_for)
     # `inputs` as their files' bytes when the caller keeps them (an episode encodes a case's inputs once)
     raw_inputs: Mapping[str, bytes] | None = None
+    # What an integer division by zero in the kernel gives on the CPU twin (x86 traps; the NPU's result is
+    # undefined): a case that divides by zero runs again with another value (twin_toolchain.run_case).
+    divide_value: int = 0
 
     def input_bytes(self) -> Mapping[str, bytes]:
         """Each input instance's file bytes."""

@@ -155,6 +155,7 @@ async def run_main_case_on(
         "ASCENDOPT_TWIN_CORE_NUM_AIV": str(soc.core_num_aiv),
         "ASCENDOPT_TWIN_OUTPUTS": "\n".join(paths[name] for name in output_shapes),
         **({"ASCENDOPT_TWIN_TRACE": f"{work}/trace.jsonl"} if trace else {}),
+        **({"ASCENDOPT_TWIN_DIVIDE_VALUE": str(job.divide_value)} if job.divide_value else {}),
     }
     outs = {name: paths[name] for name in output_shapes}
     names = [*outs.values(), *(["trace.jsonl"] if trace else [])]

@@ -7,6 +7,7 @@ there once; the profile's timing model runs here on the trace brought back).
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -99,8 +100,14 @@ class CpuTwinToolchain:
         assert isinstance(artifact, TwinArtifact)
         run_on = run_main_case_on if runs_main(job.project) else run_case_on
         run, files = await run_on(slot.runner, artifact.exe, job, self.limits)
+        divided = next((f for f in run.findings if f.kind == "divide_by_zero"), None)
+        used = (
+            await self._divide_result_used(slot, artifact, job, files, divided)
+            if divided and not run.error
+            else []
+        )
         outcome = CaseOutcome(
-            findings=[*run.findings, *artifact.findings],
+            findings=[*run.findings, *used, *artifact.findings],
             block_dim=run.result.block_dim,
             tiling_key=run.result.tiling_key,
             ub_bytes_per_block=run.result.ub_bytes_per_block,
@@ -119,6 +126,42 @@ class CpuTwinToolchain:
             except Exception as exc:  # candidate-written data through the whole timing model: any failure
                 outcome.error = f"unreadable trace: {reason(exc)}"
         return outcome
+
+    async def _divide_result_used(
+        self,
+        slot: Slot,
+        artifact: TwinArtifact,
+        job: CaseJob,
+        files: dict[str, bytes | None],
+        divided: Finding,
+    ) -> list[Finding]:
+        """The case run again with another result for its integer divisions by zero (the NPU's result is
+        undefined; x86 traps, and the twin carried on with 0): an error unless every output is the same
+        bytes, so a division by zero passes only where its result does not matter."""
+        again = dataclasses.replace(job, work=f"{job.work}.divide", profile=False, divide_value=DIVIDE_AGAIN)
+        run_on = run_main_case_on if runs_main(job.project) else run_case_on
+        run, other = await run_on(slot.runner, artifact.exe, again, self.limits)
+        changed = [
+            n
+            for n in job.output_shapes
+            if run.error or other.get(f"out_{n}.bin") != files.get(f"out_{n}.bin")
+        ]
+        if not changed:
+            return []
+        what = f"the run failed ({run.error})" if run.error else f"output(s) {', '.join(changed)} changed"
+        return [
+            Finding(
+                kind="divide_by_zero_used",
+                message="the outputs depend on the result of an integer division by zero, which the NPU "
+                f"leaves undefined: with {DIVIDE_AGAIN} instead of 0 as its result, {what}",
+                file=divided.file,
+                line=divided.line,
+            )
+        ]
+
+
+# The second result tried for a division by zero: all ones (-1 signed, the largest value unsigned).
+DIVIDE_AGAIN = 2**64 - 1
 
 
 class TwinArtifact(BaseModel):

@@ -125,6 +125,7 @@ void Init()
     if (s.ready) return;
     s.ready = true;
     rt::GuardSyscalls();
+    G.divideValue = std::strtoull(Env("ASCENDOPT_TWIN_DIVIDE_VALUE", "0").c_str(), nullptr, 10);
     s.findings = Env("ASCENDOPT_TWIN_FINDINGS");
     s.result = Env("ASCENDOPT_TWIN_RESULT");
     s.ubSize = static_cast<uint32_t>(std::strtoul(Env("ASCENDOPT_TWIN_UB_SIZE", "196608").c_str(), nullptr, 10));
@@ -139,7 +140,7 @@ void Init()
     }
     std::signal(SIGSEGV, OnCrash);
     std::signal(SIGBUS, OnCrash);
-    std::signal(SIGFPE, OnCrash);
+    rt::CatchArithmetic(OnCrash);
     std::atexit(AtExit);
     if (!rt::EvidenceToFd()) WriteResult("ok", "no kernel launched yet");
 }

@@ -50,6 +50,7 @@ struct Manifest {
     std::string opType, soc = "Ascend910B4";
     uint32_t coreAiv = 40, coreAic = 0;
     uint64_t ubSize = 196608;
+    uint64_t divideValue = 0;  // what an integer division by zero in the kernel gives
     std::vector<TensorSpec> inputs, outputs;
     std::vector<ListSpec> lists, outLists;
     std::vector<AbsentSpec> absent;
@@ -156,6 +157,7 @@ Manifest ParseManifest(const char *path)
         else if (key == "core_num_aiv") ls >> m.coreAiv;
         else if (key == "core_num_aic") ls >> m.coreAic;
         else if (key == "ub_size") ls >> m.ubSize;
+        else if (key == "divide_value") ls >> m.divideValue;
         else if (key == "block_dim") ls >> m.blockDim;
         else if (key == "tiling_key") ls >> m.tilingKey;
         else if (key == "tiling_only") { std::string v; ls >> v; m.tilingOnly = !(v == "0" || v == "false"); }
@@ -359,13 +361,14 @@ int RunnerMain(int argc, char **argv, LaunchFn launch, LaunchFn aic)
         G.sourceRoot = m.sourceRoot;
         G.autoSync = m.autoSync;
         G.ubSize = static_cast<uint32_t>(m.ubSize);
+        G.divideValue = m.divideValue;
         if (!m.trace.empty()) {
             rt::TraceOpen(m.trace);
             if (!rt::EvidenceToFd() && !G.trace) Fail(3, "runner_error", "cannot write trace %s", m.trace.c_str());
         }
         std::signal(SIGSEGV, OnCrash);
         std::signal(SIGBUS, OnCrash);
-        std::signal(SIGFPE, OnCrash);
+        rt::CatchArithmetic(OnCrash);
 
         // Inputs.
         std::vector<uint8_t *> inBufs, outBufs;

@@ -147,6 +147,7 @@ struct Global {
     LocInfo lastOp{nullptr, nullptr, 0};
     int64_t lastBlock = -1;
     uint32_t ubHighMax = 0;
+    uint64_t divideValue = 0;  // what an integer division by zero gives (manifest `divide_value`)
     void (*syncAllHook)(const Loc &) = nullptr;
     // A mixed launch (runtime/scheduler.cpp): its cores order their GM accesses by vector clocks, not by the
     // launch-wide phase alone. ep[c]: core c's epoch (bumped by each of its cross-core sets; its GM writes are
@@ -192,6 +193,9 @@ bool GmRelease(void *p);
 void WriteFindings(const std::string &path);  // delivers findings.jsonl
 // "SIGSEGV in block 3 after DataCopy at op_kernel/x.cpp:40 (…)" for a signal caught while a kernel ran.
 void CrashMessage(int sig, char *buf, size_t size);
+// SIGFPE: an integer division by zero in a kernel is carried on with G.divideValue as its result (a warning naming
+// the last twin call); any other SIGFPE goes to `crash`.
+void CatchArithmetic(void (*crash)(int));
 // Runs `body` once per block 0..n-1 (SyncAll-aware); returns the number of blocks stopped by a fatal finding.
 // With `aic` (a mixed kernel), each block is one cube core running `aic` and two vector cores running `body`.
 int RunBlocks(int n, const std::function<void()> &body, uint32_t ubSize, uint64_t key, uint32_t tilingSize,
