@@ -100,7 +100,7 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         "vector",
         "Tanh Log Exp ClampMax ClampMin Sin Cos Tan Asin Acos Atan Sinh Cosh Erf Erfc Log2 Log10 Sign Power",
     )
-    + _family(_H + "adv_broadcast.h", "vector", "BroadCast")
+    + _family(_H + "adv_broadcast.h", "vector", "BroadCast Broadcast")
     + _family(_H + "adv_pad.h", "vector", "Pad UnPad")
     + _family(_H + "adv_softmax.h", "vector", "SoftMax SoftmaxGrad")
     + _family(_H + "adv_reduce.h", "vector", "Sum Mean")
@@ -126,6 +126,19 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     # The cube core (AIC): GM -> L1 ND2NZ DataCopy, L1 -> L0 LoadData, Mmad, Fixpipe; LoadDataWithTranspose is
     # declared so int8/float paths compile, and reported when issued (its movement is not modelled).
     + _family(_H + "cube.h", "cube", "DataCopy Fixpipe LoadData LoadDataWithTranspose Mmad")
+    # The high-level Matmul API (a functional model: the product computed where the vector core would see it done).
+    + _family(
+        _H + "matmul_api.h",
+        "cube",
+        "Matmul MatmulType MatmulConfig GetNormalConfig GetMDLConfig REGIST_MATMUL_OBJ SetTensorA SetTensorB SetBias "
+        "SetOrgShape SetSingleShape SetTail IterateAll WaitIterateAll Iterate GetTensorC End",
+    )
+    + _family(
+        _H + "matmul_tiling_host.h",
+        "host_tiling",
+        "MatmulApiTiling MultiCoreMatmulTiling SetAType SetBType SetCType SetShape SetBufferSpace SetFixSplit SetDim "
+        "GetTiling",
+    )
 )
 
 

@@ -8,7 +8,9 @@
 #include <cstring>
 
 #include "ascendopt_twin/broadcast_size.h"
+#include "ascendopt_twin/cube_tiling.h"
 #include "ascendopt_twin/host.h"
+#include "ascendopt_twin/matmul_tiling_host.h"
 #include "ascendopt_twin/pad_tiling.h"
 #include "ascendopt_twin/softmax_tiling.h"
 #include "ascendopt_twin/reduce_tiling.h"
@@ -189,6 +191,14 @@ public:
 class PadTiling : public twin_pad_detail::HostTiling<::PadTiling> {};
 class UnPadTiling : public twin_pad_detail::HostTiling<::UnPadTiling> {};
 class SoftMaxTiling : public twin_pad_detail::HostTiling<::SoftMaxTiling> {};
+#define ASCENDOPT_TWIN_TCUBE_ACCESSORS(f)                        \
+    void set_##f(int32_t ascendopt_v) { this->f = ascendopt_v; } \
+    int32_t get_##f() const { return this->f; }
+class TCubeTiling : public twin_pad_detail::HostTiling<::TCubeTiling> {
+public:
+    ASCENDOPT_TWIN_TCUBE_FIELDS(ASCENDOPT_TWIN_TCUBE_ACCESSORS)
+};
+#undef ASCENDOPT_TWIN_TCUBE_ACCESSORS
 }  // namespace optiling
 #endif  // ASCENDOPT_TWIN_KERNEL
 #endif
