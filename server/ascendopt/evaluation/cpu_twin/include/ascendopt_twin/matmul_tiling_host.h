@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>  // as CANN's tiling headers: tiling code writes std::numeric_limits unincluded (FlashAttention's)
 
 #include "ascendopt_twin/cube_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
