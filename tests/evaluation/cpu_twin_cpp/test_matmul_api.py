@@ -39,7 +39,15 @@ def mm_runner(runtime_objs, tmp_path_factory):  # noqa: F811
     (d / "launch.cpp").write_text(LAUNCHER.format(p=AIC_PREFIX))
     _run([*CXX, "-c", str(d / "launch.cpp"), "-o", str(d / "launch.o")])
     exe = d / "runner"
-    _run(["g++", "-o", str(exe), *map(str, [*runtime_objs, d / "aiv.o", d / "aic.o", d / "launch.o"]), "-pthread"])
+    _run(
+        [
+            "g++",
+            "-o",
+            str(exe),
+            *map(str, [*runtime_objs, d / "aiv.o", d / "aic.o", d / "launch.o"]),
+            "-pthread",
+        ]
+    )
     return exe
 
 
@@ -58,7 +66,9 @@ def _run_key(runner, tmp_path, key):
         f"block_dim 1\ntiling_key {key}\ntrace {tmp_path}/trace.jsonl\nfindings {tmp_path}/findings.jsonl\n"
         f"result {tmp_path}/result.json\nsource_root {HERE}\n"
     )
-    p = subprocess.run([str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60)
+    p = subprocess.run(
+        [str(runner), str(tmp_path / "manifest.txt")], capture_output=True, text=True, timeout=60
+    )
     assert p.returncode == 0, p.stderr
     findings = [json.loads(s) for s in (tmp_path / "findings.jsonl").read_text().splitlines() if s.strip()]
     w = np.fromfile(tmp_path / "w.bin", dtype=np.float32).reshape(M, N)
@@ -146,7 +156,19 @@ int main()
 def test_the_host_tiling_fills_a_self_consistent_tcubetiling(runtime_objs, tmp_path):  # noqa: F811
     (tmp_path / "host.cpp").write_text(HOST)
     exe = tmp_path / "host"
-    _run(["g++", "-std=c++17", "-I", str(INC), str(tmp_path / "host.cpp"), *map(str, runtime_objs), "-o", str(exe), "-pthread"])
+    _run(
+        [
+            "g++",
+            "-std=c++17",
+            "-I",
+            str(INC),
+            str(tmp_path / "host.cpp"),
+            *map(str, runtime_objs),
+            "-o",
+            str(exe),
+            "-pthread",
+        ]
+    )
     lines = _run([str(exe)]).stdout.split("\n")
     ok, used, m, n, ka, sm, sn, sk, bm, bn, bk, step_ka, kb = map(int, lines[0].split())
     assert (ok, m, n, ka, kb) == (0, 1000, 300, 200, 200)

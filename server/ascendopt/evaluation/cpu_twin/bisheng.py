@@ -44,8 +44,8 @@ _CLASS_HEAD = re.compile(r"\b(?:class|struct|union)\b[^;(){}]*$")
 # core (CANN's build makes such a kernel AIC-only; an AIV specialization of it is empty there).
 _CUBE_WORK = re.compile(r"\bMmad\s*\(|KERNEL_TYPE_AIC_ONLY")
 _CROSS_CORE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b|KERNEL_TYPE_MIX_")
-# The high-level Matmul API (REGIST_MATMUL_OBJ): CANN builds such a kernel for the mixed launch, its vector cores
-# asking the cube core for each product, unless the kernel says it runs on the cube core alone.
+# The high-level Matmul API (REGIST_MATMUL_OBJ): CANN builds such a kernel for the mixed launch, its vector
+# cores asking the cube core for each product, unless the kernel says it runs on the cube core alone.
 _MATMUL_API = re.compile(r"\bREGIST_MATMUL_OBJ\b")
 _AIC_ONLY = re.compile(r"\bKERNEL_TYPE_AIC_ONLY\b")
 

@@ -186,7 +186,8 @@ public:
     void ClearBias() { biasOn_ = false; }
     void SetHF32(bool enableHF32 = false, int32_t transMode = 0) { (void)enableHF32, (void)transMode; }
 
-    // C = A * B (+ bias) into gm (row stride Kc or N). sync = false: C is written at WaitIterateAll (or End).
+    // C = A * B (+ bias) into gm (row stride Kc or N). sync = false: C is written at WaitIterateAll (or End, or the
+    // object's next request).
     template <bool sync = true>
     void IterateAll(const AscendC::GlobalTensor<DstT> &gm, uint8_t enAtomic = 0, bool enSequentialWrite = false, bool waitIterateAll = false,
                     bool fakeMsg = false, Loc loc = Loc())
@@ -198,7 +199,7 @@ public:
         pending_ = std::move(c);
         pendingC_ = gm, pendingAtomic_ = enAtomic, pendingM_ = singleM_, pendingN_ = singleN_, pendingLd_ = orgKc_ > 0 ? orgKc_ : orgN_;
         pendingLoc_ = loc, hasPending_ = true;
-        if (sync || waitIterateAll) Finish(loc);
+        if (sync) Finish(loc);  // waitIterateAll only says the kernel will call WaitIterateAll (docs: IterateAll)
     }
     void WaitIterateAll(Loc loc = Loc())
     {

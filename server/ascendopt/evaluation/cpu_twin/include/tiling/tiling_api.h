@@ -170,6 +170,27 @@ inline void SoftMaxGradTilingFunc(const ge::Shape &srcShape, const uint32_t data
     (void)isFront;
     twin_softmax_detail::Fill(srcShape, dataTypeSize, localWorkSpaceSize, 3, softmaxGradTiling);
 }
+// SoftmaxFlashV2 (FlashAttention-2): SoftMax's working rows plus the expMax block (the twin's estimate, as above).
+inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                                            const bool isUpdate, const bool isBasicBlock = false, const bool isFlashOutputBrc = false)
+{
+    (void)dataTypeSize1, (void)dataTypeSize2, (void)isUpdate, (void)isBasicBlock, (void)isFlashOutputBrc;
+    const twin_softmax_detail::Rows r = twin_softmax_detail::RowsOf(srcShape);
+    return r.m * twin_softmax_detail::RowBytes(r, 2);
+}
+inline uint32_t GetSoftMaxFlashV2MinTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                                            const bool isUpdate, const bool isBasicBlock = false, const bool isFlashOutputBrc = false)
+{
+    (void)dataTypeSize1, (void)dataTypeSize2, (void)isUpdate, (void)isBasicBlock, (void)isFlashOutputBrc;
+    return twin_softmax_detail::RowBytes(twin_softmax_detail::RowsOf(srcShape), 2);
+}
+inline void SoftMaxFlashV2TilingFunc(const ge::Shape &srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                                     const uint32_t localWorkSpaceSize, ::SoftMaxTiling &softmaxFlashTiling, const bool isUpdate,
+                                     const bool isBasicBlock = false, const bool isFlashOutputBrc = false)
+{
+    (void)dataTypeSize2, (void)isUpdate, (void)isBasicBlock, (void)isFlashOutputBrc;
+    twin_softmax_detail::Fill(srcShape, dataTypeSize1, localWorkSpaceSize, 2, softmaxFlashTiling);
+}
 }  // namespace AscendC
 
 // The host-side classes (as TILING_DATA_FIELD_DEF_STRUCT members or on their own): the kernel's struct with
