@@ -10,11 +10,11 @@ from ascendopt.evaluation.cpu_twin.build import INCLUDE_DIR
 from ascendopt.evaluation.timing import costs
 
 # A public definition: `inline … Name(`, a declaration `void Name(…);` (defined in the runtime), `class Name`,
-# or a macro instance `MACRO(Name, …)`.
+# a macro instance `MACRO(Name, …)`, or the Matmul API's classes brought in from namespace matmul.
 _DEF = re.compile(
     r"^(?:template <.*> )?(?:__aicore__ )?(?:constexpr )?(?:static )?inline\s[^(]*?\b([A-Z]\w*)\s*\(|"
     r"^void \*?([A-Z]\w*)\(.*\);$|"
-    r"^(?:template <.*> )?class ([A-Z]\w*)\b|^ASCENDOPT_TWIN_\w+\(([A-Z]\w*),"
+    r"^(?:template <.*> )?class ([A-Z]\w*)\b|^ASCENDOPT_TWIN_\w+\(([A-Z]\w*),|^using matmul::([A-Z]\w*);$"
 )
 # Names the headers define that are types or helpers rather than APIs a kernel calls.
 _NOT_API = {"TPosition", "HardEvent", "MaskMode", "RoundMode", "CMPMODE", "SELMODE", "ReduceOrder"}
@@ -75,7 +75,7 @@ def test_cost_table_and_registry_agree() -> None:
 _PUBLIC_MEMBERS = {
     # operator=: the docs' whole-tensor form `dst = a + b` (the operators are private friends of the class)
     "LocalTensor": "PrimType LocalTensor operator[] GetValue SetValue operator() GetSize SetSize GetLength "
-    "GetPhyAddr GetPosition SetUserTag GetUserTag ReinterpretCast operator=",
+    "GetPhyAddr GetPosition SetShapeInfo GetShapeInfo SetUserTag GetUserTag ReinterpretCast operator=",
     "GlobalTensor": "PrimType GlobalTensor SetGlobalBuffer operator[] GetValue SetValue operator() "
     "GetPhyAddr GetSize SetL2CacheHint",
     "TQueBind": "TQueBind AllocTensor EnQue DeQue FreeTensor HasTensorInQue GetTensorCountInQue VacantInQue "

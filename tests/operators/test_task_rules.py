@@ -350,3 +350,33 @@ def test_a_benchmark_value_at_a_bf16_rounding_boundary_is_held_unrounded() -> No
     assert compare_expected("y", "bfloat16", np.array([2.390625]), unrounded).passed
     assert not compare_expected("y", "bfloat16", np.array([2.40625]), unrounded).passed
     assert not compare_expected("y", "bfloat16", np.array([2.390625]), expect(value, "bfloat16", tol)).passed
+
+
+# The binding returns its second output alone and allocates the first with torch::empty (FlashAttention's
+# binding: `return attention_out;`, softmax_max sized {batch, head_num, seq_len, 8}).
+SECOND_RETURNED_PYBIND = """\
+#include "pytorch_npu_helper.hpp"
+at::Tensor custom_pybind_api(at::Tensor &left, at::Tensor &right)
+{
+    const int64_t rows = left.size(0);
+    at::Tensor z = torch::empty({rows, 4}, left.options());
+    at::Tensor w = torch::empty_like(left);
+    EXEC_NPU_CMD(aclnnAddCustom, left, right, z, w);
+    return w;
+}
+"""
+
+
+@needs_torch
+def test_the_output_the_binding_returns_is_compared_and_the_other_sized_as_allocated(tmp_path: Path) -> None:
+    """Two OpDef outputs (z, w), a Model returning one value: the binding's `return w;` says which one
+    is compared (not the first), and z, never compared, gets the shape the binding allocates for it."""
+    task = unchecked_output_task(tmp_path)
+    (task / "validation" / "pybind.cpp").write_text(SECOND_RETURNED_PYBIND, encoding="utf-8")
+    op, draft = asyncio.run(with_task_spec(load_operator(task / "answer" / "0")))
+    assert op.spec is not None
+    assert [t.name for t in op.spec.checked_outputs] == ["w"] and op.spec.unchecked_outputs == ["z"]
+    assert any("the binding returns the OpDef's output w" in n for n in draft.notes), draft.notes
+    # case 3: left is [4, 512]; case 7: [2, 8, 96]
+    sized = {c.name: c.output_shapes for c in op.spec.cases}
+    assert sized["case3"] == {"z": [4, 4]} and sized["case7"] == {"z": [2, 4]}, sized

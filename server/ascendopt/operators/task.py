@@ -278,6 +278,13 @@ def map_arguments(
     outputs = [t.name for t in opdef.outputs[: len(returned)]]
     if front is not None and front[1].outputs:  # the binding returns the front end's outputs, in its order
         outputs = list(front[1].outputs[: len(returned)])
+    elif task is not None and len(returned) == 1 and len(opdef.outputs) > 1:
+        named = _returned_output(
+            task.root, len(values), n_in + len(opdef.attrs), [t.name for t in opdef.outputs]
+        )
+        if named is not None:  # `return attention_out;`, the third output EXEC_NPU_CMD writes
+            outputs = [named]
+            notes.append(f"the binding returns the OpDef's output {named} (validation/pybind.cpp)")
     unchecked = [t.name for t in opdef.outputs if t.name not in outputs]
     if unchecked:
         notes.append(
@@ -297,6 +304,72 @@ def map_arguments(
         notes.append("in-place output(s), one buffer with their input: " + ", ".join(aliases))
     known = front[1] if front is not None else None
     return _Mapping(names, outputs, notes, aliases, [], unchecked, flags=unset, front=known)
+
+
+def _returned_output(task_root: Path, n_args: int, n_before_outputs: int, outputs: list[str]) -> str | None:
+    """The OpDef output the binding returns alone (`return attention_out;` where attention_out is an
+    EXEC_NPU_CMD argument past the inputs and attrs), or None when pybind.cpp does not say."""
+    found = _exec_call(task_root, n_args)
+    if found is None:
+        return None
+    _, body, args, at = found
+    ret = _RETURN.search(body, at)
+    if ret is None or ret.group(1) not in args:
+        return None
+    k = args.index(ret.group(1)) - n_before_outputs
+    return outputs[k] if 0 <= k < len(outputs) else None
+
+
+# `at::Tensor softmax_max = torch::empty({batch, head_num, seq_len, 8}, …)`: an output buffer the binding
+# makes
+_EMPTY = r"\b{name}\s*=\s*(?:torch|at)::(?:empty|zeros)\s*\(\s*\{{([^{{}}]*)\}}"
+_SIZE = re.compile(r"^(\w+)\s*\.\s*size\s*\(\s*(\d+)\s*\)$")
+
+
+def _empty_shapes(
+    task_root: Path, n_before_outputs: int, outputs: list[str], record: dict[str, object]
+) -> dict[str, list[int]]:
+    """Shapes of OpDef outputs as the binding allocates them (`torch::empty({…})`, each dim a number, an
+    int argument, `arg.size(i)` or a local made so) for this case's arguments; the outputs it does not
+    say left out."""
+    values = _values(record)
+    found = _exec_call(task_root, len(values))
+    if found is None:
+        return {}
+    params, body, args, at = found
+
+    def dim(expr: str) -> int | None:
+        expr = expr.strip()
+        local = re.search(
+            rf"\b(?:const\s+)?(?:int64_t|int32_t|int|long|auto)\s+{re.escape(expr)}\s*=\s*([^;]+);", body[:at]
+        )
+        if local is not None:
+            expr = local.group(1).strip()
+        if re.fullmatch(r"\d+", expr):
+            return int(expr)
+        m = _SIZE.match(expr)
+        name = m.group(1) if m else expr
+        if name not in params:
+            return None
+        desc = values[params.index(name)]
+        if not isinstance(desc, dict):
+            return None
+        if m is None:
+            v = desc.get("value")
+            return int(v) if isinstance(v, int | float) and not isinstance(v, bool) else None
+        shape = desc.get("shape")
+        k = int(m.group(2))
+        return int(shape[k]) if isinstance(shape, list) and k < len(shape) else None
+
+    out: dict[str, list[int]] = {}
+    for k, arg in enumerate(args[n_before_outputs:]):
+        made = re.search(_EMPTY.format(name=re.escape(arg)), body[:at]) if k < len(outputs) else None
+        if made is None:
+            continue
+        dims = [dim(d) for d in split_top_level(made.group(1), "([{<")]
+        if dims and None not in dims:
+            out[outputs[k]] = [d for d in dims if d is not None]
+    return out
 
 
 def _never_returned(
@@ -784,6 +857,24 @@ def task_spec_text(
             "outputs sized in the cases that do not return them by the shape every returning case gives "
             f"them (an input's, last dims 1): {', '.join(said)}"
         )
+    if (
+        mapping.unchecked and not mapping.flags and op.opdef is not None
+    ):  # never compared: sized as the binding allocates them
+        before = len(op.opdef.inputs) + len(op.opdef.attrs)
+        made = {
+            k: _empty_shapes(task.root, before, [t.name for t in op.opdef.outputs], r)
+            for k, r in got.items()
+            if isinstance(r, dict)
+        }
+        allocated = sorted({n for shapes in made.values() for n in shapes if n in mapping.unchecked})
+        for k, shapes in made.items():
+            for n in allocated:
+                if n in shapes:
+                    sized.setdefault(k, {})[n] = shapes[n]
+        if allocated:
+            notes.append(
+                f"outputs sized as the binding allocates them (validation/pybind.cpp): {', '.join(allocated)}"
+            )
     for line, row in rows:
         case_id = str(row.get("case_id", line))
         record = got.get(case_id)

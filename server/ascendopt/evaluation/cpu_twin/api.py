@@ -100,9 +100,10 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         "vector",
         "Tanh Log Exp ClampMax ClampMin Sin Cos Tan Asin Acos Atan Sinh Cosh Erf Erfc Log2 Log10 Sign Power",
     )
-    + _family(_H + "adv_broadcast.h", "vector", "BroadCast")
+    + _family(_H + "adv_broadcast.h", "vector", "BroadCast Broadcast")
     + _family(_H + "adv_pad.h", "vector", "Pad UnPad")
-    + _family(_H + "adv_softmax.h", "vector", "SoftMax SoftmaxGrad")
+    + _family(_H + "adv_softmax.h", "vector", "SoftMax SoftmaxGrad SoftmaxFlashV2")
+    + _family(_H + "adv_softmax.h", "util", "SoftMaxFlashV2TilingFuncImpl")
     + _family(_H + "adv_reduce.h", "vector", "Sum Mean")
     + _family(_H + "adv_select.h", "vector", "SelectWithBytesMask")
     + _family(_H + "cross_core.h", "sync", "CrossCoreSetFlag CrossCoreWaitFlag")
@@ -113,7 +114,8 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         "host_tiling",
         "GetBroadCastMaxMinTmpSize GetPadMaxMinTmpSize PadTilingFunc GetUnPadMaxMinTmpSize UnPadTilingFunc "
         "GetSigmoidMaxMinTmpSize GetSoftMaxMaxTmpSize GetSoftMaxMinTmpSize SoftMaxTilingFunc "
-        "GetSoftMaxGradMaxTmpSize GetSoftMaxGradMinTmpSize SoftMaxGradTilingFunc",
+        "GetSoftMaxGradMaxTmpSize GetSoftMaxGradMinTmpSize SoftMaxGradTilingFunc GetSoftMaxFlashV2MaxTmpSize "
+        "GetSoftMaxFlashV2MinTmpSize SoftMaxFlashV2TilingFunc",
     )
     + _family(
         _H + "kernel_misc.h",
@@ -126,6 +128,9 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
     # The cube core (AIC): GM -> L1 ND2NZ DataCopy, L1 -> L0 LoadData, Mmad, Fixpipe; LoadDataWithTranspose is
     # declared so int8/float paths compile, and reported when issued (its movement is not modelled).
     + _family(_H + "cube.h", "cube", "DataCopy Fixpipe LoadData LoadDataWithTranspose Mmad")
+    # The high-level Matmul API (a functional model: the product computed where the vector core sees it done;
+    # matmul_api.h), AscendC's names for matmul::Matmul and MatmulType.
+    + _family(_H + "matmul_api.h", "cube", "Matmul MatmulType")
 )
 
 

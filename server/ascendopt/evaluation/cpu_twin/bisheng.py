@@ -44,6 +44,10 @@ _CLASS_HEAD = re.compile(r"\b(?:class|struct|union)\b[^;(){}]*$")
 # core (CANN's build makes such a kernel AIC-only; an AIV specialization of it is empty there).
 _CUBE_WORK = re.compile(r"\bMmad\s*\(|KERNEL_TYPE_AIC_ONLY")
 _CROSS_CORE = re.compile(r"\bCrossCore(?:Set|Wait)Flag\b|KERNEL_TYPE_MIX_")
+# The high-level Matmul API (REGIST_MATMUL_OBJ): CANN builds such a kernel for the mixed launch, its vector
+# cores asking the cube core for each product, unless the kernel says it runs on the cube core alone.
+_MATMUL_API = re.compile(r"\bREGIST_MATMUL_OBJ\b")
+_AIC_ONLY = re.compile(r"\bKERNEL_TYPE_AIC_ONLY\b")
 
 
 def _blank(text: str) -> str:
@@ -57,14 +61,18 @@ def _code(text: str) -> str:
 
 def mixed_kernel(text: str) -> bool:
     """The kernel runs on both cores (CANN's MIX launch, 1 AIC + 2 AIV per block): it does cube work and hands
-    tiles between the cube and the vector cores."""
+    tiles between the cube and the vector cores, or uses the high-level Matmul API on the vector cores."""
     code = _code(text)
+    if _MATMUL_API.search(code) and not _AIC_ONLY.search(code):
+        return True
     return bool(_CUBE_WORK.search(code)) and bool(_CROSS_CORE.search(code))
 
 
 def cube_kernel(text: str) -> bool:
     """The kernel runs on the cube core only (AIC): it does cube work and no cross-core hand-over."""
     code = _code(text)
+    if _MATMUL_API.search(code):
+        return bool(_AIC_ONLY.search(code))
     return bool(_CUBE_WORK.search(code)) and not _CROSS_CORE.search(code)
 
 

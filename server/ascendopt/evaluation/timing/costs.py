@@ -155,6 +155,7 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     # no index-generation row in msopmodeling: a fill then an add per repeat (an estimate)
     "CreateVecIndex": ("VECTOR_DUP", "VADD"),
     "BroadCast": ("VBRCB", "VCOPY"),
+    "Broadcast": ("VBRCB", "VCOPY"),  # the later releases' name of BroadCast
     "Pad": ("VECTOR_DUP", "VCOPY"),
     "UnPad": ("VCOPY",),
     # the docs' steps in fp32 (traced as fp32 256 B repeats): rowmax, broadcast, sub, exp, rowsum,
@@ -162,6 +163,8 @@ VEC_INTRINSICS: dict[str, tuple[str, ...]] = {
     "SoftMax": ("VCGMAX", "VBRCB", "VSUB", "VEXP", "VCADD", "VBRCB", "VDIV"),
     # mul, rowsum, broadcast, sub, mul (isFront stops after the broadcast; costed as the whole)
     "SoftmaxGrad": ("VMUL", "VCADD", "VBRCB", "VSUB", "VMUL"),
+    # SoftMax's steps without the division, then the update's exp(inMax - max) and sum rescale
+    "SoftmaxFlashV2": ("VCGMAX", "VBRCB", "VSUB", "VEXP", "VCADD", "VBRCB", "VEXP", "VMUL", "VADD"),
     "ClampMax": ("VMINS",),
     "ClampMin": ("VMAX",),
     "Sigmoid": ("VMULS", "VEXP", "VADDS", "VDIV"),

@@ -33,6 +33,23 @@ void SaveToBuffer(const void *data, size_t size, void *buf, size_t capacity, con
     }
     std::memcpy(buf, data, size);
 }
+// SetDataPtr's bindings: the raw tiling buffer -> the struct that stands for it (CANN's struct then lives in the buffer).
+static std::map<void *, std::pair<const void *, size_t>> &DataPtrs()
+{
+    static std::map<void *, std::pair<const void *, size_t>> m;
+    return m;
+}
+void SetDataPtr(const void *data, size_t size, void *buf)
+{
+    if (buf != nullptr) DataPtrs()[buf] = {data, size};
+}
+void FlushDataPtr(void *buf, size_t capacity)
+{
+    auto it = DataPtrs().find(buf);
+    if (it == DataPtrs().end()) return;
+    SaveToBuffer(it->second.first, it->second.second, buf, capacity, "SetDataPtr");
+    DataPtrs().erase(it);  // the struct may be gone after this (a tiling class deleted at the end of TilingFunc)
+}
 ClassReg::ClassReg(const char *opType, const char *className, size_t size)
 {
     host::TilingClasses()[opType] = host::TilingClass{className, size};

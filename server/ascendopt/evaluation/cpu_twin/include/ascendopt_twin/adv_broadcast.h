@@ -72,6 +72,19 @@ inline void BroadCast(LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, 
 {
     twin_detail::BroadCastRun<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, nullptr, loc);
 }
+// Broadcast: the name later CANN releases give the same API (docs: Broadcast, a const dst).
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                      LocalTensor<uint8_t> &sharedTmpBuffer, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    twin_detail::BroadCastRun<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer, loc);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+inline void Broadcast(const LocalTensor<T> &dstLocal, const LocalTensor<T> &srcLocal, const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                      ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    twin_detail::BroadCastRun<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, nullptr, loc);
+}
 
 }  // namespace AscendC
 #endif

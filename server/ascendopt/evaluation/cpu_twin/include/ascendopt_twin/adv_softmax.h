@@ -1,6 +1,8 @@
 // AscendOptimizer CPU twin: the SoftMax advanced APIs on an ND [m, k] tensor, row by row (the AscendC docs):
 //   SoftMax:      max = rowmax(x); e = exp(x - max); sum = rowsum(e); dst = e / sum  (sum, max out when asked)
 //   SoftmaxGrad:  s = rowsum(grad * src); dst = isFront ? s : (grad - s) * src
+//   SoftmaxFlashV2 (FlashAttention-2): max = rowmax(x) (isUpdate: also over inMax); dst = exp(x - max);
+//                 sum = rowsum(dst) (isUpdate: + exp(inMax - max) * inSum, expMax = exp(inMax - max))
 // Row statistics go out as one 32 B data block a row, every element the row's value ([m, 32 / sizeof]).
 // SoftMaxShapeInfo {srcM, srcK, oriSrcM, oriSrcK}: srcK is the row stride (32 B aligned); the reductions take the
 // first oriSrcK columns, and the element-wise steps write all srcK (the docs: padded data takes part in part of
@@ -154,7 +156,108 @@ inline void SoftmaxGradRun(const LocalTensor<T> &dst, const LocalTensor<T> &grad
         for (uint32_t c = 0; c < s.k; ++c) StoreF<T>(Access::Off(dst) + at + c * esz, (g[c] - acc) * y[c]);
     }
 }
+
+template <typename T>
+inline void SoftmaxFlashV2Run(const LocalTensor<T> &dst, const LocalTensor<T> &sum, const LocalTensor<T> &max, const LocalTensor<T> &src,
+                              const LocalTensor<T> &expMax, const LocalTensor<T> &inSum, const LocalTensor<T> &inMax, const LocalTensor<uint8_t> *tmp,
+                              const SoftMaxTiling &tiling, SoftMaxShapeInfo shape, bool update, const Loc &loc)
+{
+    static_assert(kFloat<T>, "SoftmaxFlashV2: data type not supported on Ascend 910B (Atlas A2)");
+    rt::Op op = rt::Begin(ascendopt_twin::P_V, "SoftmaxFlashV2", loc);
+    if (shape.srcM == 0) {
+        const ShapeInfo si = src.GetShapeInfo();
+        if (si.originalShapeDim >= 2 && si.shapeDim >= 2)
+            shape = {tiling.srcM, tiling.srcK, tiling.srcM, si.originalShape[si.originalShapeDim - 1] < tiling.srcK
+                                                                ? si.originalShape[si.originalShapeDim - 1] : tiling.srcK};
+    }
+    SoftShape s;
+    if (!SoftShapeOf<T>(op, tiling, shape, s)) return;
+    const uint64_t n = static_cast<uint64_t>(s.m) * s.k, bytes = n * sizeof(T), statBytes = static_cast<uint64_t>(s.m) * 32u;
+    rt::TraceOp(op, ascendopt_twin::DTypeName<T>::value, static_cast<int64_t>(n), static_cast<int64_t>(bytes),
+                static_cast<int64_t>((n * sizeof(float) + 255) / 256), -1, Access::Off(dst));
+    if (tmp) {
+        TmpApart(op, *tmp, src, bytes, "src");
+        TmpApart(op, *tmp, dst, bytes, "dst");
+    }
+    bool ok = rt::CheckCount(op, Access::Off(src), bytes, false, Access::Buf(src), "src");
+    if (update) {
+        ok = rt::CheckCount(op, Access::Off(inSum), statBytes, false, Access::Buf(inSum), "inExpSumTensor") && ok;
+        ok = rt::CheckCount(op, Access::Off(inMax), statBytes, false, Access::Buf(inMax), "inMaxTensor") && ok;
+    }
+    if (!ok) return;
+    // The statistics in first: the outputs may be the same tensors (FlashAttention passes sum and max as both).
+    std::vector<float> prevMax(s.m), prevSum(s.m);
+    if (update)
+        for (uint32_t r = 0; r < s.m; ++r) {
+            prevMax[r] = LoadF<T>(Access::Off(inMax) + r * 32u);
+            prevSum[r] = LoadF<T>(Access::Off(inSum) + r * 32u);
+        }
+    ok = rt::CheckCount(op, Access::Off(dst), bytes, true, Access::Buf(dst), "dst");
+    ok = rt::CheckCount(op, Access::Off(sum), statBytes, true, Access::Buf(sum), "expSumTensor") && ok;
+    ok = rt::CheckCount(op, Access::Off(max), statBytes, true, Access::Buf(max), "maxTensor") && ok;
+    if (update) ok = rt::CheckCount(op, Access::Off(expMax), statBytes, true, Access::Buf(expMax), "expMaxTensor") && ok;
+    if (!ok) return;
+    std::vector<float> row(s.k);
+    const uint32_t esz = static_cast<uint32_t>(sizeof(T));
+    for (uint32_t r = 0; r < s.m; ++r) {
+        const uint32_t at = r * s.k * esz;
+        for (uint32_t c = 0; c < s.k; ++c) row[c] = LoadF<T>(Access::Off(src) + at + c * esz);
+        float mx = update ? prevMax[r] : row[0];
+        for (uint32_t c = 0; c < s.redK; ++c) mx = row[c] > mx ? row[c] : mx;
+        float total = 0.0f;
+        for (uint32_t c = 0; c < s.k; ++c) {
+            row[c] = __builtin_expf(row[c] - mx);
+            if (c < s.redK) total += row[c];
+        }
+        for (uint32_t c = 0; c < s.k; ++c) StoreF<T>(Access::Off(dst) + at + c * esz, row[c]);
+        if (update) {
+            const float e = __builtin_expf(prevMax[r] - mx);
+            total += e * prevSum[r];
+            StoreRowBlock(expMax, r, e);
+        }
+        StoreRowBlock(sum, r, total);
+        StoreRowBlock(max, r, mx);
+    }
+}
 }  // namespace twin_detail
+
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &expSumTensor, const LocalTensor<T> &maxTensor,
+                           const LocalTensor<T> &srcTensor, const LocalTensor<T> &expMaxTensor, const LocalTensor<T> &inExpSumTensor,
+                           const LocalTensor<T> &inMaxTensor, const SoftMaxTiling &tiling, const SoftMaxShapeInfo &softmaxShapeInfo = {},
+                           ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(!isDataFormatNZ, "SoftmaxFlashV2: the NZ format is not modelled by the CPU twin");
+    twin_detail::SoftmaxFlashV2Run<T>(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, nullptr, tiling,
+                                      softmaxShapeInfo, isUpdate, loc);
+}
+template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
+          const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
+inline void SoftmaxFlashV2(const LocalTensor<T> &dstTensor, const LocalTensor<T> &expSumTensor, const LocalTensor<T> &maxTensor,
+                           const LocalTensor<T> &srcTensor, const LocalTensor<T> &expMaxTensor, const LocalTensor<T> &inExpSumTensor,
+                           const LocalTensor<T> &inMaxTensor, const LocalTensor<uint8_t> &sharedTmpBuffer, const SoftMaxTiling &tiling,
+                           const SoftMaxShapeInfo &softmaxShapeInfo = {}, ascendopt_twin::Loc loc = ascendopt_twin::Loc())
+{
+    static_assert(!isDataFormatNZ, "SoftmaxFlashV2: the NZ format is not modelled by the CPU twin");
+    twin_detail::SoftmaxFlashV2Run<T>(dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, &sharedTmpBuffer,
+                                      tiling, softmaxShapeInfo, isUpdate, loc);
+}
+// The kernel-side tiling of SoftmaxFlashV2 (docs: SoftMaxFlashV2TilingFunc's kernel form): the shape; the split fields
+// are informative to the twin.
+inline SoftMaxTiling SoftMaxFlashV2TilingFuncImpl(uint32_t srcM, uint32_t srcK, uint32_t dataTypeSize1, uint32_t dataTypeSize2,
+                                                  uint32_t localWorkSpaceSize, bool isUpdate = false, bool isBasicBlock = false,
+                                                  bool isFlashOutputBrc = false)
+{
+    (void)dataTypeSize2, (void)localWorkSpaceSize, (void)isUpdate, (void)isBasicBlock, (void)isFlashOutputBrc;
+    SoftMaxTiling t;
+    t.srcM = srcM, t.srcK = srcK, t.srcSize = srcM * srcK;
+    t.outMaxM = srcM, t.outMaxK = dataTypeSize1 ? 32 / dataTypeSize1 : 0, t.outMaxSize = t.outMaxM * t.outMaxK;
+    t.splitM = srcM, t.splitK = srcK, t.splitSize = t.srcSize;
+    t.reduceM = srcM, t.reduceK = t.outMaxK, t.reduceSize = t.outMaxSize;
+    t.rangeM = 1;
+    return t;
+}
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false, const SoftmaxConfig &config = SOFTMAX_DEFAULT_CFG>
 inline void SoftMax(const LocalTensor<T> &dstTensor, const LocalTensor<T> &sumTensor, const LocalTensor<T> &maxTensor, const LocalTensor<T> &srcTensor,

@@ -31,9 +31,39 @@ using QuePosition = TPosition;
 
 template <typename T, typename U> struct IsSameType { static constexpr bool value = false; };
 template <typename T> struct IsSameType<T, T> { static constexpr bool value = true; };
+// The type one of two (kernels pick a Matmul type with it): std::conditional's spelling in AscendC.
+template <bool b, typename T, typename F> struct Conditional { using type = T; };
+template <typename T, typename F> struct Conditional<false, T, F> { using type = F; };
 
 template <typename T> class LocalTensor;
 template <typename T> class GlobalTensor;
+
+// A tensor's shape as the kernel describes it (docs: ShapeInfo, LocalTensor::SetShapeInfo): the advanced APIs that
+// take no shape argument (SoftmaxFlashV2 without a SoftMaxShapeInfo) read it.
+enum class DataFormat : uint8_t { ND = 0, NZ, NCHW, NC1HWC0, NHWC, NCDHW, NDC1HWC0, FRACTAL_Z_3D };
+constexpr uint8_t K_MAX_SHAPE_DIM = 8;
+struct ShapeInfo {
+    ShapeInfo() = default;
+    ShapeInfo(uint8_t inputShapeDim, const uint32_t inputShape[], uint8_t inputOriginalShapeDim, const uint32_t inputOriginalShape[],
+              DataFormat inputFormat)
+        : shapeDim(Clip(inputShapeDim)), originalShapeDim(Clip(inputOriginalShapeDim)), dataFormat(inputFormat)
+    {
+        for (uint8_t i = 0; i < shapeDim; ++i) shape[i] = inputShape[i];
+        for (uint8_t i = 0; i < originalShapeDim; ++i) originalShape[i] = inputOriginalShape[i];
+    }
+    ShapeInfo(uint8_t inputShapeDim, const uint32_t inputShape[], DataFormat inputFormat = DataFormat::ND)
+        : ShapeInfo(inputShapeDim, inputShape, inputShapeDim, inputShape, inputFormat)
+    {
+    }
+    uint8_t shapeDim = 0;
+    uint8_t originalShapeDim = 0;
+    uint32_t shape[K_MAX_SHAPE_DIM] = {};
+    uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+    DataFormat dataFormat = DataFormat::ND;
+
+private:
+    static uint8_t Clip(uint8_t d) { return d < K_MAX_SHAPE_DIM ? d : K_MAX_SHAPE_DIM; }
+};
 
 namespace twin_detail {
 // Scalar element access through operator(): reads and writes are S-pipe accesses.
@@ -150,13 +180,15 @@ public:
         return reinterpret_cast<uintptr_t>(ascendopt_twin::rt::UbPtr(off_)) + static_cast<uint64_t>(offset) * sizeof(T);
     }
     TPosition GetPosition() const { return pos_; }
+    void SetShapeInfo(const ShapeInfo &shapeInfo) { shape_ = shapeInfo; }
+    ShapeInfo GetShapeInfo() const { return shape_; }
     void SetUserTag(uint32_t tag) { tag_ = tag; }
     uint32_t GetUserTag() const { return tag_; }
     template <typename U> LocalTensor<U> ReinterpretCast() const
     {
         LocalTensor<U> t;
         t.off_ = off_; t.size_ = static_cast<uint32_t>(size_ * sizeof(T) / sizeof(U)); t.buf_ = buf_;
-        t.que_ = que_; t.pos_ = pos_; t.tag_ = tag_; t.valid_ = valid_;
+        t.que_ = que_; t.pos_ = pos_; t.tag_ = tag_; t.valid_ = valid_; t.shape_ = shape_;
         return t;
     }
     template <typename E, typename = typename E::TwinExpr> LocalTensor &operator=(const E &expr)
@@ -183,6 +215,7 @@ private:
     TPosition pos_ = TPosition::VECCALC;
     uint32_t tag_ = 0;
     bool valid_ = false;
+    ShapeInfo shape_;
 };
 
 template <typename T> class GlobalTensor {

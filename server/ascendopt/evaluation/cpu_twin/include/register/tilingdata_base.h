@@ -61,6 +61,10 @@ using std::vector;
 namespace ascendopt_twin {
 namespace tiling {
 void SaveToBuffer(const void *data, size_t size, void *buf, size_t capacity, const char *name);
+// SetDataPtr: CANN's struct then lives in the raw tiling buffer, so the tiling program never calls SaveToBuffer; the
+// twin's struct keeps its own storage and is copied into the buffer when the program sets the data size
+// (gert::TilingData::SetDataSize), the last step such a program takes.
+void SetDataPtr(const void *data, size_t size, void *buf);
 struct ClassReg {
     ClassReg(const char *opType, const char *className, size_t size);
 };
@@ -74,7 +78,8 @@ struct ClassReg {
             ::ascendopt_twin::tiling::SaveToBuffer(this, sizeof(*this), buf, capacity, #class_name);   \
         }                                                                                               \
         size_t GetDataSize() const { return sizeof(*this); }                                            \
-        const uint8_t *GetDataPtr() const { return reinterpret_cast<const uint8_t *>(this); }
+        const uint8_t *GetDataPtr() const { return reinterpret_cast<const uint8_t *>(this); }           \
+        void SetDataPtr(void *dataPtr) { ::ascendopt_twin::tiling::SetDataPtr(this, sizeof(*this), dataPtr); }
 #define TILING_DATA_FIELD_DEF(data_type, field_name)                                     \
     data_type field_name = data_type();                                                  \
     void set_##field_name(data_type ascendopt_v) { field_name = ascendopt_v; }           \

@@ -8,7 +8,9 @@
 #include <cstring>
 
 #include "ascendopt_twin/broadcast_size.h"
+#include "ascendopt_twin/cube_tiling.h"
 #include "ascendopt_twin/host.h"
+#include "ascendopt_twin/matmul_tiling_host.h"
 #include "ascendopt_twin/pad_tiling.h"
 #include "ascendopt_twin/softmax_tiling.h"
 #include "ascendopt_twin/reduce_tiling.h"
@@ -168,6 +170,27 @@ inline void SoftMaxGradTilingFunc(const ge::Shape &srcShape, const uint32_t data
     (void)isFront;
     twin_softmax_detail::Fill(srcShape, dataTypeSize, localWorkSpaceSize, 3, softmaxGradTiling);
 }
+// SoftmaxFlashV2 (FlashAttention-2): SoftMax's working rows plus the expMax block (the twin's estimate, as above).
+inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                                            const bool isUpdate, const bool isBasicBlock = false, const bool isFlashOutputBrc = false)
+{
+    (void)dataTypeSize1, (void)dataTypeSize2, (void)isUpdate, (void)isBasicBlock, (void)isFlashOutputBrc;
+    const twin_softmax_detail::Rows r = twin_softmax_detail::RowsOf(srcShape);
+    return r.m * twin_softmax_detail::RowBytes(r, 2);
+}
+inline uint32_t GetSoftMaxFlashV2MinTmpSize(const ge::Shape &srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                                            const bool isUpdate, const bool isBasicBlock = false, const bool isFlashOutputBrc = false)
+{
+    (void)dataTypeSize1, (void)dataTypeSize2, (void)isUpdate, (void)isBasicBlock, (void)isFlashOutputBrc;
+    return twin_softmax_detail::RowBytes(twin_softmax_detail::RowsOf(srcShape), 2);
+}
+inline void SoftMaxFlashV2TilingFunc(const ge::Shape &srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                                     const uint32_t localWorkSpaceSize, ::SoftMaxTiling &softmaxFlashTiling, const bool isUpdate,
+                                     const bool isBasicBlock = false, const bool isFlashOutputBrc = false)
+{
+    (void)dataTypeSize2, (void)isUpdate, (void)isBasicBlock, (void)isFlashOutputBrc;
+    twin_softmax_detail::Fill(srcShape, dataTypeSize1, localWorkSpaceSize, 2, softmaxFlashTiling);
+}
 }  // namespace AscendC
 
 // The host-side classes (as TILING_DATA_FIELD_DEF_STRUCT members or on their own): the kernel's struct with
@@ -189,6 +212,14 @@ public:
 class PadTiling : public twin_pad_detail::HostTiling<::PadTiling> {};
 class UnPadTiling : public twin_pad_detail::HostTiling<::UnPadTiling> {};
 class SoftMaxTiling : public twin_pad_detail::HostTiling<::SoftMaxTiling> {};
+#define ASCENDOPT_TWIN_TCUBE_ACCESSORS(f)                        \
+    void set_##f(int32_t ascendopt_v) { this->f = ascendopt_v; } \
+    int32_t get_##f() const { return this->f; }
+class TCubeTiling : public twin_pad_detail::HostTiling<::TCubeTiling> {
+public:
+    ASCENDOPT_TWIN_TCUBE_FIELDS(ASCENDOPT_TWIN_TCUBE_ACCESSORS)
+};
+#undef ASCENDOPT_TWIN_TCUBE_ACCESSORS
 }  // namespace optiling
 #endif  // ASCENDOPT_TWIN_KERNEL
 #endif

@@ -150,13 +150,24 @@ private:
     }
 };
 
+}  // namespace gert
+namespace ascendopt_twin {
+namespace tiling {
+void FlushDataPtr(void *buf, size_t capacity);  // runtime/host_api.cpp: a SetDataPtr struct into its buffer
+}  // namespace tiling
+}  // namespace ascendopt_twin
+namespace gert {
 class TilingData {
 public:
     void *GetData() { return data_; }
     const void *GetData() const { return data_; }
     size_t GetCapacity() const { return capacity_; }
     size_t GetDataSize() const { return size_; }
-    void SetDataSize(size_t s) { size_ = s; }
+    void SetDataSize(size_t s)
+    {
+        ascendopt_twin::tiling::FlushDataPtr(data_, capacity_);
+        size_ = s;
+    }
     uint8_t *data_ = nullptr;
     size_t capacity_ = 0;
     size_t size_ = 0;
