@@ -122,13 +122,14 @@ def test_another_dtype_alone_picks_no_input_the_binding_does_not_name(tmp_path: 
     AND dtype is taken; a wider result of some input's shape does not name it."""
     quiet = SCALE_INPLACE_PYBIND.replace("    return x;\n", "    return at::Tensor();\n")
     task = scale_inplace_task(tmp_path, SCALE_WIDE_MODULE, quiet)
-    with pytest.raises(TaskSpecError, match="result for input x .* has not its shape and dtype"):
+    with pytest.raises(TaskSpecError, match=r"result for input x .* has not its shape and dtype"):
         asyncio.run(with_task_spec(load_operator(task / "answer" / "0")))  # its float16 case
     # and a result of another shape stays refused for the input the binding names
     reshaped = SCALE_WIDE_MODULE.replace("* factor\n", "* factor).reshape(-1)\n")
     reshaped = reshaped.replace("return x.to(", "return (x.to(")
     with pytest.raises(TaskSpecError, match="has not its shape and dtype"):
-        asyncio.run(with_task_spec(load_operator(scale_inplace_task(tmp_path / "b", reshaped) / "answer" / "0")))
+        task = scale_inplace_task(tmp_path / "b", reshaped)
+        asyncio.run(with_task_spec(load_operator(task / "answer" / "0")))
 
 
 @needs_torch

@@ -578,7 +578,8 @@ def _mutated_inputs(
     why = "the binding returns {} (validation/pybind.cpp)"
     named = bool(targets)
     if not targets:
-        same = [n for n in inputs if n in given and len(returned) == 1 and "same" in _fits(given[n], returned)]
+        one = len(returned) == 1
+        same = [n for n in inputs if n in given and one and "same" in _fits(given[n], returned)]
         if len(same) != 1:
             raise TaskSpecError(
                 f"the OpDef declares no output, the binding's return (validation/pybind.cpp) names no input, "
