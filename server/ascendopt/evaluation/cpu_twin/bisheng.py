@@ -92,6 +92,11 @@ def _in_class(code: str, at: int) -> bool:
 _DEFAULTED = re.compile(r"\b(?P<name>\w+)\s*\(\s*\)\s*=\s*default\s*;")
 
 
+def _statement_start(code: str, at: int) -> int:
+    """Where the declaration that `at` lies in starts (after the last `;`, `{` or `}` before it)."""
+    return max(code.rfind(";", 0, at), code.rfind("}", 0, at), code.rfind("{", 0, at)) + 1
+
+
 def _enclosing(code: str, at: int) -> tuple[str, int] | None:
     """The head (text before its brace) and the opening brace's offset of the innermost brace open at `at`."""
     depth = 0
@@ -101,8 +106,7 @@ def _enclosing(code: str, at: int) -> tuple[str, int] | None:
             depth += 1
         elif c == "{":
             if depth == 0:
-                start = max(code.rfind(";", 0, i), code.rfind("}", 0, i), code.rfind("{", 0, i)) + 1
-                return code[start:i], i
+                return code[_statement_start(code, i) : i], i
             depth -= 1
     return None
 
@@ -131,9 +135,8 @@ def _cxx17_aggregates(code: str) -> list[tuple[int, int, str]]:
         if found is None or not re.search(rf"\b(?:class|struct)\s+{name}\b", found[0]):
             continue
         own = _members_at_depth_one(code, found[1])
-        ctors = [c for c in re.finditer(rf"(?<![~\w]){name}\s*\(", own)]
-        before = code[max(code.rfind(";", 0, m.start()), code.rfind("}", 0, m.start()), found[1]) + 1 : m.start()]
-        if len(ctors) == 1 and "explicit" not in before:
+        ctors = re.findall(rf"(?<![~\w]){name}\s*\(", own)
+        if len(ctors) == 1 and "explicit" not in code[_statement_start(code, m.start()) : m.start()]:
             edits.append((m.start(), m.end(), "void ascendopt_cxx17_aggregate();"))
     return edits
 
