@@ -593,7 +593,8 @@ def _mutated_inputs(
             f"the OpDef declares no output; the binding returns what it wrote into {', '.join(targets)} "
             f"(validation/pybind.cpp), the Model returns {len(returned)} value(s)"
         )
-    flattened, widened = [], []
+    flattened: list[str] = []
+    widened: list[str] = []
     for k, target in enumerate(targets):
         # another float dtype only for an input the binding names: the shape alone would not pick it
         how = {"same", "flattened"} | ({"widened"} if named else set())
