@@ -325,6 +325,8 @@ at::Tensor custom_pybind_api(at::Tensor &x, double factor)
 # The Model computes in float32 whatever x's dtype (a group GEMM's `.to(torch.float32)` arithmetic): its
 # result is the value of the float16 buffer the kernel writes, widened.
 SCALE_WIDE_MODULE = SCALE_MODULE.replace("return x * factor", "return x.to(torch.float32) * factor")
+# The Model scales its argument in place and returns nothing, as the kernel does.
+SCALE_MUTATING_MODULE = SCALE_MODULE.replace("return x * factor", "x.mul_(factor)")
 
 
 def scale_inplace_task(

@@ -26,6 +26,7 @@ from tests.operators.benchmark_task_style import (
     ACCUM_ZERO_CASES,
     ACCUM_ZERO_PREPARE,
     SCALE_INPLACE_PYBIND,
+    SCALE_MUTATING_MODULE,
     SCALE_WIDE_MODULE,
     accum_task,
     optional_task,
@@ -133,6 +134,21 @@ def test_another_dtype_alone_picks_no_input_the_binding_does_not_name(tmp_path: 
 
 
 @needs_torch
+def test_a_model_that_writes_into_its_argument_and_returns_nothing_gives_that_argument(
+    tmp_path: Path,
+) -> None:
+    task = scale_inplace_task(tmp_path, SCALE_MUTATING_MODULE)
+    op, draft = asyncio.run(with_task_spec(load_operator(task / "answer" / "0")))
+    assert op.spec is not None
+    assert [(t.name, t.alias, t.kernel_argument) for t in op.spec.outputs] == [("x", "x", False)]
+    assert any("returns nothing and writes into its argument(s) 0" in n for n in draft.notes)
+    # hostile: a Model that returns nothing and writes nothing has no result to compare
+    idle = scale_inplace_task(tmp_path / "b", SCALE_MUTATING_MODULE.replace("x.mul_(", "x.mul("))
+    with pytest.raises(TaskSpecError, match="the Model returns 0 value"):
+        asyncio.run(with_task_spec(load_operator(idle / "answer" / "0")))
+
+
+@needs_torch
 def test_none_for_an_optional_input_is_an_absent_input(tmp_path: Path) -> None:
     op, _ = asyncio.run(with_task_spec(load_operator(optional_task(tmp_path) / "answer" / "0")))
     assert op.spec is not None
@@ -218,6 +234,16 @@ def test_a_widened_in_place_result_verifies_and_an_untouched_buffer_fails(tmp_pa
     assert [c["status"] for c in ev["cases"]] == ["passed", "passed"], ev
     # hostile: the kernel leaves x as it was; the comparison against the widened result catches it
     ev = _verify(scale_inplace_task(tmp_path / "b", SCALE_WIDE_MODULE, untouched=True) / "answer" / "0")
+    assert {c["status"] for c in ev["cases"]} == {"failed"}, ev
+
+
+@pytest.mark.slow
+@needs_torch
+def test_a_model_returning_nothing_is_compared_on_what_it_wrote(tmp_path: Path) -> None:
+    ev = _verify(scale_inplace_task(tmp_path, SCALE_MUTATING_MODULE) / "answer" / "0")
+    assert [c["status"] for c in ev["cases"]] == ["passed", "passed"], ev
+    # hostile: the kernel leaves x as it was; the Model's x after forward differs, so the case fails
+    ev = _verify(scale_inplace_task(tmp_path / "b", SCALE_MUTATING_MODULE, untouched=True) / "answer" / "0")
     assert {c["status"] for c in ev["cases"]} == {"failed"}, ev
 
 

@@ -232,6 +232,12 @@ def map_arguments(
         f"tensors and attrs from {via} (aclnn order: inputs, then attrs): "
         + ", ".join(n or "-" for n in names)
     ]
+    if record.get("mutated"):
+        notes.append(
+            "Model.forward returns nothing and writes into its argument(s) "
+            + ", ".join(str(i) for i in record["mutated"])  # type: ignore[attr-defined]
+            + ": what they hold after it are its results"
+        )
     if front is not None:
         notes.append(
             f"the binding calls CANN's {front[0]}, which launches {op.op_type} with its parameters as "
