@@ -92,6 +92,11 @@ def _in_class(code: str, at: int) -> bool:
 _DEFAULTED = re.compile(r"\b(?P<name>\w+)\s*\(\s*\)\s*=\s*default\s*;")
 
 
+def _destructor(code: str, at: int) -> bool:
+    """The name at `at` follows a `~`: a destructor's."""
+    return code[:at].rstrip().endswith("~")
+
+
 def _statement_start(code: str, at: int) -> int:
     """Where the declaration that `at` lies in starts (after the last `;`, `{` or `}` before it)."""
     return max(code.rfind(";", 0, at), code.rfind("}", 0, at), code.rfind("{", 0, at)) + 1
@@ -131,11 +136,13 @@ def _cxx17_aggregates(code: str) -> list[tuple[int, int, str]]:
     edits = []
     for m in _DEFAULTED.finditer(code):
         name = m.group("name")
+        if _destructor(code, m.start()):
+            continue  # C++20 aggregates may have a user-declared destructor
         found = _enclosing(code, m.start())
         if found is None or not re.search(rf"\b(?:class|struct)\s+{name}\b", found[0]):
             continue
         own = _members_at_depth_one(code, found[1])
-        ctors = re.findall(rf"(?<![~\w]){name}\s*\(", own)
+        ctors = [c for c in re.finditer(rf"(?<!\w){name}\s*\(", own) if not _destructor(own, c.start())]
         if len(ctors) == 1 and "explicit" not in code[_statement_start(code, m.start()) : m.start()]:
             edits.append((m.start(), m.end(), "void ascendopt_cxx17_aggregate();"))
     return edits
