@@ -1,6 +1,10 @@
 """bisheng-only syntax in Catlass-style kernels, rewritten for g++ with every line kept
 (cpu_twin/bisheng.py)."""
 
+import subprocess
+
+import pytest
+
 from ascendopt.evaluation.cpu_twin import bisheng
 
 KERNEL = """#define HD __forceinline__ [host, aicore]
@@ -97,3 +101,56 @@ def test_an_in_class_specialisation_of_a_member_class_for_a_type_becomes_a_const
         in out
     )
     assert "template<>" not in out
+
+
+# C++17 aggregates with a defaulted constructor (Catlass's callback structs), braced-initialised.
+AGGREGATES = """struct Kernel;
+struct Waiter {
+    __forceinline__ [aicore]
+    Waiter() = default;
+    ~ Waiter() = default;
+    __forceinline__ [aicore] void operator()() const { Wait(id); }
+    Kernel *owner{nullptr};
+    unsigned id;
+};
+struct Tiles {
+    Tiles() = default;
+    Tiles(int m) : m(m) {}
+    int m;
+};
+struct Shape {
+    explicit Shape() = default;
+    int n;
+};
+struct Kernel {
+    Waiter waiters[2];
+    void Init() { for (unsigned i = 0; i < 2; ++i) waiters[i] = {this, i}; }
+};
+"""
+
+
+def test_a_class_whose_only_constructor_is_defaulted_stays_an_aggregate():
+    lines = bisheng.rewrite(AGGREGATES, cube=True).splitlines()
+    assert len(lines) == AGGREGATES.count("\n")
+    assert lines[3].strip() == "void ascendopt_cxx17_aggregate();"
+    # hostile to the rewrite: where another constructor is user-provided the class is no aggregate in
+    # C++17 either, and taking `Tiles() = default;` away would take its default constructor away
+    assert lines[4].strip() == "~ Waiter() = default;"  # a destructor: no constructor, left as written
+    assert lines[10].strip() == "Tiles() = default;"
+    assert lines[15].strip() == "explicit Shape() = default;"  # explicit: left as written
+
+
+@pytest.mark.slow
+def test_the_rewritten_aggregate_compiles_as_cpp20(tmp_path):
+    """g++ -std=c++20 refuses `waiters[i] = {this, i}` on the text as written (Waiter is no aggregate
+    there) and takes the rewritten one, as bisheng's C++17 takes the original."""
+    head = "#define __forceinline__ inline\nvoid Wait(unsigned);\n"
+    written = head + AGGREGATES.replace("[aicore]", "")
+    rewritten = head + bisheng.rewrite(AGGREGATES, cube=True)
+    for text, ok in ((written, False), (rewritten, True)):
+        src = tmp_path / "a.cpp"
+        src.write_text(text)
+        done = subprocess.run(
+            ["g++", "-std=c++20", "-fsyntax-only", str(src)], capture_output=True, text=True
+        )
+        assert (done.returncode == 0) == ok, done.stderr

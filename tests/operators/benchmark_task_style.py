@@ -322,10 +322,20 @@ at::Tensor custom_pybind_api(at::Tensor &x, double factor)
 """
 
 
-def scale_inplace_task(root: Path) -> Path:
+# The Model computes in float32 whatever x's dtype (a group GEMM's `.to(torch.float32)` arithmetic): its
+# result is the value of the float16 buffer the kernel writes, widened.
+SCALE_WIDE_MODULE = SCALE_MODULE.replace("return x * factor", "return x.to(torch.float32) * factor")
+# The Model scales its argument in place and returns nothing, as the kernel does.
+SCALE_MUTATING_MODULE = SCALE_MODULE.replace("return x * factor", "x.mul_(factor)")
+
+
+def scale_inplace_task(
+    root: Path, module: str = SCALE_MODULE, pybind: str = SCALE_INPLACE_PYBIND, untouched: bool = False
+) -> Path:
     """No OpDef output: the kernel `muls_custom(x, workspace, tiling)` scales x where it lies, and the
-    Model returns the scaled tensor (the binding returns its argument, pybind.cpp)."""
-    task = make_task(root, "muls_custom", SCALE_MODULE, SCALE_PREPARE, SCALE_CASES, with_question=False)
+    Model returns the scaled tensor (the binding returns its argument, pybind.cpp). `untouched`: the
+    kernel writes nothing (a hostile candidate)."""
+    task = make_task(root, "muls_custom", module, SCALE_PREPARE, SCALE_CASES, with_question=False)
     answer = task / "answer" / "0"
     host = answer / "op_host" / "muls_custom.cpp"
     text = host.read_text(encoding="utf-8")
@@ -341,7 +351,9 @@ def scale_inplace_task(root: Path) -> Path:
         ),
         ("op.Init(x, y, tilingData", "op.Init(x, x, tilingData"),
     )
-    (task / "validation" / "pybind.cpp").write_text(SCALE_INPLACE_PYBIND, encoding="utf-8")
+    if untouched:
+        _edit(answer / "op_kernel" / "muls_custom.cpp", ("    op.Process();\n", ""))
+    (task / "validation" / "pybind.cpp").write_text(pybind, encoding="utf-8")
     return task
 
 

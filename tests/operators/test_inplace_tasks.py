@@ -21,9 +21,13 @@ from ascendopt.operators.issues import SpecError
 from ascendopt.operators.spec import Tolerance, parse_spec
 from ascendopt.operators.spec_init import starting_spec
 from ascendopt.operators.spec_schema import spec_json_schema
+from ascendopt.operators.task import TaskSpecError
 from tests.operators.benchmark_task_style import (
     ACCUM_ZERO_CASES,
     ACCUM_ZERO_PREPARE,
+    SCALE_INPLACE_PYBIND,
+    SCALE_MUTATING_MODULE,
+    SCALE_WIDE_MODULE,
     accum_task,
     optional_task,
     scale_inplace_task,
@@ -98,6 +102,50 @@ def test_no_output_maps_the_result_to_the_input_the_binding_returns(tmp_path: Pa
     assert op.spec is not None
     assert [(t.name, t.alias, t.kernel_argument) for t in op.spec.outputs] == [("x", "x", False)]
     assert any("writes into input x (the binding returns it" in n for n in draft.notes)
+
+
+@needs_torch
+def test_a_model_computing_wider_than_the_written_input_is_compared_widened(tmp_path: Path) -> None:
+    """The Model returns float32 for the float16 buffer the binding returns: that input is still the
+    output (its own dtype per case), said in the notes."""
+    op, draft = asyncio.run(
+        with_task_spec(load_operator(scale_inplace_task(tmp_path, SCALE_WIDE_MODULE) / "answer" / "0"))
+    )
+    assert op.spec is not None
+    assert [(t.name, t.alias, t.kernel_argument) for t in op.spec.outputs] == [("x", "x", False)]
+    assert [c.dtypes for c in op.spec.cases] == [{"x": "float32"}, {"x": "float16"}]
+    assert any("x: the Model returns another float dtype; compared widened" in n for n in draft.notes)
+
+
+@needs_torch
+def test_another_dtype_alone_picks_no_input_the_binding_does_not_name(tmp_path: Path) -> None:
+    """Hostile to the relaxation: with no `return x;` in pybind.cpp only an input of the result's shape
+    AND dtype is taken; a wider result of some input's shape does not name it."""
+    quiet = SCALE_INPLACE_PYBIND.replace("    return x;\n", "    return at::Tensor();\n")
+    task = scale_inplace_task(tmp_path, SCALE_WIDE_MODULE, quiet)
+    with pytest.raises(TaskSpecError, match=r"result for input x .* has not its shape and dtype"):
+        asyncio.run(with_task_spec(load_operator(task / "answer" / "0")))  # its float16 case
+    # and a result of another shape stays refused for the input the binding names
+    reshaped = SCALE_WIDE_MODULE.replace("* factor\n", "* factor).reshape(-1)\n")
+    reshaped = reshaped.replace("return x.to(", "return (x.to(")
+    with pytest.raises(TaskSpecError, match="has not its shape and dtype"):
+        task = scale_inplace_task(tmp_path / "b", reshaped)
+        asyncio.run(with_task_spec(load_operator(task / "answer" / "0")))
+
+
+@needs_torch
+def test_a_model_that_writes_into_its_argument_and_returns_nothing_gives_that_argument(
+    tmp_path: Path,
+) -> None:
+    task = scale_inplace_task(tmp_path, SCALE_MUTATING_MODULE)
+    op, draft = asyncio.run(with_task_spec(load_operator(task / "answer" / "0")))
+    assert op.spec is not None
+    assert [(t.name, t.alias, t.kernel_argument) for t in op.spec.outputs] == [("x", "x", False)]
+    assert any("returns nothing and writes into its argument(s) 0" in n for n in draft.notes)
+    # hostile: a Model that returns nothing and writes nothing has no result to compare
+    idle = scale_inplace_task(tmp_path / "b", SCALE_MUTATING_MODULE.replace("x.mul_(", "x.mul("))
+    with pytest.raises(TaskSpecError, match="the Model returns 0 value"):
+        asyncio.run(with_task_spec(load_operator(idle / "answer" / "0")))
 
 
 @needs_torch
@@ -177,6 +225,26 @@ def test_a_kernel_that_leaves_the_aliased_buffer_untouched_fails(tmp_path: Path)
 def test_a_kernel_with_no_output_is_checked_on_its_input(tmp_path: Path) -> None:
     ev = _verify(scale_inplace_task(tmp_path) / "answer" / "0")
     assert [c["status"] for c in ev["cases"]] == ["passed", "passed"], ev
+
+
+@pytest.mark.slow
+@needs_torch
+def test_a_widened_in_place_result_verifies_and_an_untouched_buffer_fails(tmp_path: Path) -> None:
+    ev = _verify(scale_inplace_task(tmp_path, SCALE_WIDE_MODULE) / "answer" / "0")
+    assert [c["status"] for c in ev["cases"]] == ["passed", "passed"], ev
+    # hostile: the kernel leaves x as it was; the comparison against the widened result catches it
+    ev = _verify(scale_inplace_task(tmp_path / "b", SCALE_WIDE_MODULE, untouched=True) / "answer" / "0")
+    assert {c["status"] for c in ev["cases"]} == {"failed"}, ev
+
+
+@pytest.mark.slow
+@needs_torch
+def test_a_model_returning_nothing_is_compared_on_what_it_wrote(tmp_path: Path) -> None:
+    ev = _verify(scale_inplace_task(tmp_path, SCALE_MUTATING_MODULE) / "answer" / "0")
+    assert [c["status"] for c in ev["cases"]] == ["passed", "passed"], ev
+    # hostile: the kernel leaves x as it was; the Model's x after forward differs, so the case fails
+    ev = _verify(scale_inplace_task(tmp_path / "b", SCALE_MUTATING_MODULE, untouched=True) / "answer" / "0")
+    assert {c["status"] for c in ev["cases"]} == {"failed"}, ev
 
 
 @pytest.mark.slow

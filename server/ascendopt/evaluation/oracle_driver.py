@@ -168,7 +168,17 @@ def run_case(
         except Exception as exc:  # ModelNew is only a witness of the binding's order: Model still runs
             out["binding_error"] = f"{type(exc).__name__}: {exc}"
     model = module.Model(*_copy(init))
-    result = model.forward(*_copy(inputs))  # with autograd: a gradient operator's Model calls backward
+    args = _copy(inputs)
+    versions = [a._version if isinstance(a, torch.Tensor) else None for a in args]
+    result = model.forward(*args)  # with autograd: a gradient operator's Model calls backward
+    if result is None:  # an in-place Model returning nothing: what it wrote into its arguments is its result
+        mutated = [
+            i
+            for i, (a, v) in enumerate(zip(args, versions, strict=True))
+            if isinstance(a, torch.Tensor) and a._version != v
+        ]
+        out["mutated"] = mutated
+        result = [args[i] for i in mutated]
     results = list(result) if isinstance(result, list | tuple) else [result]
     out["outputs"] = [_describe(v, f"outputs.{i}", keep) for i, v in enumerate(results)]
     custom = getattr(prepare, "custom_check_precision", None)

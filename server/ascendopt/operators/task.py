@@ -232,6 +232,12 @@ def map_arguments(
         f"tensors and attrs from {via} (aclnn order: inputs, then attrs): "
         + ", ".join(n or "-" for n in names)
     ]
+    if record.get("mutated"):
+        notes.append(
+            "Model.forward returns nothing and writes into its argument(s) "
+            + ", ".join(str(i) for i in record["mutated"])  # type: ignore[attr-defined]
+            + ": what they hold after it are its results"
+        )
     if front is not None:
         notes.append(
             f"the binding calls CANN's {front[0]}, which launches {op.op_type} with its parameters as "
@@ -649,8 +655,10 @@ def _mutated_inputs(
     at = _returned_parameters(task.root, len(values)) if task is not None else None
     targets = [names[i] for i in at or [] if i < len(names) and names[i] in inputs]
     why = "the binding returns {} (validation/pybind.cpp)"
+    named = bool(targets)
     if not targets:
-        same = [n for n in inputs if n in given and len(returned) == 1 and _fits(given[n], returned)]
+        one = len(returned) == 1
+        same = [n for n in inputs if n in given and one and "same" in _fits(given[n], returned)]
         if len(same) != 1:
             raise TaskSpecError(
                 f"the OpDef declares no output, the binding's return (validation/pybind.cpp) names no input, "
@@ -664,9 +672,11 @@ def _mutated_inputs(
             f"the OpDef declares no output; the binding returns what it wrote into {', '.join(targets)} "
             f"(validation/pybind.cpp), the Model returns {len(returned)} value(s)"
         )
-    flattened = []
+    flattened: list[str] = []
+    widened: list[str] = []
     for k, target in enumerate(targets):
-        how = {"same", "flattened"}
+        # another float dtype only for an input the binding names: the shape alone would not pick it
+        how = {"same", "flattened"} | ({"widened"} if named else set())
         for record in records:  # every case's: one may fit both ways (a list of one 1-D tensor)
             got = dict(zip(names, _values(record), strict=False)).get(target)
             results = _values(record, "outputs")
@@ -676,8 +686,9 @@ def _mutated_inputs(
                 f"the OpDef declares no output; the Model's result for input {target} (which the kernel "
                 "writes into) has not its shape and dtype, nor is it its tensors flattened, concatenated"
             )
-        if "same" not in how:
-            flattened.append(target)
+        if "same" in how:
+            continue
+        (flattened if "flattened" in how else widened).append(target)
     notes.append(
         f"no OpDef output: the kernel writes into input{'s' * (len(targets) > 1)} {', '.join(targets)} "
         f"({why.format('them' if len(targets) > 1 else 'it')}); "
@@ -685,6 +696,12 @@ def _mutated_inputs(
         + (
             f" ({', '.join(flattened)}: the Model returns the tensors flattened, concatenated)"
             if flattened
+            else ""
+        )
+        + (
+            f" ({', '.join(widened)}: the Model returns another float dtype; compared widened, as the "
+            "benchmark compares)"
+            if widened
             else ""
         )
     )
@@ -697,16 +714,26 @@ def _values(record: dict[str, object], key: str = "") -> list[object]:
     return got if isinstance(got, list) else []
 
 
+_FLOATS = {"float16", "bfloat16", "float32", "float64"}
+
+
 def _fits(given: object, results: list[object]) -> set[str]:
     """How the Model's `results` may stand for an input's values after the run: "same" (a tensor of
-    its shape and dtype; a list's tensors one by one or as one list), "flattened" (a list's tensors
-    flattened and concatenated in one tensor); none if they do not."""
+    its shape and dtype; a list's tensors one by one or as one list), "widened" (a float tensor of its
+    shape in another float dtype), "flattened" (a list's tensors flattened and concatenated in one
+    tensor); none if they do not."""
 
     def key(desc: object) -> tuple[object, object]:
         return (desc.get("shape"), desc.get("dtype")) if isinstance(desc, dict) else (None, None)
 
     if _kind(given) == "tensor":
-        return {"same"} if len(results) == 1 and key(results[0]) == key(given) else set()
+        if len(results) != 1 or key(results[0])[0] != key(given)[0]:
+            return set()
+        if key(results[0]) == key(given):
+            return {"same", "widened"}  # widened by nothing: one case may fit so, another widened
+        # a float buffer the Model computes wider (float32 for a float16 one): the benchmark compares
+        # the two widened, as the oracle does
+        return {"widened"} if {key(results[0])[1], key(given)[1]} <= _FLOATS else set()
     if _kind(given) != "list" or not isinstance(given, dict):
         return set()
     items = list(given.get("items") or [])

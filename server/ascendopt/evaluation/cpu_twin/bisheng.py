@@ -10,6 +10,14 @@ Two forms, both in Catlass-style cube kernels (NPUKernelBench level 3):
   twin builds for becomes a plain member (overload resolution prefers it to the template),
   the other core's gets a name of its own (never called, never instantiated).
 
+A third is a difference of standards: the twin builds Catlass kernels as C++20 (for their constexpr
+constructors that fill members in the body), where a class with a user-declared constructor is no
+aggregate; bisheng compiles them as C++17, where one whose constructors are all defaulted still is
+(`struct F { F() = default; T *ptr; uint32_t id; };` then `f = {this, id}`). A class whose only
+constructor is `Name() = default;` has that declaration turned into a member function's (never
+defined or called): the implicit default constructor is the same one, and the class an aggregate
+as in C++17.
+
 Every rewrite keeps each line's number (only characters inside a line change), so g++'s
 diagnostics name the user's file and line. The rewritten text goes into the staged copy
 the build reads, never into the user's folder.
@@ -89,6 +97,65 @@ def _in_class(code: str, at: int) -> bool:
     return bool(stack) and stack[-1]
 
 
+_DEFAULTED = re.compile(r"\b(?P<name>\w+)\s*\(\s*\)\s*=\s*default\s*;")
+
+
+def _destructor(code: str, at: int) -> bool:
+    """The name at `at` follows a `~`: a destructor's."""
+    return code[:at].rstrip().endswith("~")
+
+
+def _statement_start(code: str, at: int) -> int:
+    """Where the declaration that `at` lies in starts (after the last `;`, `{` or `}` before it)."""
+    return max(code.rfind(";", 0, at), code.rfind("}", 0, at), code.rfind("{", 0, at)) + 1
+
+
+def _enclosing(code: str, at: int) -> tuple[str, int] | None:
+    """The head (text before its brace) and the opening brace's offset of the innermost brace open at `at`."""
+    depth = 0
+    for i in range(at - 1, -1, -1):
+        c = code[i]
+        if c == "}":
+            depth += 1
+        elif c == "{":
+            if depth == 0:
+                return code[_statement_start(code, i) : i], i
+            depth -= 1
+    return None
+
+
+def _members_at_depth_one(code: str, brace: int) -> str:
+    """The class body opened at `brace` with every nested brace's contents blanked (its own members)."""
+    out, depth = [], 0
+    for c in code[brace + 1 :]:
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            if depth == 0:
+                break
+            depth -= 1
+        out.append(c if depth == 0 else " ")
+    return "".join(out)
+
+
+def _cxx17_aggregates(code: str) -> list[tuple[int, int, str]]:
+    """Edits that turn `Name() = default;` into a member function's declaration where it is its class's
+    only constructor (no other `Name(` among the class's own members, none `explicit`)."""
+    edits = []
+    for m in _DEFAULTED.finditer(code):
+        name = m.group("name")
+        if _destructor(code, m.start()):
+            continue  # C++20 aggregates may have a user-declared destructor
+        found = _enclosing(code, m.start())
+        if found is None or not re.search(rf"\b(?:class|struct)\s+{name}\b", found[0]):
+            continue
+        own = _members_at_depth_one(code, found[1])
+        ctors = [c for c in re.finditer(rf"(?<!\w){name}\s*\(", own) if not _destructor(own, c.start())]
+        if len(ctors) == 1 and "explicit" not in code[_statement_start(code, m.start()) : m.start()]:
+            edits.append((m.start(), m.end(), "void ascendopt_cxx17_aggregate();"))
+    return edits
+
+
 def rewrite(text: str, cube: bool) -> str:
     """`text` as g++ compiles it for the twin (cube: built for the AIC core); the same text when nothing
     bisheng-only is in it."""
@@ -125,6 +192,7 @@ def rewrite(text: str, cube: bool) -> str:
     if edits:
         for m in _EXPLICIT_CORE_CALL.finditer(code):
             edits.append((m.start(), m.end(), ".operator()("))
+    edits += _cxx17_aggregates(code)
     for start, end, new in sorted(edits, reverse=True):
         old = out[start:end]
         out = out[:start] + (new + "\n" * old.count("\n") if new else _blank(old)) + out[end:]

@@ -211,8 +211,11 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
                 static_cast<int64_t>(p.repeatTimes) * kFrac, p.repeatTimes, -1, d0);
 }
 
-// LoadDataWithTranspose (L1 -> L0B, 1- and 4-byte types, whole 32 x 32 B squares): declared so kernels that carry an
-// int8 or float path compile; issuing it is reported, its data movement is not modelled.
+// LoadDataWithTranspose (L1 -> L0A/L0B), as CANN documents it. 1-byte types: iteration k joins the two 16 x 32 B
+// fractals at square (startIndex + k * srcStride) (units of 32 x 32 B) into one 32 x 32 square, transposes it and
+// splits it back into two fractals: the first at k * (1 + dstGap) fractals of dst, the second (1 + dstFracGap)
+// fractals after it. 2-byte types: one 16 x 16 fractal per iteration, transposed (dstFracGap unused). The 4-byte
+// form (two 16 x 8 fractals per square) is reported, its data not moved.
 struct LoadData2dTransposeParams {
     uint16_t startIndex = 0;
     uint8_t repeatTimes = 0;
@@ -227,10 +230,34 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
 {
     using namespace ascendopt_twin;
     rt::Op op = rt::Begin(P_MTE1, "LoadDataWithTranspose", loc);
-    (void)dst, (void)src, (void)p, (void)op;
-    rt::Report("unsupported_api", true, loc.file, loc.line,
-               "LoadDataWithTranspose (%s): the CPU twin does not model this transposing load; nothing was moved",
-               DTypeName<T>::value);
+    twin_detail::CubeOperand(op, dst, {rt::SP_L0A, rt::SP_L0B}, "dst");
+    twin_detail::CubeOperand(op, src, {rt::SP_L1}, "src");
+    if (sizeof(T) == 4) {
+        rt::Report("unsupported_api", true, loc.file, loc.line,
+                   "LoadDataWithTranspose (%s): the CPU twin models the 1- and 2-byte forms only; nothing was moved",
+                   DTypeName<T>::value);
+        return;
+    }
+    constexpr uint32_t kFrac = 512;
+    const uint32_t side = sizeof(T) == 1 ? 32u : 16u;  // the square's side in elements
+    const uint32_t square = side * side * static_cast<uint32_t>(sizeof(T)), fracs = square / kFrac;
+    const uint32_t s0 = twin_detail::Access::Off(src), d0 = twin_detail::Access::Off(dst);
+    std::vector<uint8_t> in(square), out(square);
+    for (uint32_t k = 0; k < p.repeatTimes; ++k) {
+        const uint32_t from = s0 + (static_cast<uint32_t>(p.startIndex) + k * p.srcStride) * square;
+        if (!rt::Ub(op, from, square, false, twin_detail::Access::Buf(src), "src")) continue;
+        std::memcpy(in.data(), rt::UbPtr(from), square);
+        for (uint32_t r = 0; r < side; ++r)
+            for (uint32_t c = 0; c < side; ++c)
+                std::memcpy(&out[(c * side + r) * sizeof(T)], &in[(r * side + c) * sizeof(T)], sizeof(T));
+        for (uint32_t f = 0; f < fracs; ++f) {
+            const uint32_t to = d0 + (k * (p.dstGap + 1u) + f * (p.dstFracGap + 1u)) * kFrac;
+            if (!rt::Ub(op, to, kFrac, true, twin_detail::Access::Buf(dst), "dst")) continue;
+            std::memcpy(rt::UbPtr(to), &out[f * kFrac], kFrac);
+        }
+    }
+    rt::TraceOp(op, DTypeName<T>::value, static_cast<int64_t>(p.repeatTimes) * square / sizeof(T),
+                static_cast<int64_t>(p.repeatTimes) * square, p.repeatTimes, -1, d0);
 }
 
 // ---------------- Mmad: L0C (+)= L0A x L0B (M) ----------------
