@@ -66,7 +66,10 @@ def campaign_cmd(
     soc: Annotated[str | None, typer.Option("--soc", help="platform model, e.g. Ascend910B4")] = None,
     model: Annotated[str | None, typer.Option("--model", help="LLM model for `ours`")] = None,
     seed: Annotated[int, typer.Option("--seed")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="episodes at once (local pool)")] = 2,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", min=1, help="episodes at once (local pool); benchmark tasks planned at once"),
+    ] = 2,
     ray: Annotated[
         str | None, typer.Option("--ray", help="run episodes as Ray tasks: a cluster address, or 'local'")
     ] = None,
@@ -89,7 +92,7 @@ def campaign_cmd(
             record = service.load(report_only)
         elif resume:
             record = service.load(resume)
-            if added := service.refresh(record):  # what verifies now, or was added, joins
+            if added := service.refresh(record, jobs):  # what verifies now, or was added, joins
                 err.print(f"campaign {record.id}: planned again, {added} episode(s) added")
         else:
             if not paths:
@@ -103,7 +106,7 @@ def campaign_cmd(
                 seed=seed,
                 model=model,
             )
-            record = service.plan(settings)
+            record = service.plan(settings, jobs)
     except ValidationError as exc:
         fail(invalid(exc))
     except (KeyError, ValueError) as exc:
