@@ -41,6 +41,7 @@ __all__ = [
     "Progress",
     "ResumeBudget",
     "accept",
+    "baseline_evaluations",
     "new_episode_id",
 ]
 
@@ -108,7 +109,7 @@ class Optimizer:
         journal.scrubber = llm_settings.scrubber()
         evaluator = self._make_evaluator(settings.backend, settings.soc)
         try:
-            shared = self._baseline_of(baseline_from) if baseline_from else {}
+            shared = baseline_evaluations(self.workspace, baseline_from) if baseline_from else {}
             return await self._run(
                 project, llm_settings, settings, journal, evaluator, on_progress, cancel, offline, shared
             )
@@ -147,22 +148,6 @@ class Optimizer:
             )
             return await episode.run()
 
-    def _baseline_of(self, episode_id: str) -> dict[str, tuple[Evaluation, str]]:
-        """The baseline and noise evaluations journaled by `episode_id`, by key (the ledger offers
-        them only to the same candidate, cases, seed and backend); none from a record that does not
-        parse, or an episode that is not there."""
-        try:
-            journal = EpisodeJournal.open(self.workspace, episode_id)
-        except KeyError:
-            return {}
-        shared: dict[str, tuple[Evaluation, str]] = {}
-        for e in journal.events("evaluation"):
-            if isinstance(e.data, EvaluationEvent) and e.data.purpose in BASELINE_PURPOSES:
-                with contextlib.suppress(*PARSE_ERRORS):
-                    origin = e.data.shared_from or episode_id
-                    shared[e.data.key] = (Evaluation.model_validate(e.data.evaluation), origin)
-        return shared
-
     def resume_budget(self, episode_id: str, asked: int | None) -> ResumeBudget:
         """What budget `optimize(resume=episode_id, extend_budget=asked)` will run with (KeyError: no
         such episode). An episode whose start record is unreadable counts as started with `asked`."""
@@ -197,6 +182,23 @@ class Optimizer:
 
     def reject(self, suggestion_id: str) -> None:
         self.record_decision(suggestion_id, "rejected")
+
+
+def baseline_evaluations(workspace: Path, episode_id: str) -> dict[str, tuple[Evaluation, str]]:
+    """The baseline and noise evaluations journaled by `episode_id`, by key (the ledger offers
+    them only to the same candidate, cases, seed and backend); none from a record that does not
+    parse, or an episode that is not there."""
+    try:
+        journal = EpisodeJournal.open(workspace, episode_id)
+    except KeyError:
+        return {}
+    shared: dict[str, tuple[Evaluation, str]] = {}
+    for e in journal.events("evaluation"):
+        if isinstance(e.data, EvaluationEvent) and e.data.purpose in BASELINE_PURPOSES:
+            with contextlib.suppress(*PARSE_ERRORS):
+                origin = e.data.shared_from or episode_id
+                shared[e.data.key] = (Evaluation.model_validate(e.data.evaluation), origin)
+    return shared
 
 
 def _resumed(
