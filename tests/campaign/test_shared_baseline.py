@@ -190,31 +190,39 @@ async def test_a_lead_that_crashed_leaves_the_others_to_run_on_their_own(tmp_pat
 
 async def test_a_campaign_saved_before_baselines_were_shared_resumes(tmp_path: Path) -> None:
     """campaign.json written before `baseline_from` existed: it loads, and its done lead's failing
-    baseline settles the pending tasks of the same operator."""
+    baseline settles the pending tasks of the same operator, but for one that had begun its own
+    episode (it goes on, continuing its journal, not labelled unrun)."""
     from ascendopt.campaign.store import CampaignStore
 
     ws = tmp_path / "ws"
     store = CampaignStore(ws, "old")
     store.folder.mkdir(parents=True)
-    root = str(tmp_path / "k")
+
+    def task(strategy: str, status: str, result: str) -> str:
+        return (
+            f'{{"operator": "k", "root": "{tmp_path / "k"}", "strategy": "{strategy}", '
+            f'"episode": "old-k-{strategy}", "spec": null, "status": "{status}", "error": "", '
+            f'"result": {result}}}'
+        )
+
+    failed = '{"message": "fails verification", "evaluations": 1, "baseline_correct": false}'
+    tasks = [task("ours", "done", failed), task("random", "pending", "null"), task("tpe", "pending", "null")]
     store.path.write_text(
         '{"v": 1, "id": "old", "created": "2026-12-01T00:00:00Z", "settings": {"paths": ["'
         + str(tmp_path)
-        + '"], "budget": 6, "strategies": ["ours", "random"], "backend": "cpu-twin", "soc": null, '
-        '"seed": 0, "model": null}, "operators": [], "tasks": [{"operator": "k", "root": "'
-        + root
-        + '", "strategy": "ours", "episode": "old-k-ours", "spec": null, "status": "done", "error": "", '
-        '"result": {"message": "fails verification", "evaluations": 1, "baseline_correct": false}}, '
-        '{"operator": "k", "root": "'
-        + root
-        + '", "strategy": "random", "episode": "old-k-random", "spec": null, "status": "pending", '
-        '"error": "", "result": null}], "wall_s": 12.0}',
+        + '"], "budget": 6, "strategies": ["ours", "random", "tpe"], "backend": "cpu-twin", '
+        '"soc": null, "seed": 0, "model": null}, "operators": [], "tasks": ['
+        + ", ".join(tasks)
+        + '], "wall_s": 12.0}',
         encoding="utf-8",
     )
+    EpisodeJournal.create(ws, "old-k-tpe")  # begun before the campaign was stopped
     service = CampaignService(ws)
     record = service.load("old")
-    pool = RecordingPool(1, {"k": True})
+    pool = RecordingPool(1, {"k": False})
     record = await service.run(record, pool)  # type: ignore[arg-type]
-    assert pool.asked == []
-    assert record.tasks[1].settled_unrun and record.tasks[1].baseline_from == "old-k-ours"
+    assert [(t.episode, t.baseline_from) for t in pool.asked] == [("old-k-tpe", None)]
+    _, rnd, tpe = record.tasks
+    assert rnd.settled_unrun and rnd.baseline_from == "old-k-ours"
+    assert not tpe.settled_unrun and tpe.result is not None and tpe.result.evaluations == 1
     assert service.load("old").tasks == record.tasks

@@ -30,6 +30,7 @@ from ascendopt.campaign.records import (
 from ascendopt.campaign.store import CampaignStore, new_campaign_id
 from ascendopt.campaign.tasks import EpisodeTask, progress_of
 from ascendopt.evaluation.task_spec import derive_task_spec, run_sync
+from ascendopt.journal.store import episodes_dir
 from ascendopt.operators.discovery import discover
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.task import TaskSpecError, skeleton_of, task_of
@@ -287,12 +288,12 @@ class CampaignService:
             on_progress(self.progress(record, started, spent_before))
         return record
 
-    @staticmethod
-    def _shared(record: CampaignRecord, task: TaskEntry) -> bool:
+    def _shared(self, record: CampaignRecord, task: TaskEntry) -> bool:
         """Take the baseline another strategy's finished episode of the same operator measured:
-        one that did not verify settles `task` with the same reason, run by none (True); one that
-        did is handed to `task`'s episode, whose ledger spends its baseline and noise runs from
-        the same budget as ever without running them again (False: `task` runs)."""
+        one that did not verify settles `task` with the same reason, run by none (True), unless
+        `task` has begun its own episode (a campaign from before baselines were shared: it goes on,
+        replaying its journal); one that did is handed to `task`'s episode, whose ledger spends its
+        baseline and noise runs from the same budget as ever without running them again."""
         source = next(
             (
                 t
@@ -305,8 +306,14 @@ class CampaignService:
             ),
             None,
         )
-        task.baseline_from = source.episode if source else ""
-        if source is None or source.result is None or source.result.baseline_correct:
+        if source is None or source.result is None:
+            task.baseline_from = ""
+            return False
+        if not source.result.baseline_correct and (episodes_dir(self.workspace) / task.episode).is_dir():
+            task.baseline_from = ""
+            return False
+        task.baseline_from = source.episode
+        if source.result.baseline_correct:
             return False
         task.status, task.error = "done", ""
         task.result = TaskResult(message=source.result.message, evaluations=0, baseline_correct=False)

@@ -131,8 +131,10 @@ def campaign_cmd(
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C (scratch.Termination)
         command = ["ascendopt", "campaign", "--resume", record.id]
         command += ["--workspace", str(workspace)] if workspace else []
+        done = sum(1 for t in record.tasks if t.status == "done")
         err.print(
-            f"\ninterrupted: continue with `{shlex.join(command)}`",
+            f"\ninterrupted, partial: {done} of {len(record.tasks)} tasks done; continue with "
+            f"`{shlex.join(command)}`",
             markup=False,
             highlight=False,
             soft_wrap=True,
