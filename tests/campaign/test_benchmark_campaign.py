@@ -17,7 +17,7 @@ from ascendopt.journal.events import EvaluationEvent, StartEvent
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec_init import SpecDraft
-from ascendopt.report.campaign import write_reports
+from ascendopt.report.campaign import build_report, write_reports
 from tests.operators.benchmark_task_style import ADD_MODULE, ADD_PREPARE, add_task, make_task, scale_task
 
 needs_torch = pytest.mark.skipif(
@@ -83,6 +83,10 @@ def test_task_specs_are_derived_jobs_at_a_time_with_the_same_plan(
         assert usable and str(tasks / where / "level1" / "Cat" / "TaskAddCustom" / "validation") in spec
     usable, reason, _ = answers["c/level1/Cat/TaskAddCustom/answer/0"]
     assert not usable and "test_cases.csv" in reason
+    # the report's per-task table: one row per task (its answer), the skeletons under "Not run"
+    report = build_report(concurrent)
+    assert sorted(r.task for r in report.tasks) == sorted(f"level1/Cat/{r.split('/')[3]}" for r in answers)
+    assert sum("skeleton" in why for _, _, why in report.not_run) == 3  # TaskMulsCustom has none
     assert [(t.root.relative_to(tasks).parts[0], t.strategy) for t in concurrent.tasks] == [
         (t.root.relative_to(tasks).parts[0], t.strategy) for t in serial.tasks
     ]

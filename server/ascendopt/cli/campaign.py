@@ -33,6 +33,7 @@ from ascendopt.report.campaign import (
     paper_note,
     paper_rows,
     partial_note,
+    shared_note,
     summary_rows,
     task_table,
     write_reports,
@@ -173,7 +174,10 @@ def _show(record: CampaignRecord, ws: Path, as_json: bool) -> None:
         paper = records(
             out, [Field(c, right=bool(c)) for c in header], paper_rows(report), "beside the paper"
         )
-        notes = [Text(paper_note(report)), *([Text(n)] if (n := partial_note(report)) else [])]
+        notes = [
+            Text(paper_note(report)),
+            *(Text(n) for n in (partial_note(report), shared_note(report)) if n),
+        ]
         if report.paper_subset:
             notes.append(Text(report.paper_subset.note))
         show_all(out, per_task, Text(""), levels, Text(""), paper, *notes)
@@ -191,7 +195,8 @@ def _show(record: CampaignRecord, ws: Path, as_json: bool) -> None:
             summary_rows(report),
             f"campaign {record.id} ({record.settings.budget} evaluations each)",
         )
-        show_all(out, ops, Text(""), summary, *([Text(n)] if (n := partial_note(report)) else []))
+        notes = [Text(n) for n in (partial_note(report), shared_note(report)) if n]
+        show_all(out, ops, Text(""), summary, *notes)
     out.print(
         f"wall time {report.wall_s:.0f} s, {sum(s.evaluations for s in report.strategies)} evaluations",
         highlight=False,

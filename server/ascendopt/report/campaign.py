@@ -26,6 +26,7 @@ from ascendopt.evaluation.timing.model import STATED_ERROR
 from ascendopt.journal import view as journal_view
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.journal.view import LessonRow
+from ascendopt.operators.task import skeleton_of
 from ascendopt.report import episode as episode_report
 from ascendopt.report import svg
 from ascendopt.report.blocks import fmt_x as _x
@@ -136,10 +137,12 @@ def build_report(record: CampaignRecord, workspace: Path | None = None) -> Campa
 
 
 def task_rows(record: CampaignRecord) -> list[TaskRow]:
-    """Every operator found, once: verified or why not, its baseline, the best speedup and change."""
+    """Every operator found, once: verified or why not, its baseline, the best speedup and change.
+    A benchmark task's skeleton is not a row of its own (it is listed under "Not run")."""
     return [
         _task_row(o, [t for t in record.tasks if (t.root, t.operator) == (o.root, o.name)])
         for o in record.operators
+        if skeleton_of(o.root) is None
     ]
 
 
