@@ -61,6 +61,11 @@ def test_report_writes_a_campaign_as_it_stands_and_runs_nothing(tmp_path: Path) 
     shown = " ".join(result.output.split())  # the terminal wraps the note
     # b: ours finished, random pending: neither of its two episodes counts yet
     assert "1 operator(s) every strategy has finished; 2 episode(s) are not counted yet" in shown
+    # not finished: every face says how far it is
+    assert "Partial: 3 of 4 tasks done." in shown
+    for face in ("report.md", "report.html"):
+        assert "Partial: 3 of 4 tasks done." in (store.folder / face).read_text()
+    assert '"done": 3' in (store.folder / "report.json").read_text()
     assert f"ascendopt campaign --resume {record.id}" in (store.folder / "report.md").read_text()
     assert store.path.read_text() == before  # nothing ran, nothing was re-planned
 

@@ -54,6 +54,7 @@ from ascendopt.operators.model import OperatorProject
 from ascendopt.operators.spec import ResolvedCase
 
 FRESH_SEED_OFFSET = 7919  # the final re-check draws inputs no search step has seen
+BASELINE_PURPOSES = ("baseline", "noise")  # `_run` measures the unchanged operator under these
 
 
 class Progress(BaseModel):

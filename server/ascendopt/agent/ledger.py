@@ -1,13 +1,15 @@
 """Every evaluation an episode asks for goes through the ledger: counted, journaled, never repeated.
 
 On resume or replay, evaluations already in the journal are returned from it, so the
-deterministic search retraces its steps without spending anything twice.
+deterministic search retraces its steps without spending anything twice. An evaluation another
+episode paid for (`shared`: a campaign's strategies share one operator's baseline) is spent and
+journaled like one made here, saying whose it is, so every episode's budget counts it alike.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from ascendopt.evaluation.cache import evaluation_key
 from ascendopt.evaluation.evaluator import Evaluator
@@ -32,7 +34,10 @@ class Ledger:
         budget: int,
         on_evaluation: Callable[[Evaluation, str], None] | None = None,
         offline: bool = False,
+        shared: Mapping[str, tuple[Evaluation, str]] | None = None,
     ) -> None:
+        """`shared`: by evaluation key, an evaluation made by another episode of the same candidate,
+        cases, seed and backend, and that episode's id."""
         self.evaluator = evaluator
         self.journal = journal
         self.budget = budget
@@ -49,6 +54,7 @@ class Ledger:
             except PARSE_ERRORS:  # ValidationError, or RecursionError of a deeply nested record
                 continue
         self._inflight: dict[str, asyncio.Task[Evaluation]] = {}
+        self._shared = dict(shared or {})
 
     @property
     def remaining(self) -> int:
@@ -80,14 +86,18 @@ class Ledger:
             raise KeyError(f"replay: evaluation of {candidate.id} ({purpose}) is not in the journal")
         self.used += 1
         self.journal.save_candidate(candidate)
-        task = asyncio.ensure_future(
-            self.evaluator.evaluate(project, candidate, cases, seed=seed, profile=profile)
-        )
-        self._inflight[key] = task
-        try:
-            evaluation = await task
-        finally:
-            self._inflight.pop(key, None)
+        paid_by = ""
+        if key in self._shared:
+            evaluation, paid_by = self._shared.pop(key)
+        else:
+            task = asyncio.ensure_future(
+                self.evaluator.evaluate(project, candidate, cases, seed=seed, profile=profile)
+            )
+            self._inflight[key] = task
+            try:
+                evaluation = await task
+            finally:
+                self._inflight.pop(key, None)
         self._recorded[key] = evaluation
         self.journal.append(
             EvaluationEvent(
@@ -96,6 +106,7 @@ class Ledger:
                 purpose=purpose,
                 seed=seed,
                 evaluation=evaluation.model_dump(mode="json"),
+                shared_from=paid_by,
             )
         )
         if self.on_evaluation:

@@ -17,7 +17,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from ascendopt.agent.episode import Episode, Progress
+from ascendopt.agent.episode import BASELINE_PURPOSES, Episode, Progress
 from ascendopt.agent.ledger import Ledger
 from ascendopt.agent.llm import LLMClient, LLMSettings
 from ascendopt.agent.outcome import Outcome
@@ -27,8 +27,9 @@ from ascendopt.agent.strategies.base import Tools
 from ascendopt.agent.suggestion import StaleSuggestion, Suggestion, apply_suggestion
 from ascendopt.evaluation.backends import make_evaluator, make_precheck
 from ascendopt.evaluation.evaluator import Evaluator
+from ascendopt.evaluation.records import Evaluation
 from ascendopt.experience.bank import Bank
-from ascendopt.journal.events import StartEvent, UserDecision
+from ascendopt.journal.events import EvaluationEvent, StartEvent, UserDecision
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.operators.model import OperatorProject
 from ascendopt.untrusted import PARSE_ERRORS
@@ -40,6 +41,7 @@ __all__ = [
     "Progress",
     "ResumeBudget",
     "accept",
+    "baseline_evaluations",
     "new_episode_id",
 ]
 
@@ -89,10 +91,13 @@ class Optimizer:
         offline: bool = False,
         episode_id: str | None = None,
         extend_budget: int | None = None,
+        baseline_from: str | None = None,
     ) -> Outcome:
         """Run an episode; `resume` continues one by id; `offline` replays it from its journal alone.
         `episode_id` names a new episode, or continues it if its journal exists (a campaign's tasks).
-        `extend_budget`: a resumed episode's budget becomes this when larger (`resume_budget`)."""
+        `extend_budget`: a resumed episode's budget becomes this when larger (`resume_budget`).
+        `baseline_from`: an episode of the same operator and settings whose baseline and noise runs
+        this one takes as its own (spent from its budget all the same) instead of running them again."""
         if episode_id is not None and (episodes_dir(self.workspace) / episode_id).is_dir():
             resume = episode_id
         if resume is not None:
@@ -104,8 +109,9 @@ class Optimizer:
         journal.scrubber = llm_settings.scrubber()
         evaluator = self._make_evaluator(settings.backend, settings.soc)
         try:
+            shared = baseline_evaluations(self.workspace, baseline_from) if baseline_from else {}
             return await self._run(
-                project, llm_settings, settings, journal, evaluator, on_progress, cancel, offline
+                project, llm_settings, settings, journal, evaluator, on_progress, cancel, offline, shared
             )
         finally:
             if self._owns_evaluators:
@@ -121,8 +127,9 @@ class Optimizer:
         on_progress: Callable[[Progress], None] | None,
         cancel: asyncio.Event | None,
         offline: bool,
+        shared: dict[str, tuple[Evaluation, str]],
     ) -> Outcome:
-        ledger = Ledger(evaluator, journal, settings.budget, offline=offline)
+        ledger = Ledger(evaluator, journal, settings.budget, offline=offline, shared=shared)
         llm = LLMClient(llm_settings, journal, offline=offline) if llm_settings.enabled or offline else None
         with Bank.open(self.workspace) as bank:
             strategy = strategy_class(settings.strategy).wire(
@@ -175,6 +182,23 @@ class Optimizer:
 
     def reject(self, suggestion_id: str) -> None:
         self.record_decision(suggestion_id, "rejected")
+
+
+def baseline_evaluations(workspace: Path, episode_id: str) -> dict[str, tuple[Evaluation, str]]:
+    """The baseline and noise evaluations journaled by `episode_id`, by key (the ledger offers
+    them only to the same candidate, cases, seed and backend); none from a record that does not
+    parse, or an episode that is not there."""
+    try:
+        journal = EpisodeJournal.open(workspace, episode_id)
+    except KeyError:
+        return {}
+    shared: dict[str, tuple[Evaluation, str]] = {}
+    for e in journal.events("evaluation"):
+        if isinstance(e.data, EvaluationEvent) and e.data.purpose in BASELINE_PURPOSES:
+            with contextlib.suppress(*PARSE_ERRORS):
+                origin = e.data.shared_from or episode_id
+                shared[e.data.key] = (Evaluation.model_validate(e.data.evaluation), origin)
+    return shared
 
 
 def _resumed(

@@ -66,6 +66,15 @@ class TaskEntry(BaseModel):
     status: TaskStatus = "pending"
     error: str = ""
     result: TaskResult | None = None
+    # Another strategy's episode of the same operator whose baseline this task took: its verified
+    # baseline and noise runs, reused (and counted in this budget); or its failing baseline, which
+    # settled this task without running it.
+    baseline_from: str = ""
+
+    @property
+    def settled_unrun(self) -> bool:
+        """Settled by another strategy's failing baseline: no episode of its own ran."""
+        return bool(self.baseline_from) and self.result is not None and not self.result.baseline_correct
 
 
 class CampaignRecord(BaseModel):

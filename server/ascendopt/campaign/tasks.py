@@ -30,6 +30,7 @@ class EpisodeTask(BaseModel):
     episode: str
     request: EpisodeSettings  # what `ascendopt optimize` would be asked: budget, strategy, backend …
     spec: Path | None = None  # the spec kept outside the operator (`--spec`)
+    baseline_from: str | None = None  # the episode whose baseline measurements this one takes
 
 
 def run_task_in_scratch(task: EpisodeTask) -> TaskResult:
@@ -46,7 +47,9 @@ def run_task_in_scratch(task: EpisodeTask) -> TaskResult:
 def run_task(task: EpisodeTask) -> TaskResult:
     project = load_operator(task.root, task.operator, task.spec)
     optimizer = Optimizer(task.workspace)
-    outcome = asyncio.run(optimizer.optimize(project, task.request, episode_id=task.episode))
+    outcome = asyncio.run(
+        optimizer.optimize(project, task.request, episode_id=task.episode, baseline_from=task.baseline_from)
+    )
     journal = EpisodeJournal.open(task.workspace, task.episode)
     s = outcome.suggestion
     return TaskResult(

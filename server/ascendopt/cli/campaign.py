@@ -33,6 +33,7 @@ from ascendopt.report.campaign import (
     paper_note,
     paper_rows,
     partial_note,
+    shared_note,
     summary_rows,
     task_table,
     write_reports,
@@ -66,7 +67,10 @@ def campaign_cmd(
     soc: Annotated[str | None, typer.Option("--soc", help="platform model, e.g. Ascend910B4")] = None,
     model: Annotated[str | None, typer.Option("--model", help="LLM model for `ours`")] = None,
     seed: Annotated[int, typer.Option("--seed")] = 0,
-    jobs: Annotated[int, typer.Option("--jobs", min=1, help="episodes at once (local pool)")] = 2,
+    jobs: Annotated[
+        int,
+        typer.Option("--jobs", min=1, help="episodes at once (local pool); benchmark tasks planned at once"),
+    ] = 2,
     ray: Annotated[
         str | None, typer.Option("--ray", help="run episodes as Ray tasks: a cluster address, or 'local'")
     ] = None,
@@ -89,7 +93,7 @@ def campaign_cmd(
             record = service.load(report_only)
         elif resume:
             record = service.load(resume)
-            if added := service.refresh(record):  # what verifies now, or was added, joins
+            if added := service.refresh(record, jobs):  # what verifies now, or was added, joins
                 err.print(f"campaign {record.id}: planned again, {added} episode(s) added")
         else:
             if not paths:
@@ -103,7 +107,7 @@ def campaign_cmd(
                 seed=seed,
                 model=model,
             )
-            record = service.plan(settings)
+            record = service.plan(settings, jobs)
     except ValidationError as exc:
         fail(invalid(exc))
     except (KeyError, ValueError) as exc:
@@ -128,8 +132,10 @@ def campaign_cmd(
     except (KeyboardInterrupt, asyncio.CancelledError):  # Ctrl-C (scratch.Termination)
         command = ["ascendopt", "campaign", "--resume", record.id]
         command += ["--workspace", str(workspace)] if workspace else []
+        done = sum(1 for t in record.tasks if t.status == "done")
         err.print(
-            f"\ninterrupted: continue with `{shlex.join(command)}`",
+            f"\ninterrupted, partial: {done} of {len(record.tasks)} tasks done; continue with "
+            f"`{shlex.join(command)}`",
             markup=False,
             highlight=False,
             soft_wrap=True,
@@ -168,7 +174,10 @@ def _show(record: CampaignRecord, ws: Path, as_json: bool) -> None:
         paper = records(
             out, [Field(c, right=bool(c)) for c in header], paper_rows(report), "beside the paper"
         )
-        notes = [Text(paper_note(report)), *([Text(n)] if (n := partial_note(report)) else [])]
+        notes = [
+            Text(paper_note(report)),
+            *(Text(n) for n in (partial_note(report), shared_note(report)) if n),
+        ]
         if report.paper_subset:
             notes.append(Text(report.paper_subset.note))
         show_all(out, per_task, Text(""), levels, Text(""), paper, *notes)
@@ -186,7 +195,8 @@ def _show(record: CampaignRecord, ws: Path, as_json: bool) -> None:
             summary_rows(report),
             f"campaign {record.id} ({record.settings.budget} evaluations each)",
         )
-        show_all(out, ops, Text(""), summary, *([Text(n)] if (n := partial_note(report)) else []))
+        notes = [Text(n) for n in (partial_note(report), shared_note(report)) if n]
+        show_all(out, ops, Text(""), summary, *notes)
     out.print(
         f"wall time {report.wall_s:.0f} s, {sum(s.evaluations for s in report.strategies)} evaluations",
         highlight=False,

@@ -273,6 +273,8 @@ def load(path: Path, name: str | None, spec: Path | None = None, derive: bool = 
             op, draft = run_sync(with_task_spec(op))
         except TaskSpecError as exc:
             fail(f"{op.name}: no spec, and none can be derived from its benchmark task: {exc}", 1)
-        err.print(f"spec: derived from the benchmark task ({len(draft.case_names)} case(s); "
-                  f"`ascendopt init-spec {shown(op.root)} --out FILE` writes it)")
+        err.print(
+            f"spec: derived from the benchmark task ({len(draft.case_names)} case(s); "
+            f"`ascendopt init-spec {shown(op.root)} --out FILE` writes it)"
+        )
     return op

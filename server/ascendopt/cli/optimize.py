@@ -82,9 +82,7 @@ def optimize_cmd(
         fail(f"--backend: {exc}")
     op = load(op_path, name, spec)
     # With the spec kept outside the checkout, the journal and bank stay outside it too.
-    ws = workspace_for(
-        workspace, op.spec_root if op.external_spec is not None else op.root, remember=True
-    )
+    ws = workspace_for(workspace, op.spec_root if op.external_spec is not None else op.root, remember=True)
     optimizer = Optimizer(ws)
     settings = EpisodeSettings(
         budget=budget or DEFAULT_BUDGET,

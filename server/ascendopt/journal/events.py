@@ -34,6 +34,7 @@ class EvaluationEvent(_Event):
     purpose: str
     seed: int
     evaluation: dict[str, Any]  # an Evaluation (evaluation/records.py), as JSON
+    shared_from: str = ""  # the episode that made it, when not this one (a campaign's shared baseline)
 
 
 class LlmEvent(_Event):

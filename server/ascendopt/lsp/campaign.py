@@ -19,10 +19,10 @@ from ascendopt.lsp import protocol
 from ascendopt.lsp.index import Folders
 from ascendopt.lsp.jobs import AlreadyRunning, Job, WorkDone, unless_cancelled
 from ascendopt.lsp.server import AscendServer
-from ascendopt.report.campaign import write_reports
+from ascendopt.report.campaign import partial_note, write_reports
 from ascendopt.workspace import find_workspace_root
 
-LOCAL_JOBS = 2  # episodes at once in the editor's campaign: the twin's builds use a core each
+LOCAL_JOBS = 2  # episodes (and benchmark tasks planned) at once in the editor's campaign: a core each
 
 
 class CampaignArgs(BaseModel):
@@ -59,6 +59,7 @@ def register(ls: AscendServer) -> None:
                 backend=settings.backend,
                 soc=settings.soc,
             ),
+            LOCAL_JOBS,
         )
 
         async def work(job: Job) -> None:
@@ -76,7 +77,11 @@ def register(ls: AscendServer) -> None:
 
             task = await unless_cancelled(job, service.run(record, LocalPool(LOCAL_JOBS), on_progress))
             if task is None:
-                message = f"campaign {record.id} cancelled; run it again to continue"
+                done = sum(1 for t in record.tasks if t.status == "done")
+                message = (
+                    f"campaign {record.id} cancelled, partial: {done} of {len(record.tasks)} tasks done; "
+                    "run it again to continue"
+                )
                 progress.end(message)
                 ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
                 return
@@ -91,6 +96,8 @@ def register(ls: AscendServer) -> None:
                 for s in report.strategies
             ]
             message = f"campaign {record.id}: " + "; ".join(lines) + f" — report {path}"
+            if partial := partial_note(report):  # a task that crashed runs again on the next run
+                message += f" ({partial})"
             progress.end(message)
             ls.window_show_message(types.ShowMessageParams(type=types.MessageType.Info, message=message))
             ls.protocol.notify(

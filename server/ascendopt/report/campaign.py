@@ -26,6 +26,7 @@ from ascendopt.evaluation.timing.model import STATED_ERROR
 from ascendopt.journal import view as journal_view
 from ascendopt.journal.store import EpisodeJournal, episodes_dir
 from ascendopt.journal.view import LessonRow
+from ascendopt.operators.task import skeleton_of
 from ascendopt.report import episode as episode_report
 from ascendopt.report import svg
 from ascendopt.report.blocks import fmt_x as _x
@@ -51,6 +52,7 @@ class OperatorRow(BaseModel):
     rejected: dict[str, int] = {}  # why candidates did not count, by class
     patch: str = ""  # the winning paired diff (tiling + kernel), when there is one
     noise: float = 0.0  # the baseline's measured noise band
+    baseline_from: str = ""  # the episode whose baseline this one took (TaskEntry.baseline_from)
 
 
 class TaskRow(BaseModel):
@@ -91,6 +93,9 @@ class CampaignReport(BaseModel):
     budget: int
     backend: str
     wall_s: float
+    done: int = 0  # tasks (one operator under one strategy) done, of `total`
+    total: int = 0
+    failed: int = 0  # tasks whose episode crashed (run again when the campaign resumes)
     strategies: list[StrategySummary]
     operators: list[OperatorRow]
     not_run: list[tuple[str, str, str]]  # (operator, root, why)
@@ -105,11 +110,15 @@ class CampaignReport(BaseModel):
 def build_report(record: CampaignRecord, workspace: Path | None = None) -> CampaignReport:
     """`workspace`: where the episodes' journals are, for what the bank learned (none without it)."""
     levels = by_level(record)
+    ran = [(t.strategy, t.result) for t in record.tasks if t.result and not t.settled_unrun]  # episodes
     return CampaignReport(
         campaign=record.id,
         budget=record.settings.budget,
         backend=record.settings.backend,
         wall_s=record.wall_s,
+        done=sum(1 for t in record.tasks if t.status == "done"),
+        total=len(record.tasks),
+        failed=sum(1 for t in record.tasks if t.status == "failed"),
         strategies=summarize(record),
         operators=[_row(t) for t in record.tasks],
         not_run=[(o.name, str(o.root), o.reason) for o in record.operators if not o.usable],
@@ -121,19 +130,19 @@ def build_report(record: CampaignRecord, workspace: Path | None = None) -> Campa
         tiling_only=[
             s
             for s in record.settings.strategies
-            if all(
-                t.result.kernel_rewriting == "skipped" for t in record.tasks if t.strategy == s and t.result
-            )
-            and any(t.result for t in record.tasks if t.strategy == s)
+            if all(r.kernel_rewriting == "skipped" for by, r in ran if by == s)
+            and any(by == s for by, _ in ran)
         ],
     )
 
 
 def task_rows(record: CampaignRecord) -> list[TaskRow]:
-    """Every operator found, once: verified or why not, its baseline, the best speedup and change."""
+    """Every operator found, once: verified or why not, its baseline, the best speedup and change.
+    A benchmark task's skeleton is not a row of its own (it is listed under "Not run")."""
     return [
         _task_row(o, [t for t in record.tasks if (t.root, t.operator) == (o.root, o.name)])
         for o in record.operators
+        if skeleton_of(o.root) is None
     ]
 
 
@@ -222,6 +231,8 @@ def _row(t: TaskEntry) -> OperatorRow:
     r = t.result
     if r is None:
         outcome = t.error or t.status
+    elif t.settled_unrun:
+        outcome = f"not run: the baseline does not verify (measured once, by {t.baseline_from}): {r.message}"
     elif not r.baseline_correct:
         outcome = f"baseline does not verify: {r.message}"
     else:
@@ -239,6 +250,7 @@ def _row(t: TaskEntry) -> OperatorRow:
         rejected=r.rejected if r else {},
         patch=r.patch if r else "",
         noise=r.noise if r else 0.0,
+        baseline_from=t.baseline_from,
     )
 
 
@@ -303,16 +315,29 @@ def paper_rows(report: CampaignReport) -> list[list[str]]:
 
 
 def partial_note(report: CampaignReport) -> str:
-    """What a campaign in progress leaves out of its figures; "" once every task has finished."""
+    """How far a campaign not finished is, and what its figures leave out; "" once every task is done."""
     left = sum(s.unsettled for s in report.strategies)
-    if not left:
+    if report.done >= report.total and not left:
         return ""
     counted = report.strategies[0].operators if report.strategies else 0
+    failed = f", {report.failed} failed (they run again)" if report.failed else ""
+    uncounted = f"; {left} episode(s) are not counted yet" if left else ""
     return (
-        f"In progress: the figures are over the {counted} operator(s) every strategy has finished; "
-        f"{left} episode(s) are not counted yet (continue with `ascendopt campaign --resume "
-        f"{report.campaign}`)."
+        f"Partial: {report.done} of {report.total} tasks done{failed}. The figures are over the "
+        f"{counted} operator(s) every strategy has finished{uncounted} (continue with "
+        f"`ascendopt campaign --resume {report.campaign}`)."
     )
+
+
+SHARED_NOTE = (
+    "An operator's baseline is measured once, by its first episode: the other strategies' episodes "
+    "take its baseline and noise runs (each still counts them in its budget), and a baseline that "
+    "does not verify settles their tasks unrun (0 evaluations)."
+)
+
+
+def shared_note(report: CampaignReport) -> str:
+    return SHARED_NOTE if any(o.baseline_from for o in report.operators) else ""
 
 
 def paper_note(report: CampaignReport) -> str:
@@ -381,6 +406,7 @@ def render_markdown(report: CampaignReport, curve_png: str) -> str:
         "any strategy.",
         "## Per operator and strategy",
         table(OPERATOR_HEADER, operator_rows(report)),
+        *filter(None, [shared_note(report)]),
     ]
     rejected = rejected_rows(report)
     if rejected:
@@ -500,6 +526,7 @@ fast_p: share of all operators correct and more than p× faster.</p>
 <p class="note">baseline: summed over the spec's cases (twin: estimated); best: the best re-checked
 speedup of any strategy.</p>
 <h2>Per operator and strategy</h2>{table(OPERATOR_HEADER, operator_rows(report))}
+{_note_html(shared_note(report))}
 {each}
 {rejected_html}{diffs}
 <h2>What the bank learned</h2>{bank}
