@@ -40,7 +40,8 @@ def expect(expected: np.ndarray, dtype: str, tol: Tolerance, rounded: bool = Tru
     exp.setflags(write=False)
     absolute = np.abs(exp)
     with np.errstate(invalid="ignore", over="ignore"):
-        limit = tol.atol + tol.rtol * np.abs(np.where(np.isfinite(exp), exp, 0.0))
+        scaled = tol.rtol * np.abs(np.where(np.isfinite(exp), exp, 0.0))
+        limit = np.maximum(tol.atol, scaled) if tol.combine == "max" else tol.atol + scaled
     divisor = np.maximum(absolute, np.finfo(np.float64).tiny)
     for a in (limit, divisor):
         a.setflags(write=False)

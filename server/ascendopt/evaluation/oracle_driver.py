@@ -22,6 +22,7 @@ import runpy
 import sys
 import traceback
 import types
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -63,6 +64,49 @@ class _Tolerance(Exception):
 
 def _check_precision(outputs: object, new: object, max_abs_error: object, max_rel_error: object) -> object:
     raise _Tolerance(max_abs_error, max_rel_error)
+
+
+def _allowance(check: Callable[..., object], param: object, like: torch.Tensor, value: float) -> float | None:
+    """The largest error `check` lets pass on an element whose expected value is `value` (the others
+    exact), by bisection; None when it refuses no error or refuses an exact result. float32 tensors: the
+    check's precision comes from `param` (a check keyed on the tensors' dtype gets float32's, stricter)."""
+
+    def passes(error: float) -> bool:
+        expected = torch.full(like.shape, value, dtype=torch.float32)
+        got = expected.clone()
+        got.view(-1)[0] = value + error
+        verdict = check(param, expected, got)
+        return bool(verdict[0] if isinstance(verdict, tuple | list) else verdict)
+
+    top = max(1.0, abs(value))
+    if not passes(0.0) or passes(top):
+        return None
+    low, high = 0.0, top
+    for _ in range(48):
+        mid = (low + high) / 2
+        low, high = (mid, high) if passes(mid) else (low, mid)
+    return low
+
+
+def probe_tolerance(check: Callable[..., object], param: object, result: object) -> dict[str, object] | None:
+    """The (atol, rtol, combine) a task's own precision check applies to a one-tensor float result,
+    measured at expected values 0, 8 and 16: `max` where the allowance is max(atol, rtol·|x|) (the
+    benchmark's masks, rtol·max(1, |x|)), else `sum`, atol + rtol·|x|. None when it cannot be told."""
+    if not isinstance(result, torch.Tensor) or not result.is_floating_point() or result.numel() == 0:
+        return None
+    try:
+        at = [_allowance(check, param, result, v) for v in (0.0, 8.0, 16.0)]
+    except Exception:  # third-party code given tensors it did not make: no tolerance from it
+        return None
+    if any(a is None for a in at):
+        return None
+    t0, t8, t16 = (float(a) for a in at if a is not None)
+    if t16 <= t0 * (1 + 1e-3):  # no relative term
+        return {"atol": t0, "rtol": 0.0, "combine": "sum"}
+    # At 8, the larger term is half the allowance at 16; the sum is halfway between those at 0 and 16.
+    if abs(t8 - t16 / 2) < abs(t8 - (t0 + t16) / 2):
+        return {"atol": t0, "rtol": t16 / 16, "combine": "max"}
+    return {"atol": t0, "rtol": (t16 - t0) / 16, "combine": "sum"}
 
 
 def _binding(name: str) -> object:
@@ -189,6 +233,10 @@ def run_case(
             out["tolerance"] = {"atol": asked.atol, "rtol": asked.rtol}
         except Exception as exc:
             out["tolerance_error"] = f"{type(exc).__name__}: {exc}"
+        else:  # a check computing its own mask: its allowance, asked of it
+            probed = probe_tolerance(custom, param, result)
+            if probed is not None:
+                out["tolerance"] = probed
     out["arrays"] = sorted(arrays)
     return out, arrays
 

@@ -101,6 +101,9 @@ class Tolerance(_Strict):
     atol: float = Field(ge=0)
     # Share of elements allowed outside rtol/atol (CANN's "99.9 % within 1e-3" style checks).
     mismatch_fraction: float = Field(default=0.0, ge=0, le=1)
+    # How atol and rtol combine into an element's allowance: "sum", atol + rtol·|expected| (numpy's
+    # allclose); "max", max(atol, rtol·|expected|) (a benchmark task's own mask, rtol·max(1, |expected|)).
+    combine: Literal["sum", "max"] = "sum"
 
 
 class OracleSpec(_Strict):

@@ -918,16 +918,18 @@ def task_spec_text(
             case_lines += ["", *block]
             names.append(name)
             out_dtypes[case_id] = column[mapping.outputs[0]]
-    tolerances = {d: (t, t) for d, t in TASK_TOLERANCES.items()}
+    tolerances = {d: (t, t, "sum") for d, t in TASK_TOLERANCES.items()}
     asked = _asked_tolerances(got, out_dtypes)
     if asked:
         tolerances.update(asked)
         notes.append(
             f"tolerances from {task.prepare.name}'s custom_check_precision: "
-            + ", ".join(f"{d} rtol {r!r} atol {a!r}" for d, (r, a) in asked.items())
+            + ", ".join(f"{d} rtol {r!r} atol {a!r} ({c})" for d, (r, a, c) in asked.items())
         )
-    for dtype, (rtol, atol) in tolerances.items():
+    for dtype, (rtol, atol, combine) in tolerances.items():
         lines += ["", f"[tolerances.{dtype}]", f"rtol = {rtol!r}", f"atol = {atol!r}"]
+        if combine != "sum":
+            lines.append(f"combine = {_q(combine)}  # max(atol, rtol·|expected|), as the task's check")
     lines += ["", "[domain]", "fixed = true  # the benchmark's cases (get_inputs makes their inputs)"]
     lines += case_lines
     if not names:
@@ -937,11 +939,14 @@ def task_spec_text(
     return SpecDraft(text="\n".join(lines) + "\n", notes=notes, case_names=names)
 
 
-def _asked_tolerances(got: dict[str, object], out_dtypes: dict[str, str]) -> dict[str, tuple[float, float]]:
-    """(rtol, atol) per output dtype (`out_dtypes`: each kept case's) from what the task's
-    `custom_check_precision` asked the benchmark's check for on each case (the oracle records it);
-    where cases of one dtype ask for different ones, the strictest."""
-    out: dict[str, tuple[float, float]] = {}
+def _asked_tolerances(
+    got: dict[str, object], out_dtypes: dict[str, str]
+) -> dict[str, tuple[float, float, str]]:
+    """(rtol, atol, how they combine) per output dtype (`out_dtypes`: each kept case's) from what the
+    task's `custom_check_precision` asked the benchmark's check for on each case, or applies itself
+    (the oracle records either); where cases of one dtype differ, the strictest (the larger term, not
+    the sum, where any case's is so: never more than either allows)."""
+    out: dict[str, tuple[float, float, str]] = {}
     for case_id, record in got.items():
         dtype = out_dtypes.get(case_id)
         if dtype is None or not isinstance(record, dict) or not isinstance(record.get("tolerance"), dict):
@@ -951,10 +956,11 @@ def _asked_tolerances(got: dict[str, object], out_dtypes: dict[str, str]) -> dic
             rtol, atol = float(asked["rtol"]), float(asked["atol"])
         except (KeyError, TypeError, ValueError):
             continue
+        combine = "max" if asked.get("combine") == "max" else "sum"
         if not (rtol >= 0 and atol >= 0):
             continue
-        was = out.get(dtype, (rtol, atol))
-        out[dtype] = (min(rtol, was[0]), min(atol, was[1]))
+        was = out.get(dtype, (rtol, atol, combine))
+        out[dtype] = (min(rtol, was[0]), min(atol, was[1]), "max" if "max" in (combine, was[2]) else "sum")
     return out
 
 
