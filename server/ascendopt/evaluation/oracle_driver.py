@@ -226,7 +226,10 @@ def run_case(
     results = list(result) if isinstance(result, list | tuple) else [result]
     out["outputs"] = [_describe(v, f"outputs.{i}", keep) for i, v in enumerate(results)]
     custom = getattr(prepare, "custom_check_precision", None)
-    if custom is not None:  # the task's own tolerances for this case (the benchmark compares with them)
+    # The task's own tolerances for this case (the benchmark compares with them): read when deriving
+    # the spec, the only reader; an evaluation's oracle run does not ask again (probing calls the
+    # check some 150 times on tensors of the result's shape).
+    if custom is not None and not values:
         try:
             custom(param, result, result)
         except _Tolerance as asked:
