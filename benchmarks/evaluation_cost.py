@@ -20,7 +20,9 @@ ratio; the issue's goal is <= 1.2 in CPU). Then the phase breakdown in CPU secon
 each subprocess put in a phase by its argv (g++ kernel, host, launcher, runtime, PCH, link, case
 runs; "bwrap" is the sandbox's own CPU); the product's Python steps timed with the CPU clock of
 the thread they run on (inputs+reference, compare, timing model); "python other" is the rest of
-this process's CPU (the episode's own work, the event loop, pydantic, the journal). Asserts nothing.
+this process's CPU (the episode's own work, the event loop, pydantic, the journal). Last, one kernel
+and one host compile in units: the least an evaluation of a candidate changing that side can cost.
+Asserts nothing.
 """
 
 from __future__ import annotations
@@ -339,6 +341,16 @@ def main() -> int:
         for phase, seconds in sorted(phases.items(), key=lambda kv: -kv[1]):
             share = seconds / n / cpu_ev if cpu_ev else 0.0
             print(f"    {phase:<18} {seconds / n:>7.3f}  ({share:>4.0%})  [{counts.get(phase, 0)}]")
+    # The floor under the ratio: a candidate that changes a side needs that side's compiles, whatever else
+    # gets cheaper (the kernel's once per dtype combination).
+    print("\none compile, in units (CPU s per process / unit)")
+    for name, _, _, _, _, phases, counts, _ in rows:
+        each = [
+            f"{phase} {phases[phase] / counts[phase] / unit:.2f}"
+            for phase in ("g++ kernel", "g++ host")
+            if counts.get(phase)
+        ]
+        print(f"  {name}: {', '.join(each) or 'none ran'}")
     return 0
 
 
