@@ -113,3 +113,32 @@ def test_a_task_with_a_mask_check_derives_its_tolerances(tmp_path: Path) -> None
     assert (f16.combine, f32.combine) == ("max", "max")
     assert f16.rtol == pytest.approx(1 / 200, rel=2e-3) and f32.atol == pytest.approx(1 / 4000, rel=2e-3)
     assert "tolerances from prepare_inputs.py's custom_check_precision" in " ".join(draft.notes)
+
+
+def test_a_large_result_is_probed_on_a_tensor_of_its_rank_cut_down() -> None:
+    from ascendopt.evaluation.oracle_driver import PROBE_ELEMENTS, probe_shape
+
+    assert probe_shape([8, 16]) == [8, 16]  # a small result: its own shape
+    big = probe_shape([64, 1152, 1433])  # GroupedMatmulSliceKPerTokenDequant's case 5, 105.6 M elements
+    assert len(big) == 3 and 0 < np.prod(big) <= PROBE_ELEMENTS
+    assert all(0 < b <= s for b, s in zip(big, [64, 1152, 1433], strict=True))
+
+
+@needs_torch
+def test_a_mask_check_on_a_huge_result_is_asked_on_small_tensors_and_gives_the_same_tolerance() -> None:
+    import torch
+
+    from ascendopt.evaluation.oracle_driver import PROBE_ELEMENTS, probe_tolerance
+
+    seen: list[tuple[int, ...]] = []
+    mask = _check(MASK_CHECK)
+
+    def check(param: object, expected: object, got: object) -> object:
+        seen.append(tuple(expected.shape))  # type: ignore[attr-defined]
+        return mask(param, expected, got)  # type: ignore[operator]
+
+    huge = torch.empty((64, 1152, 1433), device="meta")  # its shape only: no 420 MB allocated
+    got = probe_tolerance(check, {"dtype": "float16"}, huge)
+    small = probe_tolerance(mask, {"dtype": "float16"}, torch.zeros(8))
+    assert got == small and got is not None and got["combine"] == "max"
+    assert seen and all(len(s) == 3 and np.prod(s) <= PROBE_ELEMENTS for s in seen)
