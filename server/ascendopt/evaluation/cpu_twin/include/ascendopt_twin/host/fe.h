@@ -16,21 +16,11 @@ public:
     uint64_t twinUbSize = 196608;
     std::string twinSoc = "Ascend910B4";
     // The platform ini entries tiling code asks for by (label, key); false (and "") for any other.
-    bool GetPlatformRes(const std::string &label, const std::string &key, std::string &val) const
-    {
-        val.clear();
-        if (label == "version" && key == "SoC_version") val = twinSoc;
-        else if (label == "version" && key == "Short_SoC_version") val = twinSoc.substr(0, twinSoc.find_first_of("0123456789", 6) + 4);
-        else if (label == "AICoreintrinsicDtypeMap" && key == "Intrinsic_mmad") val = "f162f32,s82s32";
-        return !val.empty();
-    }
+    // (This and GetCoreNum use std::string: defined in runtime/host_api.cpp, as host.h says why.)
+    bool GetPlatformRes(const std::string &label, const std::string &key, std::string &val) const;
     // What the tiling's platform reports as its core count: AI Cores (cube side) on Ascend910B-class SoCs,
     // the vector cores elsewhere. PlatformAscendC::GetCoreNum answers with this.
-    uint32_t GetCoreNum() const
-    {
-        bool a2 = twinSoc.rfind("Ascend910B", 0) == 0 || twinSoc.rfind("Ascend910_93", 0) == 0;
-        return a2 ? twinCoreNumAic : twinCoreNumAiv;
-    }
+    uint32_t GetCoreNum() const;
     // One core's memory of `type` in bytes (0 for RESERVED); PlatformAscendC::GetCoreMemSize answers with this.
     void GetLocalMemSize(const LocalMemType &type, uint64_t &size) const
     {

@@ -13,14 +13,15 @@
 #include "graph/tensor.h"
 
 namespace ge {
+// Members that use a standard container are defined in runtime/host_api.cpp (host.h says why).
 class AscendString {
 public:
     AscendString() = default;
-    AscendString(const char *s) : s_(s ? s : "") {}  // NOLINT: implicit, as CANN's
-    const char *GetString() const { return s_.c_str(); }
-    size_t GetLength() const { return s_.size(); }
-    bool operator<(const AscendString &o) const { return s_ < o.s_; }
-    bool operator==(const AscendString &o) const { return s_ == o.s_; }
+    AscendString(const char *s);  // NOLINT: implicit, as CANN's
+    const char *GetString() const;
+    size_t GetLength() const;
+    bool operator<(const AscendString &o) const;
+    bool operator==(const AscendString &o) const;
 
 private:
     std::string s_;
@@ -29,10 +30,10 @@ private:
 class TensorDesc {
 public:
     TensorDesc() = default;
-    TensorDesc(Shape shape, Format format = FORMAT_ND, DataType dt = DT_FLOAT) : shape_(std::move(shape)), format_(format), dt_(dt) {}
-    Shape GetShape() const { return shape_; }
-    void SetShape(const Shape &s) { shape_ = s; }
-    Shape GetOriginShape() const { return shape_; }
+    TensorDesc(Shape shape, Format format = FORMAT_ND, DataType dt = DT_FLOAT);
+    Shape GetShape() const;
+    void SetShape(const Shape &s);
+    Shape GetOriginShape() const;
     DataType GetDataType() const { return dt_; }
     void SetDataType(DataType dt) { dt_ = dt; }
     Format GetFormat() const { return format_; }
@@ -49,33 +50,23 @@ private:
 class Operator {
 public:
     Operator() = default;
-    Operator(const char *name, const char *type) : name_(name ? name : ""), type_(type ? type : "") {}
-    graphStatus GetName(AscendString &name) const { name = AscendString(name_.c_str()); return GRAPH_SUCCESS; }
-    graphStatus GetOpType(AscendString &type) const { type = AscendString(type_.c_str()); return GRAPH_SUCCESS; }
-    TensorDesc GetInputDescByName(const char *name) const { return Find(in_, name); }
-    TensorDesc GetOutputDescByName(const char *name) const { return Find(out_, name); }
-    graphStatus UpdateInputDesc(const char *name, const TensorDesc &d) { in_[name] = d; return GRAPH_SUCCESS; }
-    graphStatus UpdateOutputDesc(const char *name, const TensorDesc &d) { out_[name] = d; return GRAPH_SUCCESS; }
-    Operator &SetAttr(const char *name, int64_t v) { ints_[name] = v; return *this; }
-    Operator &SetAttr(const char *name, float v) { floats_[name] = v; return *this; }
-    Operator &SetAttr(const char *name, bool v) { bools_[name] = v; return *this; }
-    graphStatus GetAttr(const char *name, int64_t &v) const { return Get(ints_, name, v); }
-    graphStatus GetAttr(const char *name, int32_t &v) const
-    {
-        int64_t w = 0;
-        graphStatus r = Get(ints_, name, w);
-        if (r == GRAPH_SUCCESS) v = static_cast<int32_t>(w);
-        return r;
-    }
-    graphStatus GetAttr(const char *name, float &v) const { return Get(floats_, name, v); }
-    graphStatus GetAttr(const char *name, bool &v) const { return Get(bools_, name, v); }
+    Operator(const char *name, const char *type);
+    graphStatus GetName(AscendString &name) const;
+    graphStatus GetOpType(AscendString &type) const;
+    TensorDesc GetInputDescByName(const char *name) const;
+    TensorDesc GetOutputDescByName(const char *name) const;
+    graphStatus UpdateInputDesc(const char *name, const TensorDesc &d);
+    graphStatus UpdateOutputDesc(const char *name, const TensorDesc &d);
+    Operator &SetAttr(const char *name, int64_t v);
+    Operator &SetAttr(const char *name, float v);
+    Operator &SetAttr(const char *name, bool v);
+    graphStatus GetAttr(const char *name, int64_t &v) const;
+    graphStatus GetAttr(const char *name, int32_t &v) const;
+    graphStatus GetAttr(const char *name, float &v) const;
+    graphStatus GetAttr(const char *name, bool &v) const;
 
 private:
-    static TensorDesc Find(const std::map<std::string, TensorDesc> &m, const char *name)
-    {
-        auto it = m.find(name ? name : "");
-        return it == m.end() ? TensorDesc() : it->second;
-    }
+    static TensorDesc Find(const std::map<std::string, TensorDesc> &m, const char *name);
     template <typename V> static graphStatus Get(const std::map<std::string, V> &m, const char *name, V &v)
     {
         auto it = m.find(name ? name : "");

@@ -11,29 +11,12 @@ namespace gert {
 // has), while GetDynamicInput*(irIndex, relativeIndex) / GetOptionalInput*(irIndex) name an OpDef input and,
 // for a DYNAMIC one, a tensor of its list. `instances` holds each instance's IR input name, in order (a list's
 // tensors share one); `ir` the OpDef's input names (empty: the instances' names in first-seen order).
+// Members and functions that use a standard container are defined in runtime/host_api.cpp (host.h says why).
 namespace host_detail {
-inline const char *IrName(const std::vector<std::string> &ir, const std::vector<std::string> &instances, size_t irIndex)
-{
-    if (!ir.empty()) return irIndex < ir.size() ? ir[irIndex].c_str() : nullptr;
-    size_t seen = 0;
-    for (size_t i = 0; i < instances.size(); ++i)
-        if (i == 0 || instances[i] != instances[i - 1])
-            if (seen++ == irIndex) return instances[i].c_str();
-    return nullptr;
-}
+const char *IrName(const std::vector<std::string> &ir, const std::vector<std::string> &instances, size_t irIndex);
 // The instance index of tensor `relative` of IR input `irIndex`; false when it has no such tensor.
-inline bool IrInstance(const std::vector<std::string> &ir, const std::vector<std::string> &instances, size_t irIndex,
-                       size_t relative, size_t &out)
-{
-    const char *name = IrName(ir, instances, irIndex);
-    if (name == nullptr) return false;
-    for (size_t i = 0; i < instances.size(); ++i)
-        if (instances[i] == name) {
-            out = i + relative;
-            return out < instances.size() && instances[out] == name;
-        }
-    return false;
-}
+bool IrInstance(const std::vector<std::string> &ir, const std::vector<std::string> &instances, size_t irIndex,
+                size_t relative, size_t &out);
 template <typename T> const T *AtIr(const std::vector<T> &v, const std::vector<std::string> &ir,
                                     const std::vector<std::string> &instances, size_t irIndex, size_t relative)
 {
@@ -59,18 +42,12 @@ private:
 class ComputeNodeInfo {
 public:
     ComputeNodeInfo() = default;
-    ComputeNodeInfo(const char *name, size_t in, size_t out, std::vector<AnchorInstanceInfo> anchors = {})
-        : name_(name), in_(in), out_(out), anchors_(std::move(anchors))
-    {
-    }
+    ComputeNodeInfo(const char *name, size_t in, size_t out, std::vector<AnchorInstanceInfo> anchors = {});
     const char *GetNodeName() const { return name_; }
     const char *GetNodeType() const { return name_; }
     size_t GetInputsNum() const { return in_; }
     size_t GetOutputsNum() const { return out_; }
-    const AnchorInstanceInfo *GetInputInstanceInfo(size_t irIndex) const
-    {
-        return irIndex < anchors_.size() ? &anchors_[irIndex] : nullptr;
-    }
+    const AnchorInstanceInfo *GetInputInstanceInfo(size_t irIndex) const;
 
 private:
     const char *name_ = "";
@@ -95,28 +72,19 @@ public:
 
 class TilingContext : public ExtendedKernelContext {
 public:
-    const StorageShape *GetInputShape(size_t i) const { return i < inShapes_.size() ? &inShapes_[i] : nullptr; }
-    const StorageShape *GetOutputShape(size_t i) const { return i < outShapes_.size() ? &outShapes_[i] : nullptr; }
-    const StorageShape *GetOptionalInputShape(size_t irIndex) const { return host_detail::AtIr(inShapes_, irInputNames_, inNames_, irIndex, 0); }
+    const StorageShape *GetInputShape(size_t i) const;
+    const StorageShape *GetOutputShape(size_t i) const;
+    const StorageShape *GetOptionalInputShape(size_t irIndex) const;
     const StorageShape *GetRequiredInputShape(size_t irIndex) const { return GetOptionalInputShape(irIndex); }
-    const StorageShape *GetDynamicInputShape(size_t irIndex, size_t relativeIndex) const
-    {
-        return host_detail::AtIr(inShapes_, irInputNames_, inNames_, irIndex, relativeIndex);
-    }
-    const CompileTimeTensorDesc *GetDynamicInputDesc(size_t irIndex, size_t relativeIndex) const
-    {
-        return host_detail::AtIr(inDescs_, irInputNames_, inNames_, irIndex, relativeIndex);
-    }
-    const Tensor *GetDynamicInputTensor(size_t irIndex, size_t relativeIndex) const
-    {
-        return host_detail::AtIr(inTensors_, irInputNames_, inNames_, irIndex, relativeIndex);
-    }
-    const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return i < inDescs_.size() ? &inDescs_[i] : nullptr; }
-    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t irIndex) const { return host_detail::AtIr(inDescs_, irInputNames_, inNames_, irIndex, 0); }
+    const StorageShape *GetDynamicInputShape(size_t irIndex, size_t relativeIndex) const;
+    const CompileTimeTensorDesc *GetDynamicInputDesc(size_t irIndex, size_t relativeIndex) const;
+    const Tensor *GetDynamicInputTensor(size_t irIndex, size_t relativeIndex) const;
+    const CompileTimeTensorDesc *GetInputDesc(size_t i) const;
+    const CompileTimeTensorDesc *GetOptionalInputDesc(size_t irIndex) const;
     const CompileTimeTensorDesc *GetRequiredInputDesc(size_t irIndex) const { return GetOptionalInputDesc(irIndex); }
-    const CompileTimeTensorDesc *GetOutputDesc(size_t i) const { return i < outDescs_.size() ? &outDescs_[i] : nullptr; }
-    const Tensor *GetInputTensor(size_t i) const { return i < inTensors_.size() ? &inTensors_[i] : nullptr; }
-    const Tensor *GetOptionalInputTensor(size_t irIndex) const { return host_detail::AtIr(inTensors_, irInputNames_, inNames_, irIndex, 0); }
+    const CompileTimeTensorDesc *GetOutputDesc(size_t i) const;
+    const Tensor *GetInputTensor(size_t i) const;
+    const Tensor *GetOptionalInputTensor(size_t irIndex) const;
     const Tensor *GetRequiredInputTensor(size_t irIndex) const { return GetOptionalInputTensor(irIndex); }
     const RuntimeAttrs *GetAttrs() const { return &attrs_; }
     ge::graphStatus SetBlockDim(uint32_t n) { blockDim_ = n; blockDimSet_ = true; return ge::GRAPH_SUCCESS; }
@@ -127,31 +95,14 @@ public:
     bool NeedAtomic() const { return needAtomic_; }
     ge::graphStatus SetScheduleMode(uint32_t m) { scheduleMode_ = m; return ge::GRAPH_SUCCESS; }
     TilingData *GetRawTilingData() { return &raw_; }
-    size_t *GetWorkspaceSizes(size_t n)
-    {
-        if (workspace_.size() < n) workspace_.resize(n, 0);
-        return workspace_.data();
-    }
-    size_t GetWorkspaceNum() const { return workspace_.size(); }
+    size_t *GetWorkspaceSizes(size_t n);
+    size_t GetWorkspaceNum() const;
     fe::PlatFormInfos *GetPlatformInfo() const { return platform_; }
-    const char *GetNodeName() const { return opType_.c_str(); }
-    const char *GetNodeType() const { return opType_.c_str(); }
-    size_t GetComputeNodeInputNum() const { return inShapes_.size(); }
-    size_t GetComputeNodeOutputNum() const { return outShapes_.size(); }
-    const ComputeNodeInfo *GetComputeNodeInfo() const
-    {
-        // instances come in IR order: each input's start is the count of the ones before it
-        std::vector<AnchorInstanceInfo> anchors;
-        size_t start = 0;
-        for (size_t ir = 0; host_detail::IrName(irInputNames_, inNames_, ir) != nullptr; ++ir) {
-            size_t num = 0, at = 0;
-            while (host_detail::IrInstance(irInputNames_, inNames_, ir, num, at)) ++num;
-            anchors.emplace_back(start, num);
-            start += num;
-        }
-        node_ = ComputeNodeInfo(opType_.c_str(), inShapes_.size(), outShapes_.size(), std::move(anchors));
-        return &node_;
-    }
+    const char *GetNodeName() const;
+    const char *GetNodeType() const;
+    size_t GetComputeNodeInputNum() const;
+    size_t GetComputeNodeOutputNum() const;
+    const ComputeNodeInfo *GetComputeNodeInfo() const;
     int32_t GetDeterministic() const { return 0; }
     // What the op's TilingParse<T> function filled in (run by the runner before Tiling, as CANN runs it at op
     // compile time); without a TilingParse, zeroed bytes.
@@ -194,20 +145,17 @@ public:
 
 class InferShapeContext : public ExtendedKernelContext {
 public:
-    const Shape *GetInputShape(size_t i) const { return i < in_.size() ? &in_[i] : nullptr; }
-    const Shape *GetOptionalInputShape(size_t irIndex) const { return host_detail::AtIr(in_, ir_, names_, irIndex, 0); }
+    const Shape *GetInputShape(size_t i) const;
+    const Shape *GetOptionalInputShape(size_t irIndex) const;
     const Shape *GetRequiredInputShape(size_t irIndex) const { return GetOptionalInputShape(irIndex); }
-    const Shape *GetDynamicInputShape(size_t irIndex, size_t relativeIndex) const
-    {
-        return host_detail::AtIr(in_, ir_, names_, irIndex, relativeIndex);
-    }
-    Shape *GetOutputShape(size_t i) { return i < out_.size() ? &out_[i] : nullptr; }
+    const Shape *GetDynamicInputShape(size_t irIndex, size_t relativeIndex) const;
+    Shape *GetOutputShape(size_t i);
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
     const Tensor *GetInputTensor(size_t) const { return nullptr; }
-    const CompileTimeTensorDesc *GetInputDesc(size_t i) const { return i < inDescs_.size() ? &inDescs_[i] : nullptr; }
+    const CompileTimeTensorDesc *GetInputDesc(size_t i) const;
     // The node's instances: an absent optional input is none of them (AddLayerNorm's InferShape checks 5 or 4).
-    size_t GetComputeNodeInputNum() const { return in_.size(); }
-    size_t GetComputeNodeOutputNum() const { return out_.size(); }
+    size_t GetComputeNodeInputNum() const;
+    size_t GetComputeNodeOutputNum() const;
     const char *GetNodeName() const { return "node"; }
     const char *GetNodeType() const { return "node"; }
     std::vector<Shape> in_, out_;
@@ -218,30 +166,17 @@ public:
 
 class InferDataTypeContext : public ExtendedKernelContext {
 public:
-    ge::DataType GetInputDataType(size_t i) const { return i < in_.size() ? in_[i] : ge::DT_UNDEFINED; }
-    ge::DataType GetOptionalInputDataType(size_t irIndex) const
-    {
-        const ge::DataType *d = host_detail::AtIr(in_, ir_, names_, irIndex, 0);
-        return d ? *d : ge::DT_UNDEFINED;
-    }
+    ge::DataType GetInputDataType(size_t i) const;
+    ge::DataType GetOptionalInputDataType(size_t irIndex) const;
     ge::DataType GetRequiredInputDataType(size_t irIndex) const { return GetOptionalInputDataType(irIndex); }
-    ge::DataType GetDynamicInputDataType(size_t irIndex, size_t relativeIndex) const
-    {
-        const ge::DataType *d = host_detail::AtIr(in_, ir_, names_, irIndex, relativeIndex);
-        return d ? *d : ge::DT_UNDEFINED;
-    }
-    ge::DataType GetOutputDataType(size_t i) const { return i < out_.size() ? out_[i] : ge::DT_UNDEFINED; }
-    ge::graphStatus SetOutputDataType(size_t i, ge::DataType d)
-    {
-        if (i >= out_.size()) return ge::GRAPH_FAILED;
-        out_[i] = d;
-        return ge::GRAPH_SUCCESS;
-    }
+    ge::DataType GetDynamicInputDataType(size_t irIndex, size_t relativeIndex) const;
+    ge::DataType GetOutputDataType(size_t i) const;
+    ge::graphStatus SetOutputDataType(size_t i, ge::DataType d);
     const RuntimeAttrs *GetAttrs() const { return attrs_; }
     const char *GetNodeName() const { return "node"; }
     const char *GetNodeType() const { return "node"; }
-    size_t GetComputeNodeInputNum() const { return in_.size(); }
-    size_t GetComputeNodeOutputNum() const { return out_.size(); }
+    size_t GetComputeNodeInputNum() const;
+    size_t GetComputeNodeOutputNum() const;
     const CompileTimeTensorDesc *GetInputDesc(size_t) const { return nullptr; }
     std::vector<ge::DataType> in_, out_;
     std::vector<std::string> names_, ir_;  // as TilingContext's inNames_, irInputNames_

@@ -120,11 +120,12 @@ public:
         TypedContinuousVector<int64_t> li;
         std::vector<float> lf;
     };
-    const float *GetFloat(size_t idx) const { return idx < v_.size() ? &v_[idx].f : nullptr; }
-    const int64_t *GetInt(size_t idx) const { return idx < v_.size() ? &v_[idx].i : nullptr; }
-    const bool *GetBool(size_t idx) const { return idx < v_.size() ? &v_[idx].b : nullptr; }
-    const char *GetStr(size_t idx) const { return idx < v_.size() ? v_[idx].s.c_str() : nullptr; }
-    const TypedContinuousVector<int64_t> *GetListInt(size_t idx) const { return idx < v_.size() ? &v_[idx].li : nullptr; }
+    // Defined in runtime/host_api.cpp, as every non-template host member that uses a standard container (host.h says why).
+    const float *GetFloat(size_t idx) const;
+    const int64_t *GetInt(size_t idx) const;
+    const bool *GetBool(size_t idx) const;
+    const char *GetStr(size_t idx) const;
+    const TypedContinuousVector<int64_t> *GetListInt(size_t idx) const;
     template <typename T> const T *GetAttrPointer(size_t idx) const
     {
         if (idx >= v_.size()) return nullptr;
@@ -139,7 +140,7 @@ public:
             return reinterpret_cast<const T *>(&v_[idx].i);
         else return static_cast<const T *>(UnsupportedAttrType<T>());
     }
-    size_t GetAttrNum() const { return v_.size(); }
+    size_t GetAttrNum() const;
     std::vector<Value> v_;
 
 private:

@@ -11,15 +11,16 @@ enum Option { IGNORE = 0, OPTIONAL = 1, REQUIRED = 2, DYNAMIC = 3, VIRTUAL = 4 }
 enum class DependScope : uint32_t { ALL = 0, TILING = 1, INVALID_SCOPE };
 enum class FollowType : uint32_t { ALL = 0, DTYPE = 1, FORMAT = 2, SHAPE = 3, INVALID_TYPE };
 
+// Members that use a standard container are defined in runtime/host_api.cpp (host.h says why).
 class OpParamDef {
 public:
-    explicit OpParamDef(const char *name) : name_(name) {}
+    explicit OpParamDef(const char *name);
     OpParamDef &ParamType(Option t) { type_ = t; return *this; }
-    OpParamDef &DataType(std::vector<ge::DataType> v) { dtypes_ = std::move(v); return *this; }
-    OpParamDef &DataTypeList(std::vector<ge::DataType> v) { dtypes_ = std::move(v); return *this; }
-    OpParamDef &Format(std::vector<ge::Format> v) { formats_ = std::move(v); return *this; }
-    OpParamDef &FormatList(std::vector<ge::Format> v) { formats_ = std::move(v); return *this; }
-    OpParamDef &UnknownShapeFormat(std::vector<ge::Format>) { return *this; }
+    OpParamDef &DataType(std::vector<ge::DataType> v);
+    OpParamDef &DataTypeList(std::vector<ge::DataType> v);
+    OpParamDef &Format(std::vector<ge::Format> v);
+    OpParamDef &FormatList(std::vector<ge::Format> v);
+    OpParamDef &UnknownShapeFormat(std::vector<ge::Format>);
     OpParamDef &ValueDepend(Option) { return *this; }
     OpParamDef &ValueDepend(Option, DependScope) { return *this; }
     OpParamDef &IgnoreContiguous() { return *this; }
@@ -39,7 +40,7 @@ public:
 
 class OpAttrDef {
 public:
-    explicit OpAttrDef(const char *name) : name_(name) {}
+    explicit OpAttrDef(const char *name);
     OpAttrDef &AttrType(Option t) { type_ = t; return *this; }
     OpAttrDef &Bool(bool v) { kind_ = 2; b_ = v; return *this; }
     OpAttrDef &Bool() { kind_ = 2; return *this; }
@@ -47,11 +48,11 @@ public:
     OpAttrDef &Float() { kind_ = 0; return *this; }
     OpAttrDef &Int(int64_t v) { kind_ = 1; i_ = v; return *this; }
     OpAttrDef &Int() { kind_ = 1; return *this; }
-    OpAttrDef &String(const char *v) { kind_ = 3; s_ = v; return *this; }
+    OpAttrDef &String(const char *v);
     OpAttrDef &String() { kind_ = 3; return *this; }
-    OpAttrDef &ListInt(std::vector<int64_t> v) { kind_ = 4; li_ = std::move(v); return *this; }
+    OpAttrDef &ListInt(std::vector<int64_t> v);
     OpAttrDef &ListInt() { kind_ = 4; return *this; }
-    OpAttrDef &ListFloat(std::vector<float> v) { kind_ = 5; lf_ = std::move(v); return *this; }
+    OpAttrDef &ListFloat(std::vector<float> v);
     OpAttrDef &ListFloat() { kind_ = 5; return *this; }
     OpAttrDef &Comment(const char *) { return *this; }
     std::string name_;
@@ -68,7 +69,7 @@ public:
 class OpAICoreConfig {
 public:
     OpAICoreConfig() = default;
-    explicit OpAICoreConfig(const char *) {}
+    explicit OpAICoreConfig(const char *);
     OpParamDef &Input(const char *name);
     OpParamDef &Output(const char *name);
     OpAICoreConfig &DynamicCompileStaticFlag(bool) { return *this; }
@@ -88,8 +89,8 @@ public:
     OpAICoreDef &SetCheckSupport(ge::graphStatus (*)(const ge::Operator &, ge::AscendString &)) { return *this; }
     template <typename F> OpAICoreDef &SetOpSelectFormat(F) { return *this; }
     template <typename F> OpAICoreDef &SetOpSupportInfo(F) { return *this; }
-    OpAICoreDef &AddConfig(const char *soc) { socs_.push_back(soc); return *this; }
-    OpAICoreDef &AddConfig(const char *soc, OpAICoreConfig &) { socs_.push_back(soc); return *this; }
+    OpAICoreDef &AddConfig(const char *soc);
+    OpAICoreDef &AddConfig(const char *soc, OpAICoreConfig &);
     gert::OpImplRegisterV2::TilingKernelFunc tiling_ = nullptr;
     std::vector<std::string> socs_;
 };
@@ -97,7 +98,7 @@ public:
 class OpDef {
 public:
     explicit OpDef(const char *type);
-    virtual ~OpDef() = default;
+    virtual ~OpDef();
     OpParamDef &Input(const char *name);
     OpParamDef &Output(const char *name);
     OpAttrDef &Attr(const char *name);

@@ -14,7 +14,7 @@ public:
     using InferShapeKernelFunc = ge::graphStatus (*)(InferShapeContext *);
     using InferDataTypeKernelFunc = ge::graphStatus (*)(InferDataTypeContext *);
     using TilingParseFunc = gert::TilingParseFunc;
-    explicit OpImplRegisterV2(const char *opType) : opType_(opType) {}
+    explicit OpImplRegisterV2(const char *opType);  // runtime/host_api.cpp (host.h says why)
     OpImplRegisterV2 &Tiling(TilingKernelFunc fn, size_t maxTilingDataSize = 2048);
     template <typename T> OpImplRegisterV2 &TilingParse(TilingParseFunc fn)
     {
