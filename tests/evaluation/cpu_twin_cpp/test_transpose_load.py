@@ -1,6 +1,6 @@
-"""LoadDataWithTranspose (CANN's documented forms), checked through matmuls against numpy: int8 (two 16 x 32 B
-fractals stacked into a 32 x 32 square, transposed, split by dstGap / dstFracGap) and float (two 16 x 8 fractals
-side by side in a 16 x 16 square, as Catlass's float Gemm loads B); and its bounds."""
+"""LoadDataWithTranspose (CANN's documented forms), checked through matmuls against numpy: int8 (two
+16 x 32 B fractals stacked into a 32 x 32 square, transposed, split by dstGap / dstFracGap) and float (two
+16 x 8 fractals side by side in a 16 x 16 square, as Catlass's float Gemm loads B); and its bounds."""
 
 import numpy as np
 import pytest
@@ -99,9 +99,10 @@ def test_a_wrong_fractal_gap_gives_a_wrong_float_product(runner, tmp_path):
 
 
 def test_a_kernel_written_for_the_other_joining_gives_a_wrong_float_product(runner, tmp_path):
-    """Hostile: w already arranged for the other reading (the two fractals as the square's top and bottom 512 B).
-    A twin joining that way gets this product right and the first float test's wrong; this one must not."""
-    x, w = _float_operands()
+    """Hostile: w already arranged for the other reading (the two fractals as the square's first and second
+    512 B). A twin joining that way gets this product right and the first float test's wrong; the twin must
+    get it wrong."""
+    _, w = _float_operands()
     z, ref, _ = _float_run(runner, tmp_path, 5, w_given=_l1_for_the_other_joining(w))
     assert not np.array_equal(z, ref)
 
