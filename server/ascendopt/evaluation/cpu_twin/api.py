@@ -125,8 +125,8 @@ SUPPORTED_API: tuple[TwinApi, ...] = tuple(
         "DataCacheCleanAndInvalid",
     )
     + _family(_H + "cpu_debug.h", "cpu_debug", "GmAlloc GmFree SetKernelMode")
-    # The cube core (AIC): GM -> L1 ND2NZ DataCopy, L1 -> L0 LoadData, Mmad, Fixpipe; LoadDataWithTranspose is
-    # declared so int8/float paths compile, and reported when issued (its movement is not modelled).
+    # The cube core (AIC): GM -> L1 ND2NZ DataCopy, L1 -> L0 LoadData and LoadDataWithTranspose (1-, 2- and
+    # 4-byte types), Mmad, Fixpipe.
     + _family(_H + "cube.h", "cube", "DataCopy Fixpipe LoadData LoadDataWithTranspose Mmad")
     # The high-level Matmul API (a functional model: the product computed where the vector core sees it done;
     # matmul_api.h), AscendC's names for matmul::Matmul and MatmulType.

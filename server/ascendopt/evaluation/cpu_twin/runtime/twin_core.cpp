@@ -526,6 +526,16 @@ bool Ub(const Op &op, uint32_t off, uint64_t len, bool write, const UbBuf &buf, 
               "offset %u (%s), past the UB's end",
               b.ubHigh, b.pub.ubSize, op.name, RelFile(op.file).c_str(), op.line, write ? "writes" : "reads",
               static_cast<unsigned long long>(len), off, what);
+    // A cube tensor's access that runs past its own memory's end: the memories lie end to end in the arena, so
+    // without this an L1 read past L1 would be named as one in L0A.
+    const Space own = buf.hi > buf.lo ? SpaceAt(buf.lo) : SP_UB;
+    if (own != SP_UB && own != SP_NUM) {
+        const SpaceInfo oi = SpaceOf(own);
+        if (end > oi.base + oi.size)
+            Fatal("local_out_of_bounds", op.file, op.line, "%s %s %llu B at %s offset %lld (%s), past the end of the %u B %s",
+                  op.name, write ? "writes" : "reads", static_cast<unsigned long long>(len), oi.name,
+                  static_cast<long long>(off) - oi.base, what, oi.size, oi.name);
+    }
     const Space sp = SpaceAt(off);
     if (sp == SP_NUM || (sp != SP_UB && b.ub.size() == b.pub.ubSize))
         Fatal("local_out_of_bounds", op.file, op.line, "%s %s %llu B at UB offset %u (%s), past the end of the %u B Unified Buffer",

@@ -211,11 +211,15 @@ inline void LoadData(const LocalTensor<T> &dst, const LocalTensor<T> &src, const
                 static_cast<int64_t>(p.repeatTimes) * kFrac, p.repeatTimes, -1, d0);
 }
 
-// LoadDataWithTranspose (L1 -> L0A/L0B), as CANN documents it. 1-byte types: iteration k joins the two 16 x 32 B
-// fractals at square (startIndex + k * srcStride) (units of 32 x 32 B) into one 32 x 32 square, transposes it and
-// splits it back into two fractals: the first at k * (1 + dstGap) fractals of dst, the second (1 + dstFracGap)
-// fractals after it. 2-byte types: one 16 x 16 fractal per iteration, transposed (dstFracGap unused). The 4-byte
-// form (two 16 x 8 fractals per square) is reported, its data not moved.
+// LoadDataWithTranspose (L1 -> L0A/L0B), as CANN documents it: iteration k takes the square at (startIndex + k *
+// srcStride) (units of one square) of L1, transposes it and writes its 512 B fractals, the first at k * (1 + dstGap)
+// fractals of dst, the next (1 + dstFracGap) fractals after it.
+//   1-byte types: two 16 x 32 fractals stacked, a 32 x 32 square, split back into its top and bottom halves;
+//   2-byte types: one 16 x 16 fractal (dstFracGap unused);
+//   4-byte types: two 16 x 8 fractals side by side, a 16 x 16 square (16 rows of 8 + 8), split back into its left and
+//     right halves. Only side by side makes two 16 x 8 fractals a 16 x 16 square, and it is what Catlass's float Gemm
+//     (validated on the NPU) needs: B in L1 as zZ (16 (k) x 8 (n) fractals, consecutive along n) becomes the
+//     16 (n) x 8 (k) fractals L0B holds for float (dstGap 0, dstFracGap N1 - 1).
 struct LoadData2dTransposeParams {
     uint16_t startIndex = 0;
     uint8_t repeatTimes = 0;
@@ -224,23 +228,25 @@ struct LoadData2dTransposeParams {
     uint16_t dstFracGap = 0;
     uint8_t addrMode = 0;
 };
+namespace twin_detail {
+// Element (r, c) of a transposing load's square, in elements from the square's start.
+template <typename T> constexpr uint32_t TransposeSquareAt(uint32_t r, uint32_t c)
+{
+    return sizeof(T) == 4 ? (c / 8u) * 128u + r * 8u + c % 8u : r * (sizeof(T) == 1 ? 32u : 16u) + c;
+}
+}  // namespace twin_detail
 template <typename T>
 inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T> &src, const LoadData2dTransposeParams &p,
                                   ascendopt_twin::Loc loc = ascendopt_twin::Loc())
 {
     using namespace ascendopt_twin;
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "LoadDataWithTranspose: 1-, 2- or 4-byte types");
     rt::Op op = rt::Begin(P_MTE1, "LoadDataWithTranspose", loc);
     twin_detail::CubeOperand(op, dst, {rt::SP_L0A, rt::SP_L0B}, "dst");
     twin_detail::CubeOperand(op, src, {rt::SP_L1}, "src");
-    if (sizeof(T) == 4) {
-        rt::Report("unsupported_api", true, loc.file, loc.line,
-                   "LoadDataWithTranspose (%s): the CPU twin models the 1- and 2-byte forms only; nothing was moved",
-                   DTypeName<T>::value);
-        return;
-    }
     constexpr uint32_t kFrac = 512;
-    const uint32_t side = sizeof(T) == 1 ? 32u : 16u;  // the square's side in elements
-    const uint32_t square = side * side * static_cast<uint32_t>(sizeof(T)), fracs = square / kFrac;
+    constexpr uint32_t side = sizeof(T) == 1 ? 32u : 16u;  // the square's side in elements
+    constexpr uint32_t square = side * side * static_cast<uint32_t>(sizeof(T)), fracs = square / kFrac;
     const uint32_t s0 = twin_detail::Access::Off(src), d0 = twin_detail::Access::Off(dst);
     std::vector<uint8_t> in(square), out(square);
     for (uint32_t k = 0; k < p.repeatTimes; ++k) {
@@ -249,7 +255,8 @@ inline void LoadDataWithTranspose(const LocalTensor<T> &dst, const LocalTensor<T
         std::memcpy(in.data(), rt::UbPtr(from), square);
         for (uint32_t r = 0; r < side; ++r)
             for (uint32_t c = 0; c < side; ++c)
-                std::memcpy(&out[(c * side + r) * sizeof(T)], &in[(r * side + c) * sizeof(T)], sizeof(T));
+                std::memcpy(&out[twin_detail::TransposeSquareAt<T>(c, r) * sizeof(T)],
+                            &in[twin_detail::TransposeSquareAt<T>(r, c) * sizeof(T)], sizeof(T));
         for (uint32_t f = 0; f < fracs; ++f) {
             const uint32_t to = d0 + (k * (p.dstGap + 1u) + f * (p.dstFracGap + 1u)) * kFrac;
             if (!rt::Ub(op, to, kFrac, true, twin_detail::Access::Buf(dst), "dst")) continue;
