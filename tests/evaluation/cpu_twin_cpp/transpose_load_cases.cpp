@@ -8,6 +8,32 @@
 #include "kernel_operator.h"
 
 using namespace AscendC;
+
+// After the transposing loads: z [m x n] (row-major in GM) = the L0A operand @ the L0B one.
+template <typename C, typename A, typename B>
+static void MmadToGm(const LocalTensor<C> &c, const LocalTensor<A> &a2, const LocalTensor<B> &b2, uint32_t m,
+                     uint32_t n, uint32_t k, GM_ADDR gz)
+{
+    SetFlag<HardEvent::MTE1_M>(0);
+    WaitFlag<HardEvent::MTE1_M>(0);
+    MmadParams p;
+    p.m = m;
+    p.n = n;
+    p.k = k;
+    p.cmatrixInitVal = true;
+    Mmad(c, a2, b2, p);
+    SetFlag<HardEvent::M_FIX>(0);
+    WaitFlag<HardEvent::M_FIX>(0);
+    GlobalTensor<C> z;
+    z.SetGlobalBuffer((__gm__ C *)gz, m * n);
+    FixpipeParamsV220 f;
+    f.nSize = n;
+    f.mSize = m;
+    f.srcStride = m;
+    f.dstStride = n;
+    Fixpipe<C, C, CFG_ROW_MAJOR>(z, c, f);
+}
+
 constexpr uint32_t RA = 16, KD = 64, ND = 64;
 
 static void CaseInt8Matmul(GM_ADDR gx, GM_ADDR gw, GM_ADDR gz, uint16_t gap)
@@ -52,24 +78,7 @@ static void CaseInt8Matmul(GM_ADDR gx, GM_ADDR gw, GM_ADDR gz, uint16_t gap)
     pb.dstGap = gap;
     pb.dstFracGap = 0;
     for (uint32_t cb = 0; cb < ND / 32; ++cb) LoadDataWithTranspose(b2[cb * 2 * 512], b1[cb * KD * 32], pb);
-    SetFlag<HardEvent::MTE1_M>(0);
-    WaitFlag<HardEvent::MTE1_M>(0);
-    MmadParams p;
-    p.m = RA;
-    p.n = ND;
-    p.k = KD;
-    p.cmatrixInitVal = true;
-    Mmad(c, a2, b2, p);
-    SetFlag<HardEvent::M_FIX>(0);
-    WaitFlag<HardEvent::M_FIX>(0);
-    GlobalTensor<int32_t> z;
-    z.SetGlobalBuffer((__gm__ int32_t *)gz, RA * ND);
-    FixpipeParamsV220 f;
-    f.nSize = ND;
-    f.mSize = RA;
-    f.srcStride = RA;
-    f.dstStride = ND;
-    Fixpipe<int32_t, int32_t, CFG_ROW_MAJOR>(z, c, f);
+    MmadToGm(c, a2, b2, RA, ND, KD, gz);
 }
 
 // float: x [FM x FK] row-major, w [FK x FN] row-major, z float [FM x FN] = x @ w. B goes GM -> L1 as zZ (16 (k) x 8 (n)
@@ -139,24 +148,7 @@ static void CaseFloatMatmul(GM_ADDR gx, GM_ADDR gw, GM_ADDR gz, uint32_t key)
         return;
     }
     for (uint32_t i = 0; i < FK / 16; ++i) LoadDataWithTranspose(b2[i * 2 * FN * 8], b1[i * 16 * FN], pb);
-    SetFlag<HardEvent::MTE1_M>(0);
-    WaitFlag<HardEvent::MTE1_M>(0);
-    MmadParams p;
-    p.m = FM;
-    p.n = FN;
-    p.k = FK;
-    p.cmatrixInitVal = true;
-    Mmad(c, a2, b2, p);
-    SetFlag<HardEvent::M_FIX>(0);
-    WaitFlag<HardEvent::M_FIX>(0);
-    GlobalTensor<float> z;
-    z.SetGlobalBuffer((__gm__ float *)gz, FM * FN);
-    FixpipeParamsV220 f;
-    f.nSize = FN;
-    f.mSize = FM;
-    f.srcStride = FM;
-    f.dstStride = FN;
-    Fixpipe<float, float, CFG_ROW_MAJOR>(z, c, f);
+    MmadToGm(c, a2, b2, FM, FN, FK, gz);
 }
 
 extern "C" __global__ __aicore__ void transpose_load_cases(GM_ADDR x, GM_ADDR w, GM_ADDR z, GM_ADDR, GM_ADDR)

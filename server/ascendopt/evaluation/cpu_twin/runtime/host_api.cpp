@@ -406,21 +406,13 @@ OpParamDef &OpParamDef::DataType(std::vector<ge::DataType> v)
     dtypes_ = std::move(v);
     return *this;
 }
-OpParamDef &OpParamDef::DataTypeList(std::vector<ge::DataType> v)
-{
-    dtypes_ = std::move(v);
-    return *this;
-}
+OpParamDef &OpParamDef::DataTypeList(std::vector<ge::DataType> v) { return DataType(std::move(v)); }
 OpParamDef &OpParamDef::Format(std::vector<ge::Format> v)
 {
     formats_ = std::move(v);
     return *this;
 }
-OpParamDef &OpParamDef::FormatList(std::vector<ge::Format> v)
-{
-    formats_ = std::move(v);
-    return *this;
-}
+OpParamDef &OpParamDef::FormatList(std::vector<ge::Format> v) { return Format(std::move(v)); }
 OpParamDef &OpParamDef::UnknownShapeFormat(std::vector<ge::Format>) { return *this; }
 OpAttrDef::OpAttrDef(const char *name) : name_(name) {}
 OpAttrDef &OpAttrDef::String(const char *v)
