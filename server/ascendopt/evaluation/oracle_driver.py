@@ -68,13 +68,15 @@ def _check_precision(outputs: object, new: object, max_abs_error: object, max_re
     raise _Tolerance(max_abs_error, max_rel_error)
 
 
-def _allowance(check: Callable[..., object], param: object, like: torch.Tensor, value: float) -> float | None:
+def _allowance(
+    check: Callable[..., object], param: object, shape: Sequence[int], value: float
+) -> float | None:
     """The largest error `check` lets pass on an element whose expected value is `value` (the others
     exact), by bisection; None when it refuses no error or refuses an exact result. float32 tensors: the
     check's precision comes from `param` (a check keyed on the tensors' dtype gets float32's, stricter)."""
 
     def passes(error: float) -> bool:
-        expected = torch.full(like.shape, value, dtype=torch.float32)
+        expected = torch.full(tuple(shape), value, dtype=torch.float32)
         got = expected.clone()
         got.view(-1)[0] = value + error
         verdict = check(param, expected, got)
@@ -108,9 +110,9 @@ def probe_tolerance(check: Callable[..., object], param: object, result: object)
     benchmark's masks, rtol·max(1, |x|)), else `sum`, atol + rtol·|x|. None when it cannot be told."""
     if not isinstance(result, torch.Tensor) or not result.is_floating_point() or result.numel() == 0:
         return None
-    like = torch.empty(probe_shape(result.shape), dtype=torch.float32)
+    shape = probe_shape(result.shape)
     try:
-        at = [_allowance(check, param, like, v) for v in (0.0, 8.0, 16.0)]
+        at = [_allowance(check, param, shape, v) for v in (0.0, 8.0, 16.0)]
     except Exception:  # third-party code given tensors it did not make: no tolerance from it
         return None
     if any(a is None for a in at):
@@ -243,7 +245,7 @@ def run_case(
     custom = getattr(prepare, "custom_check_precision", None)
     # The task's own tolerances for this case (the benchmark compares with them): read when deriving
     # the spec, the only reader; an evaluation's oracle run does not ask again (probing calls the
-    # check some 150 times on tensors of the result's shape).
+    # check some 150 times, on tensors of up to PROBE_ELEMENTS).
     if custom is not None and not values:
         try:
             custom(param, result, result)
